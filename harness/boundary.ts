@@ -1,0 +1,48 @@
+/**
+ * The boundary table: one row per strategy — how it stays correct, this run's counts and the boundary
+ * observed, with the case that showed it. Built from the case results only.
+ */
+import type { Strategy } from '../strategies/contract.ts';
+import { type CaseResult, formatOutcomes, isMeasured, type MeasuredCase } from './case-result.ts';
+import { violations } from './invariants.ts';
+
+export interface BoundaryRow {
+  strategy: string;
+  expect: Strategy['expect'];
+  guarantee: string;
+  counts: string;
+  boundary: string;
+  shownBy: string;
+}
+
+function countsOf(c: MeasuredCase): string {
+  return `${c.scenario}: ${formatOutcomes(c.outcomes)}; active ${c.invariants.active}/${c.invariants.total}, drift ${c.invariants.drift}`;
+}
+
+/** The case that says the most about a strategy: a failure, then a caught violation, then a boundary. */
+function telling(cases: readonly MeasuredCase[]): MeasuredCase | undefined {
+  return (
+    cases.find((c) => c.status === 'fail') ??
+    cases.find((c) => c.expect === 'violate' && violations(c.invariants).length > 0) ??
+    cases.find((c) => c.invariants.falseSoldOut > 0)
+  );
+}
+
+export function boundaryRows(cases: readonly CaseResult[], strategies: readonly Strategy[]): BoundaryRow[] {
+  return strategies.map((strategy) => {
+    const own = cases.filter((c) => c.strategy === strategy.id);
+    const measured = own.filter(isMeasured);
+    const broken = own.find((c) => c.status === 'fail' && !isMeasured(c));
+    const shown = telling(measured);
+    const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
+    const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };
+    if (broken) return { ...base, counts: '-', boundary: broken.boundary, shownBy: broken.id };
+    if (shown) return { ...base, counts: countsOf(shown), boundary: shown.boundary, shownBy: shown.id };
+    return {
+      ...base,
+      counts: headline ? countsOf(headline) : '-',
+      boundary: measured.length > 0 ? 'none observed' : 'no case measured',
+      shownBy: measured.map((c) => c.id).join(', ') || '-',
+    };
+  });
+}

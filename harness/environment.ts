@@ -1,0 +1,51 @@
+/** What a reader needs to judge the numbers: versions, the server settings that matter, cores, commit. */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import type { ClientBase } from 'pg';
+
+export const REPORTED_SETTINGS = [
+  'synchronous_commit',
+  'fsync',
+  'max_connections',
+  'shared_buffers',
+] as const;
+
+export interface Environment {
+  node: string;
+  postgres: string;
+  settings: Record<string, string>;
+  cpus: number;
+  commit: string;
+  database: 'embedded' | 'url';
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function readEnvironment(
+  db: ClientBase,
+  database: Environment['database'],
+): Promise<Environment> {
+  const { rows } = await db.query<{ name: string; setting: string }>(
+    'SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name',
+    [['server_version', ...REPORTED_SETTINGS]],
+  );
+  const settings = Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+  const { server_version: postgres = 'unknown', ...reported } = settings;
+  return {
+    node: process.version,
+    postgres,
+    settings: reported,
+    cpus: availableParallelism(),
+    commit: gitCommit(),
+    database,
+  };
+}

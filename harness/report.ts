@@ -1,0 +1,85 @@
+/**
+ * The public report: the JSON document of DESIGN.md, its Markdown rendering for reviewers, and the files
+ * written on every run (`reports/<stamp>/` plus a refreshed `reports/latest/`).
+ */
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markdownTable } from 'markdown-table';
+import type { Strategy } from '../strategies/contract.ts';
+import { type BoundaryRow, boundaryRows } from './boundary.ts';
+import type { CaseResult } from './case-result.ts';
+import type { Environment } from './environment.ts';
+import { boundaryTable, caseTable, type TableData } from './result-tables.ts';
+import type { SuiteResult } from './suite.ts';
+
+export interface Report {
+  ok: boolean;
+  generatedAt: string;
+  environment: Environment;
+  cases: CaseResult[];
+  boundary: BoundaryRow[];
+}
+
+export function buildReport(result: SuiteResult, strategies: readonly Strategy[]): Report {
+  return {
+    ok: result.ok,
+    generatedAt: new Date().toISOString(),
+    environment: result.environment,
+    cases: result.cases,
+    boundary: boundaryRows(result.cases, strategies),
+  };
+}
+
+function markdown(table: TableData): string {
+  return markdownTable([table.headers, ...table.rows]);
+}
+
+export function renderMarkdown(report: Report): string {
+  const env = report.environment;
+  const failed = report.cases.filter((c) => c.status === 'fail');
+  const lines = [
+    '# reservebench report',
+    '',
+    `Generated ${report.generatedAt} — **${report.ok ? 'ok: every case met its expectation' : `NOT ok: ${failed.length} case(s) failed`}**`,
+    '',
+    '## Environment',
+    '',
+    markdown({
+      headers: ['node', 'postgres', 'database', 'cpus', 'commit', ...Object.keys(env.settings)],
+      rows: [
+        [env.node, env.postgres, env.database, String(env.cpus), env.commit, ...Object.values(env.settings)],
+      ],
+    }),
+    '',
+    '## Boundary table',
+    '',
+    markdown(boundaryTable(report.boundary)),
+    '',
+    '## Cases',
+    '',
+    'A case passes when a safe design (`expect: hold`) keeps every invariant and returns the exact outcome',
+    'counts of its scenario, or when a negative control (`expect: violate`) is caught breaking one.',
+    '',
+    markdown(caseTable(report.cases)),
+    '',
+  ];
+  if (failed.length > 0) {
+    lines.push('## Failures', '');
+    for (const c of failed) lines.push(`- \`${c.id}\`: ${c.boundary}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */
+export function writeReportFiles(root: string, report: Report): string {
+  const stamp = report.generatedAt.replace(/[:.]/g, '-');
+  const folder = join(root, stamp);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
+  const latest = join(root, 'latest');
+  rmSync(latest, { recursive: true, force: true });
+  cpSync(folder, latest, { recursive: true });
+  return folder;
+}

@@ -1,0 +1,58 @@
+/**
+ * The rows of the case table and the boundary table as plain strings, rendered both on the terminal
+ * (cli-table3) and in report.md (markdown-table), so the two never disagree.
+ */
+import type { BoundaryRow } from './boundary.ts';
+import { type CaseResult, formatOutcomes, isMeasured } from './case-result.ts';
+import type { Invariants } from './invariants.ts';
+
+export interface TableData {
+  headers: string[];
+  rows: string[][];
+}
+
+const INVARIANT_COLUMNS: readonly (keyof Invariants)[] = [
+  'total',
+  'available',
+  'active',
+  'drift',
+  'oversold',
+  'duplicateActive',
+  'duplicateKey',
+  'lostAcknowledged',
+  'unacknowledgedActive',
+  'falseSoldOut',
+];
+
+const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
+  total: 'total',
+  available: 'avail',
+  active: 'active',
+  drift: 'drift',
+  oversold: 'oversold',
+  duplicateActive: 'dup active',
+  duplicateKey: 'dup key',
+  lostAcknowledged: 'lost ack',
+  unacknowledgedActive: 'unacked',
+  falseSoldOut: 'false sold-out',
+};
+
+export function caseTable(cases: readonly CaseResult[]): TableData {
+  return {
+    headers: ['case', 'expect', 'status', 'outcomes', ...INVARIANT_COLUMNS.map((k) => INVARIANT_HEADERS[k])],
+    rows: cases.map((c) => [
+      c.id,
+      c.expect,
+      c.status,
+      formatOutcomes(c.outcomes),
+      ...INVARIANT_COLUMNS.map((k) => (isMeasured(c) ? String(c.invariants[k]) : '-')),
+    ]),
+  };
+}
+
+export function boundaryTable(rows: readonly BoundaryRow[]): TableData {
+  return {
+    headers: ['strategy', 'expect', 'how it stays correct', 'this run', 'boundary observed', 'shown by'],
+    rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.counts, r.boundary, r.shownBy]),
+  };
+}

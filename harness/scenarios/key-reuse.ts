@@ -1,0 +1,33 @@
+import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
+import type { Scenario } from './scenario.ts';
+
+/**
+ * One key reserved, then sent again by another user and for another sku: both are errors and write
+ * nothing (the audit shows one active row and the second sku untouched).
+ */
+export const keyReuse: Scenario = {
+  id: 'key-reuse',
+  summary: 'one request_key reserved, then resent with another user and with another sku',
+  input: SCENARIO_INPUTS['key-reuse'],
+  plan(params) {
+    const [first, second] = params.stock;
+    if (!first || !second) throw new Error('key-reuse needs two skus');
+    const key = 'req-reuse';
+    return {
+      clients: [
+        {
+          index: 0,
+          requests: [
+            { requestKey: key, user: params.user, sku: first.sku, ttlMs: params.ttlMs },
+            { requestKey: key, user: 'user-0043', sku: first.sku, ttlMs: params.ttlMs },
+            { requestKey: key, user: params.user, sku: second.sku, ttlMs: params.ttlMs },
+          ],
+        },
+      ],
+    };
+  },
+  expectedOutcomes(params) {
+    if (params.stock[0]?.total === 0) return { SOLD_OUT: 3 };
+    return { HELD: 1, KEY_REUSED: 2 };
+  },
+};

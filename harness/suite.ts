@@ -1,0 +1,76 @@
+/** A run: every selected scenario against every selected strategy, on one run database and one pool. */
+import type { StrategyRef } from '../strategies/contract.ts';
+import type { CaseResult } from './case-result.ts';
+import { ClientPool } from './client-pool.ts';
+import { openRunDatabase } from './database.ts';
+import { type Environment, readEnvironment } from './environment.ts';
+import { runCase } from './run-case.ts';
+import type { Scenario, ScenarioParams } from './scenarios/scenario.ts';
+
+export interface ScenarioOverrides {
+  clients?: number;
+  /** Replaces the total of the scenario's first sku. */
+  stock?: number;
+}
+
+export interface SuiteOptions {
+  strategies: StrategyRef[];
+  scenarios: readonly Scenario[];
+  overrides: ScenarioOverrides;
+  repeat: number;
+  databaseUrl?: string;
+  /** Keep the run database even when every case passed. */
+  keep: boolean;
+  timeoutMs: number;
+  onCase?: (result: CaseResult) => void;
+}
+
+export interface SuiteResult {
+  ok: boolean;
+  environment: Environment;
+  cases: CaseResult[];
+  /** What was kept for inspection and how to reach it. */
+  kept: string[];
+}
+
+export function paramsFor(scenario: Scenario, overrides: ScenarioOverrides): ScenarioParams {
+  const stock = scenario.input.stock.map((line, i) =>
+    i === 0 && overrides.stock !== undefined ? { ...line, total: overrides.stock } : { ...line },
+  );
+  return {
+    clients: overrides.clients ?? scenario.input.clients,
+    stock,
+    user: scenario.input.user,
+    ttlMs: scenario.input.ttlMs,
+  };
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+  const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
+  const cases: CaseResult[] = [];
+  const failed = () => cases.some((c) => c.status === 'fail');
+  const kept: string[] = [];
+  try {
+    const environment = await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded');
+    const pool = new ClientPool();
+    try {
+      for (const scenario of options.scenarios) {
+        const params = paramsFor(scenario, options.overrides);
+        for (const ref of options.strategies) {
+          for (let repetition = 1; repetition <= options.repeat; repetition++) {
+            const id = `${scenario.id}/${ref.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
+            const settings = { keepFailed: true, timeoutMs: options.timeoutMs };
+            const result = await runCase(db, pool, { id, scenario, ref, params }, settings);
+            cases.push(result);
+            options.onCase?.(result);
+          }
+        }
+      }
+    } finally {
+      await pool.close();
+    }
+    return { ok: !failed(), environment, cases, kept };
+  } finally {
+    kept.push(...(await db.close({ keep: options.keep || failed() })));
+  }
+}

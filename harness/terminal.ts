@@ -1,0 +1,34 @@
+/** Human output on the terminal: a line per finished case while running, then the two tables. */
+import Table from 'cli-table3';
+import type { CaseResult } from './case-result.ts';
+import { formatOutcomes } from './case-result.ts';
+import type { Report } from './report.ts';
+import { boundaryTable, caseTable, type TableData } from './result-tables.ts';
+
+function render(table: TableData, wrapColumns: readonly number[] = []): string {
+  const widths = table.headers.map((_, i) => (wrapColumns.includes(i) ? 40 : null));
+  const t = new Table({
+    head: table.headers,
+    wordWrap: true,
+    colWidths: widths,
+    style: { head: [], border: [] },
+  });
+  t.push(...table.rows);
+  return t.toString();
+}
+
+export function caseLine(c: CaseResult): string {
+  const mark = c.status === 'pass' ? 'ok  ' : c.status === 'fail' ? 'FAIL' : 'n/a ';
+  return `${mark} ${c.id} (${c.expect}) ${formatOutcomes(c.outcomes)} — ${c.boundary}`;
+}
+
+export function renderTerminal(report: Report): string {
+  return [
+    render(caseTable(report.cases)),
+    '',
+    'Boundary table',
+    render(boundaryTable(report.boundary), [2, 3, 4]),
+    '',
+    report.ok ? 'ok: every case met its expectation' : 'NOT ok: a case missed its expectation (exit 1)',
+  ].join('\n');
+}

@@ -1,0 +1,88 @@
+/**
+ * hot-row — one stock row per sku, decremented by a conditional UPDATE (seed 000, design A).
+ *
+ * How it stays correct: `available > 0` is evaluated under the row lock. In READ COMMITTED an UPDATE that
+ * meets a row changed by a concurrent transaction waits for it to end and re-evaluates its WHERE against
+ * the newest row version, so every contender sees the count its predecessor committed. request_key is a
+ * unique arbiter (`ON CONFLICT DO NOTHING` → replay), and a partial unique index keeps one active hold per
+ * user and sku. A 23505 is looked up by key before it is called USER_LIMIT: a concurrent replay of the
+ * same key can fail on the user index first (it waited for the first insert to commit there), and seed
+ * 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} intermittently before that lookup existed.
+ *
+ * When it breaks: if any path decrements without the condition, or the stock is split over several rows
+ * without a new condition, or the isolation is raised (REPEATABLE READ turns the wait into 40001 and this
+ * code does not retry). Every reservation queues on one row: throughput is bounded by one lock.
+ *
+ * Pause points: `after-read` once the key is claimed (the insert), before the stock row is touched;
+ * `before-commit` after the decrement.
+ *
+ * Last measured (contention, 150 clients at one barrier, 40 stock, embedded PostgreSQL 18.4, 2 cores):
+ * HELD 40, SOLD_OUT 110, drift 0, oversold 0.
+ */
+import { SQLSTATE, sqlstateOf } from '../harness/sqlstate.ts';
+import type { ReserveResult, Strategy } from './contract.ts';
+import {
+  answerForRecordedKey,
+  auditStockAndReservation,
+  createStockAndReservation,
+  reservationStatus,
+} from './stock-and-reservation.ts';
+import { inTransaction } from './transaction.ts';
+
+const SQL = {
+  claimKey: `INSERT INTO reservation (request_key, user_id, sku, status, expires_at)
+             VALUES ($1, $2, $3, 'HELD', now() + make_interval(secs => $4 / 1000.0))
+             ON CONFLICT (request_key) DO NOTHING RETURNING reservation_id`,
+  takeUnit: 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
+} as const;
+
+const hotRow: Strategy = {
+  id: 'hot-row',
+  title: 'Hot row: conditional UPDATE on one stock row',
+  guarantee: '`available > 0` re-evaluated under the row lock; unique key + partial unique index',
+  expect: 'hold',
+  pausePoints: ['after-read', 'before-commit'],
+
+  setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),
+
+  reserve: (ctx, request) =>
+    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
+      const { db } = ctx;
+      await db.query('SAVEPOINT claim');
+      let claimed: boolean;
+      try {
+        const inserted = await db.query(SQL.claimKey, [
+          request.requestKey,
+          request.user,
+          request.sku,
+          request.ttlMs,
+        ]);
+        claimed = inserted.rowCount === 1;
+      } catch (error: unknown) {
+        const sqlstate = sqlstateOf(error);
+        if (sqlstate === SQLSTATE.foreignKeyViolation) return { outcome: 'BAD_REQUEST' };
+        if (sqlstate !== SQLSTATE.uniqueViolation) throw error;
+        await db.query('ROLLBACK TO SAVEPOINT claim');
+        return (await answerForRecordedKey(db, request)) ?? { outcome: 'USER_LIMIT' };
+      }
+      if (!claimed) {
+        await db.query('RELEASE SAVEPOINT claim');
+        const recorded = await answerForRecordedKey(db, request);
+        if (!recorded) throw new Error(`request_key ${request.requestKey} conflicted but no row is visible`);
+        return recorded;
+      }
+      await ctx.pause('after-read');
+      const taken = await db.query(SQL.takeUnit, [request.sku]);
+      if (taken.rowCount === 0) {
+        await db.query('ROLLBACK TO SAVEPOINT claim');
+        return { outcome: 'SOLD_OUT' };
+      }
+      await ctx.pause('before-commit');
+      return { outcome: 'HELD', status: 'HELD' };
+    }),
+
+  status: reservationStatus,
+  audit: auditStockAndReservation,
+};
+
+export default hotRow;

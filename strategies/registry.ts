@@ -1,0 +1,56 @@
+/**
+ * Strategies by id, and loading a user's strategy from a module path. Worker threads import strategies
+ * again by module URL, so every strategy is known by where it lives, not only by the object.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Errors, HarnessError, oneLine } from '../harness/errors.ts';
+import { isStrategy, type Strategy, type StrategyRef } from './contract.ts';
+
+const BUILT_IN = {
+  'hot-row': new URL('./hot-row.ts', import.meta.url).href,
+  'check-then-act': new URL('./check-then-act.ts', import.meta.url).href,
+} as const satisfies Record<string, string>;
+
+export const BUILT_IN_IDS = Object.keys(BUILT_IN);
+
+export async function importStrategy(moduleUrl: string): Promise<Strategy> {
+  const module: Record<string, unknown> = await import(moduleUrl);
+  const candidate = module.default ?? module.strategy;
+  if (!isStrategy(candidate)) {
+    throw Errors.badInput(
+      `${moduleUrl} does not export a strategy (default export with id, title, guarantee, expect, pausePoints, setup, reserve, audit)`,
+    );
+  }
+  return candidate;
+}
+
+function looksLikePath(name: string): boolean {
+  return name.includes('/') || /\.(c|m)?[jt]s$/.test(name);
+}
+
+export async function loadStrategy(name: string): Promise<StrategyRef> {
+  const builtIn = (BUILT_IN as Record<string, string>)[name];
+  if (builtIn) return { strategy: await importStrategy(builtIn), moduleUrl: builtIn };
+  if (!looksLikePath(name)) {
+    throw Errors.badInput(
+      `unknown strategy "${name}"; choose one of: ${BUILT_IN_IDS.join(', ')}, or a module path`,
+    );
+  }
+  const file = resolve(name);
+  if (!existsSync(file)) throw Errors.badInput(`strategy module not found: ${name}`);
+  const moduleUrl = pathToFileURL(file).href;
+  let strategy: Strategy;
+  try {
+    strategy = await importStrategy(moduleUrl);
+  } catch (error: unknown) {
+    if (error instanceof HarnessError) throw error;
+    throw Errors.badInput(`cannot load strategy module ${name}: ${oneLine(error)}`);
+  }
+  return { strategy, moduleUrl };
+}
+
+export async function loadAllBuiltIn(): Promise<StrategyRef[]> {
+  return Promise.all(BUILT_IN_IDS.map(loadStrategy));
+}

@@ -1,0 +1,86 @@
+/** Bad input gets one line and exit 2, an unreachable server exit 3 quickly, never a stack trace. */
+import { describe, expect, inject, it } from 'vitest';
+import { runCli } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+
+function expectOneLine(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('bad input → exit 2 with one line naming the problem and the choices', () => {
+  it.each([
+    [['run', '--strategy', 'hot-rod'], /unknown strategy "hot-rod"; choose one of: hot-row, check-then-act/],
+    [
+      ['run', '--scenario', 'stampede'],
+      /unknown scenario "stampede"; choose one of: contention, duplicate-key/,
+    ],
+    [['run', '--strategy', 'test/fixtures/not-a-strategy.ts'], /does not export a strategy/],
+    [['run', '--strategy', './nowhere/strategy.ts'], /strategy module not found: \.\/nowhere\/strategy\.ts/],
+    [['run', '--clients', 'many'], /--clients must be a whole number from 1 to 250, got "many"/],
+    [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
+    [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
+    [['run', '--no-such-flag'], /Unknown argument/],
+    [['fly'], /unknown command "fly"; choose one of: run, list/],
+    [[], /name a command: run or list/],
+  ])('%j', async (args, message) => {
+    const run = await runCli([...args, '--database-url', serverUrl]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expectOneLine(run.stderr);
+  });
+});
+
+describe('database problems → exit 3', () => {
+  it('names the unreachable server in one line within 10 s', async () => {
+    const run = await runCli(['run', '--database-url', 'postgresql://nobody:secret@127.0.0.1:1/none']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(
+      /cannot reach PostgreSQL at postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/,
+    );
+    expect(run.stderr).not.toContain('secret');
+    expectOneLine(run.stderr);
+    expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it('reads DATABASE_URL when no --database-url is given', async () => {
+    const run = await runCli(['run'], { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
+    expect(run.code).toBe(3);
+    expectOneLine(run.stderr);
+  });
+});
+
+describe('list and help', () => {
+  it('lists strategies with expect and guarantee, and scenarios with what they drive', async () => {
+    const run = await runCli(['list', '--json']);
+    expect(run.code).toBe(0);
+    const listing = JSON.parse(run.stdout) as {
+      strategies: { id: string; expect: string; guarantee: string }[];
+      scenarios: { id: string; summary: string }[];
+    };
+    expect(listing.strategies.map((s) => [s.id, s.expect])).toEqual([
+      ['hot-row', 'hold'],
+      ['check-then-act', 'violate'],
+    ]);
+    expect(listing.scenarios.map((s) => s.id)).toEqual([
+      'contention',
+      'duplicate-key',
+      'user-limit',
+      'key-reuse',
+    ]);
+    for (const s of [
+      ...listing.strategies.map((x) => x.guarantee),
+      ...listing.scenarios.map((x) => x.summary),
+    ]) {
+      expect(s.length).toBeGreaterThan(10);
+    }
+  });
+
+  it.each([['--help'], ['run', '--help'], ['list', '--help']])('%j prints usage', async (...args) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/reservebench/);
+  });
+});

@@ -1,0 +1,68 @@
+/** The suite only drops what it created, and the default run needs nothing but npm's embedded server. */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database.ts';
+import { HarnessError } from '../harness/errors.ts';
+import { runCli } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+
+describe('owned databases', () => {
+  const server = new pg.Client({ connectionString: serverUrl });
+  beforeAll(() => server.connect());
+  afterAll(() => server.end());
+
+  it('refuses to drop a database that does not carry the marker, even with the reservebench_ prefix', async () => {
+    await server.query('DROP DATABASE IF EXISTS reservebench_not_ours');
+    await server.query('CREATE DATABASE reservebench_not_ours');
+    await expect(dropOwnedDatabase(server, 'reservebench_not_ours')).rejects.toThrow(HarnessError);
+    const { rowCount } = await server.query(
+      "SELECT 1 FROM pg_database WHERE datname = 'reservebench_not_ours'",
+    );
+    expect(rowCount).toBe(1);
+    await server.query('DROP DATABASE reservebench_not_ours');
+  });
+
+  it('creates a marked run database and drops it again on a clean close', async () => {
+    const db = await openRunDatabase({ databaseUrl: serverUrl });
+    const marker = await server.query<{ comment: string }>(
+      "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+      [db.name],
+    );
+    expect(db.name).toMatch(/^reservebench_/);
+    expect(marker.rows[0]?.comment).toBe(OWNED_MARKER);
+    expect(await db.close({ keep: false })).toEqual([]);
+    const after = await server.query('SELECT 1 FROM pg_database WHERE datname = $1', [db.name]);
+    expect(after.rowCount).toBe(0);
+  });
+});
+
+describe('default run on the embedded server', () => {
+  it('starts its own server, runs, and leaves no server directory behind', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
+    const run = await runCli([
+      'run',
+      '--json',
+      '--scenario',
+      'key-reuse',
+      '--strategy',
+      'hot-row',
+      '--reports',
+      reports,
+    ]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      ok: boolean;
+      environment: { database: string; postgres: string };
+    };
+    expect(report.ok).toBe(true);
+    expect(report.environment.database).toBe('embedded');
+    expect(report.environment.postgres).toMatch(/^18\./);
+    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
+    expect(after.sort()).toEqual(before.sort());
+  });
+});
