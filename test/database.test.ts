@@ -1,12 +1,16 @@
 /** The suite only drops what it created, and the default run needs nothing but npm's embedded server. */
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database.ts';
 import { HarnessError } from '../harness/errors.ts';
-import { runCli } from './run-cli.ts';
+import { BIN, runCli } from './run-cli.ts';
+
+const execFileAsync = promisify(execFile);
 
 const serverUrl = inject('serverUrl');
 
@@ -64,5 +68,35 @@ describe('default run on the embedded server', () => {
     expect(report.environment.postgres).toMatch(/^18\./);
     const after = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
     expect(after.sort()).toEqual(before.sort());
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops the embedded server and removes its directory', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+    const serverDirs = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-')));
+    const before = serverDirs();
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports],
+      {
+        env: { ...process.env, DATABASE_URL: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Interrupt once the first case has finished: the server is up and a run is under way.
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('duplicate-key/')) resolve();
+      });
+    });
+    const ours = [...serverDirs()].filter((d) => !before.has(d));
+    expect(ours).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect([...serverDirs()].filter((d) => !before.has(d))).toEqual([]);
+    const { stdout } = await execFileAsync('ps', ['-eo', 'args']);
+    expect(stdout).not.toContain(ours[0]);
   });
 });

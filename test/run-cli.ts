@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report } from '../harness/report.ts';
 
-const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
+export const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
 
 export interface CliRun {
   code: number | null;
