@@ -19,12 +19,16 @@ function countsOf(c: MeasuredCase): string {
   return `${c.scenario}: ${formatOutcomes(c.outcomes)}; active ${c.invariants.active}/${c.invariants.total}, drift ${c.invariants.drift}`;
 }
 
-/** The case that says the most about a strategy: a failure, then a caught violation, then a boundary. */
+/**
+ * The case that says the most about a strategy: a failure, then a caught violation, then a false
+ * sold-out, then an interleaving where it made a session wait.
+ */
 function telling(cases: readonly MeasuredCase[]): MeasuredCase | undefined {
   return (
     cases.find((c) => c.status === 'fail') ??
     cases.find((c) => c.expect === 'violate' && violations(c.invariants).length > 0) ??
-    cases.find((c) => c.invariants.falseSoldOut > 0)
+    cases.find((c) => c.invariants.falseSoldOut > 0) ??
+    cases.find((c) => c.steps?.some((s) => s.blocked))
   );
 }
 

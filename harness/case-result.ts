@@ -3,6 +3,7 @@
  * broken case never hides the others. Field names are the public JSON of DESIGN.md.
  */
 import type { Expectation } from '../strategies/contract.ts';
+import type { StepRecord } from './interleaving/permutation.ts';
 import type { Invariants } from './invariants.ts';
 import type { LatencyPercentiles } from './latency.ts';
 
@@ -32,7 +33,10 @@ export interface MeasuredCase extends CaseIdentity {
   boundary: string;
   /** Why a case failed: each expectation it missed. Empty on pass. */
   problems: string[];
-  latency: LatencyPercentiles;
+  /** Per-request latency of a clients scenario (includes time held at a barrier). */
+  latency?: LatencyPercentiles;
+  /** The recorded steps of an interleaving scenario: blocked or not, and each step's result. */
+  steps?: StepRecord[];
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
 }

@@ -15,6 +15,8 @@ export interface BarrierHandle {
 export interface ClientScript {
   index: number;
   requests: ReserveRequest[];
+  /** Roll the transaction back when the operation reaches this pause point (an aborting holder). */
+  rollbackAt?: PausePoint;
 }
 
 export interface ClientTask {
@@ -30,7 +32,8 @@ export interface ClientTask {
 
 export interface RequestResult {
   requestKey: string;
-  outcome: Outcome | 'ERROR';
+  /** ROLLED_BACK: the client rolled back at a pause point (it was never told HELD). */
+  outcome: Outcome | 'ROLLED_BACK' | 'ERROR';
   status?: ReservationStatus;
   latencyMs: number;
   sqlstate?: string;

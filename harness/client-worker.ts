@@ -8,6 +8,7 @@ import { importStrategy } from '../strategies/registry.ts';
 import { SharedBarrier } from './barrier.ts';
 import type { ClientResult, ClientScript, ClientTask, RequestResult } from './client-task.ts';
 import { oneLine } from './errors.ts';
+import { RollbackAtPause } from './rollback-at-pause.ts';
 import { sqlstateOf } from './sqlstate.ts';
 
 function errorResult(requestKey: string, error: unknown, latencyMs: number): RequestResult {
@@ -58,9 +59,11 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
     const ctx: SessionContext = {
       db: client,
       pause: async (point: PausePoint) => {
-        if (!hold || point !== hold.point || passedHold) return;
-        passedHold = true;
-        await hold.barrier.arriveAndWait(task.timeoutMs, `hold at ${point}`);
+        if (hold && point === hold.point && !passedHold) {
+          passedHold = true;
+          await hold.barrier.arriveAndWait(task.timeoutMs, `hold at ${point}`);
+        }
+        if (point === script.rollbackAt) throw new RollbackAtPause(point);
       },
     };
     const results: RequestResult[] = [];
@@ -72,7 +75,12 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
           const answer = await strategy.reserve(ctx, request);
           results.push({ requestKey: request.requestKey, ...answer, latencyMs: performance.now() - began });
         } catch (error: unknown) {
-          results.push(errorResult(request.requestKey, error, performance.now() - began));
+          const latencyMs = performance.now() - began;
+          results.push(
+            error instanceof RollbackAtPause
+              ? { requestKey: request.requestKey, outcome: 'ROLLED_BACK', latencyMs }
+              : errorResult(request.requestKey, error, latencyMs),
+          );
         }
       }
     } finally {

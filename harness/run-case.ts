@@ -1,6 +1,7 @@
 /**
- * One case: a scenario against a strategy on fresh tables — set up, drive the clients, audit in one
- * snapshot, judge against the strategy's expectation, and drop the tables unless the case failed.
+ * One case: a scenario against a strategy on fresh tables — set up, drive the clients (or the
+ * interleaving), audit in one snapshot, judge against the strategy's expectation, and drop the tables
+ * unless the case failed.
  */
 import { OUTCOMES, type StrategyRef } from '../strategies/contract.ts';
 import { type CaseResult, formatOutcomes, type OutcomeCounts } from './case-result.ts';
@@ -8,6 +9,8 @@ import type { ClientPool } from './client-pool.ts';
 import type { RequestResult } from './client-task.ts';
 import type { RunDatabase } from './database.ts';
 import { oneLine } from './errors.ts';
+import { runPermutation } from './interleaving/engine.ts';
+import type { StepRecord } from './interleaving/permutation.ts';
 import { auditInSnapshot, type Invariants, reconcile, violations } from './invariants.ts';
 import { summarizeLatency } from './latency.ts';
 import type { Scenario, ScenarioParams } from './scenarios/scenario.ts';
@@ -22,25 +25,18 @@ export interface CaseSpec {
 export interface CaseSettings {
   /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
   keepFailed: boolean;
-  /** How long any session may wait at a barrier before the case is declared stuck. */
+  /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
   timeoutMs: number;
 }
 
 /** Counts per outcome, in the contract's order (HELD first, ERROR last) so reports read the same every run. */
 function countOutcomes(answers: readonly RequestResult[]): OutcomeCounts {
   const counts: OutcomeCounts = {};
-  for (const outcome of [...OUTCOMES, 'ERROR'] as const) {
+  for (const outcome of [...OUTCOMES, 'ROLLED_BACK', 'ERROR'] as const) {
     const n = answers.filter((a) => a.outcome === outcome).length;
     if (n > 0) counts[outcome] = n;
   }
   return counts;
-}
-
-function outcomeProblems(actual: OutcomeCounts, expected: OutcomeCounts): string[] {
-  const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-  return [...keys]
-    .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
-    .map((k) => `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}`);
 }
 
 function errorProblems(answers: readonly RequestResult[]): string[] {
@@ -50,6 +46,27 @@ function errorProblems(answers: readonly RequestResult[]): string[] {
   return [
     `${errors.length} request(s) failed, first: ${first.sqlstate ? `[${first.sqlstate}] ` : ''}${first.error}`,
   ];
+}
+
+/** The final answer of each operation in an interleaving (a paused step is not an answer). */
+function answersOf(steps: readonly StepRecord[]): RequestResult[] {
+  return steps.flatMap((s): RequestResult[] => {
+    if (!s.requestKey) return [];
+    const { result } = s;
+    const base = { requestKey: s.requestKey, latencyMs: 0 };
+    if (result.status === 'error') {
+      return [
+        {
+          ...base,
+          outcome: 'ERROR',
+          error: result.error,
+          ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
+        },
+      ];
+    }
+    if (result.rolledBack) return [{ ...base, outcome: 'ROLLED_BACK' }];
+    return result.answer ? [{ ...base, ...result.answer }] : [];
+  });
 }
 
 function judge(
@@ -69,17 +86,23 @@ function judge(
   }
   const problems = [
     ...broken,
-    ...outcomeProblems(outcomes, spec.scenario.expectedOutcomes(spec.params)),
+    ...spec.scenario.check(spec.params, outcomes, invariants),
     ...errorProblems(answers),
   ];
-  if (problems.length > 0) return { problems, boundary: `broke: ${problems.join('; ')}` };
+  const unique = [...new Set(problems)];
+  if (unique.length > 0) return { problems: unique, boundary: `broke: ${unique.join('; ')}` };
   if (invariants.falseSoldOut > 0) {
     return {
-      problems,
+      problems: [],
       boundary: `false sold-out: ${invariants.falseSoldOut} SOLD_OUT while ${invariants.total - invariants.active} unit(s) never sold`,
     };
   }
-  return { problems, boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0` };
+  return { problems: [], boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0` };
+}
+
+function blockedNote(steps: readonly StepRecord[]): string {
+  const blocked = steps.filter((s) => s.blocked).map((s) => s.step);
+  return blocked.length > 0 ? ` (blocked, then completed: ${blocked.join(', ')})` : ' (no step blocked)';
 }
 
 export async function runCase(
@@ -89,48 +112,60 @@ export async function runCase(
   settings: CaseSettings,
 ): Promise<CaseResult> {
   const { strategy, moduleUrl } = spec.ref;
-  const identity = {
-    id: spec.id,
-    scenario: spec.scenario.id,
-    strategy: strategy.id,
-    expect: strategy.expect,
-  };
-  if (strategy.scenarios && !strategy.scenarios.includes(spec.scenario.id)) {
-    const reason = strategy.notApplicable ?? `${strategy.id} declares only: ${strategy.scenarios.join(', ')}`;
+  const { scenario } = spec;
+  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
+  const missing = (scenario.requires ?? []).filter((p) => !strategy.pausePoints.includes(p));
+  const excluded = strategy.scenarios && !strategy.scenarios.includes(scenario.id);
+  if (excluded || missing.length > 0) {
+    const reason = excluded
+      ? (strategy.notApplicable ?? `${strategy.id} declares only: ${strategy.scenarios?.join(', ')}`)
+      : `needs pause point(s) ${missing.join(', ')}, which ${strategy.id} does not declare`;
     return { ...identity, status: 'n/a', outcomes: {}, invariants: null, boundary: `n/a: ${reason}`, reason };
   }
 
-  const schema = await db.createCaseSchema(`${spec.scenario.id}_${strategy.id}`);
+  const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
   let keep = settings.keepFailed;
   let stage = 'setup';
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
-    const plan = spec.scenario.plan(spec.params);
-    const holdAt = plan.holdAt && strategy.pausePoints.includes(plan.holdAt) ? plan.holdAt : undefined;
     stage = 'driving the clients';
-    const clients = await pool.drive({
-      strategyModuleUrl: moduleUrl,
-      target: { connectionString: db.connectionString, schema },
-      clients: plan.clients,
-      timeoutMs: settings.timeoutMs,
-      ...(holdAt ? { holdAt } : {}),
-    });
-    const answers = clients.flatMap((c) => c.results);
+    let answers: RequestResult[];
+    let steps: StepRecord[] | undefined;
+    if (scenario.kind === 'clients') {
+      const plan = scenario.plan(spec.params);
+      const holdAt = plan.holdAt && strategy.pausePoints.includes(plan.holdAt) ? plan.holdAt : undefined;
+      const clients = await pool.drive({
+        strategyModuleUrl: moduleUrl,
+        target: { connectionString: db.connectionString, schema },
+        clients: plan.clients,
+        timeoutMs: settings.timeoutMs,
+        ...(holdAt ? { holdAt } : {}),
+      });
+      answers = clients.flatMap((c) => c.results);
+    } else {
+      steps = await runPermutation(scenario.permutation(spec.params), {
+        connectionString: db.connectionString,
+        schema,
+        strategy,
+        timeoutMs: settings.timeoutMs,
+      });
+      answers = answersOf(steps);
+    }
     stage = 'the audit';
     const invariants = reconcile(await auditInSnapshot(db.admin, strategy), answers);
     const outcomes = countOutcomes(answers);
-    const { problems, boundary } = judge(spec, outcomes, invariants, answers);
-    const status = problems.length === 0 ? 'pass' : 'fail';
+    const judged = judge(spec, outcomes, invariants, answers);
+    const status = judged.problems.length === 0 ? 'pass' : 'fail';
     keep = status === 'fail' && settings.keepFailed;
     return {
       ...identity,
       status,
       outcomes,
       invariants,
-      boundary,
-      problems,
-      latency: summarizeLatency(answers.map((a) => a.latencyMs)),
+      boundary: steps ? `${judged.boundary}${blockedNote(steps)}` : judged.boundary,
+      problems: judged.problems,
+      ...(steps ? { steps } : { latency: summarizeLatency(answers.map((a) => a.latencyMs)) }),
       ...(keep ? { keptSchema: schema } : {}),
     };
   } catch (error: unknown) {

@@ -33,7 +33,9 @@ export interface SuiteResult {
   kept: string[];
 }
 
-export function paramsFor(scenario: Scenario, overrides: ScenarioOverrides): ScenarioParams {
+/** Overrides apply to the many-client scenarios; an interleaving's inputs are part of its definition. */
+export function paramsFor(scenario: Scenario, given: ScenarioOverrides): ScenarioParams {
+  const overrides = scenario.kind === 'clients' ? given : {};
   const stock = scenario.input.stock.map((line, i) =>
     i === 0 && overrides.stock !== undefined ? { ...line, total: overrides.stock } : { ...line },
   );

@@ -12,12 +12,8 @@
  * Last measured (contention, 150 clients, 40 stock): HELD 150, available 39, oversold 110, drift −149.
  */
 import type { ReserveResult, Strategy } from './contract.ts';
-import {
-  answerForRecordedKey,
-  auditStockAndReservation,
-  createStockAndReservation,
-  reservationStatus,
-} from './stock-and-reservation.ts';
+import { answerForRecordedKey, reservationStatus } from './reservation-table.ts';
+import { auditStockAndReservation, createStockAndReservation } from './stock-and-reservation.ts';
 import { inTransaction } from './transaction.ts';
 
 const SQL = {

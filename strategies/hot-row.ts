@@ -19,22 +19,12 @@
  * Last measured (contention, 150 clients at one barrier, 40 stock, embedded PostgreSQL 18.4, 2 cores):
  * HELD 40, SOLD_OUT 110, drift 0, oversold 0.
  */
-import { SQLSTATE, sqlstateOf } from '../harness/sqlstate.ts';
 import type { ReserveResult, Strategy } from './contract.ts';
-import {
-  answerForRecordedKey,
-  auditStockAndReservation,
-  createStockAndReservation,
-  reservationStatus,
-} from './stock-and-reservation.ts';
+import { claimRequestKey, reservationStatus } from './reservation-table.ts';
+import { auditStockAndReservation, createStockAndReservation } from './stock-and-reservation.ts';
 import { inTransaction } from './transaction.ts';
 
-const SQL = {
-  claimKey: `INSERT INTO reservation (request_key, user_id, sku, status, expires_at)
-             VALUES ($1, $2, $3, 'HELD', now() + make_interval(secs => $4 / 1000.0))
-             ON CONFLICT (request_key) DO NOTHING RETURNING reservation_id`,
-  takeUnit: 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
-} as const;
+const TAKE_UNIT = 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0';
 
 const hotRow: Strategy = {
   id: 'hot-row',
@@ -47,34 +37,12 @@ const hotRow: Strategy = {
 
   reserve: (ctx, request) =>
     inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-      const { db } = ctx;
-      await db.query('SAVEPOINT claim');
-      let claimed: boolean;
-      try {
-        const inserted = await db.query(SQL.claimKey, [
-          request.requestKey,
-          request.user,
-          request.sku,
-          request.ttlMs,
-        ]);
-        claimed = inserted.rowCount === 1;
-      } catch (error: unknown) {
-        const sqlstate = sqlstateOf(error);
-        if (sqlstate === SQLSTATE.foreignKeyViolation) return { outcome: 'BAD_REQUEST' };
-        if (sqlstate !== SQLSTATE.uniqueViolation) throw error;
-        await db.query('ROLLBACK TO SAVEPOINT claim');
-        return (await answerForRecordedKey(db, request)) ?? { outcome: 'USER_LIMIT' };
-      }
-      if (!claimed) {
-        await db.query('RELEASE SAVEPOINT claim');
-        const recorded = await answerForRecordedKey(db, request);
-        if (!recorded) throw new Error(`request_key ${request.requestKey} conflicted but no row is visible`);
-        return recorded;
-      }
+      const claim = await claimRequestKey(ctx.db, request);
+      if (claim !== 'claimed') return claim;
       await ctx.pause('after-read');
-      const taken = await db.query(SQL.takeUnit, [request.sku]);
+      const taken = await ctx.db.query(TAKE_UNIT, [request.sku]);
       if (taken.rowCount === 0) {
-        await db.query('ROLLBACK TO SAVEPOINT claim');
+        await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
         return { outcome: 'SOLD_OUT' };
       }
       await ctx.pause('before-commit');

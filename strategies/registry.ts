@@ -10,6 +10,7 @@ import { isStrategy, type Strategy, type StrategyRef } from './contract.ts';
 
 const BUILT_IN = {
   'hot-row': new URL('./hot-row.ts', import.meta.url).href,
+  'skip-locked-slots': new URL('./skip-locked-slots.ts', import.meta.url).href,
   'check-then-act': new URL('./check-then-act.ts', import.meta.url).href,
 } as const satisfies Record<string, string>;
 

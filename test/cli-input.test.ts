@@ -12,7 +12,10 @@ function expectOneLine(stderr: string): void {
 
 describe('bad input → exit 2 with one line naming the problem and the choices', () => {
   it.each([
-    [['run', '--strategy', 'hot-rod'], /unknown strategy "hot-rod"; choose one of: hot-row, check-then-act/],
+    [
+      ['run', '--strategy', 'hot-rod'],
+      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, check-then-act/,
+    ],
     [
       ['run', '--scenario', 'stampede'],
       /unknown scenario "stampede"; choose one of: contention, duplicate-key/,
@@ -62,6 +65,7 @@ describe('list and help', () => {
     };
     expect(listing.strategies.map((s) => [s.id, s.expect])).toEqual([
       ['hot-row', 'hold'],
+      ['skip-locked-slots', 'hold'],
       ['check-then-act', 'violate'],
     ]);
     expect(listing.scenarios.map((s) => s.id)).toEqual([
@@ -69,6 +73,8 @@ describe('list and help', () => {
       'duplicate-key',
       'user-limit',
       'key-reuse',
+      'false-sold-out',
+      'contention-aborts',
     ]);
     for (const s of [
       ...listing.strategies.map((x) => x.guarantee),

@@ -3,17 +3,9 @@
  * exact outcome counts, invariants, the gate's exit codes.
  */
 import { describe, expect, inject, it } from 'vitest';
-import type { CaseResult, MeasuredCase } from '../harness/case-result.ts';
-import { runJson } from './run-cli.ts';
+import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
-
-function measured(cases: readonly CaseResult[], id: string): MeasuredCase {
-  const found = cases.find((c) => c.id === id);
-  if (!found || found.invariants === null)
-    throw new Error(`case ${id} was not measured: ${JSON.stringify(found)}`);
-  return found as MeasuredCase;
-}
 
 describe('contention (150 clients, 40 stock, one barrier)', () => {
   it('hot-row holds 40 and sells out the rest; check-then-act is caught overselling; run ok, exit 0', async () => {

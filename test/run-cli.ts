@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CaseResult, MeasuredCase } from '../harness/case-result.ts';
 import type { Report } from '../harness/report.ts';
 
 export const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
@@ -45,4 +46,12 @@ export async function runJson(serverUrl: string, args: string[]): Promise<{ run:
     throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stderr}`);
   }
   return { run, report };
+}
+
+/** The case with this id, which must have been measured (not n/a, not broken). */
+export function measured(cases: readonly CaseResult[], id: string): MeasuredCase {
+  const found = cases.find((c) => c.id === id);
+  if (!found || found.invariants === null)
+    throw new Error(`case ${id} was not measured: ${JSON.stringify(found)}`);
+  return found as MeasuredCase;
 }

@@ -1,5 +1,5 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import type { Scenario } from './scenario.ts';
+import { exactly, type Scenario } from './scenario.ts';
 
 /**
  * One key reserved, then sent again by another user and for another sku: both are errors and write
@@ -8,6 +8,7 @@ import type { Scenario } from './scenario.ts';
 export const keyReuse: Scenario = {
   id: 'key-reuse',
   summary: 'one request_key reserved, then resent with another user and with another sku',
+  kind: 'clients',
   input: SCENARIO_INPUTS['key-reuse'],
   plan(params) {
     const [first, second] = params.stock;
@@ -26,8 +27,7 @@ export const keyReuse: Scenario = {
       ],
     };
   },
-  expectedOutcomes(params) {
-    if (params.stock[0]?.total === 0) return { SOLD_OUT: 3 };
-    return { HELD: 1, KEY_REUSED: 2 };
+  check(params, outcomes) {
+    return exactly(params.stock[0]?.total === 0 ? { SOLD_OUT: 3 } : { HELD: 1, KEY_REUSED: 2 }, outcomes);
   },
 };

@@ -1,10 +1,12 @@
 import { requestKey, SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import { firstSku, type Scenario } from './scenario.ts';
+import type { OutcomeCounts } from '../case-result.ts';
+import { exactly, firstSku, type Scenario } from './scenario.ts';
 
 /** One user, N different keys at once: one active hold per user and sku (seed C28-04). */
 export const userLimit: Scenario = {
   id: 'user-limit',
   summary: 'N clients, one user, N different request_keys at one barrier',
+  kind: 'clients',
   input: SCENARIO_INPUTS['user-limit'],
   plan(params) {
     const sku = firstSku(params).sku;
@@ -15,8 +17,11 @@ export const userLimit: Scenario = {
       })),
     };
   },
-  expectedOutcomes(params) {
-    if (firstSku(params).total === 0) return { SOLD_OUT: params.clients };
-    return { HELD: 1, USER_LIMIT: params.clients - 1 };
+  check(params, outcomes) {
+    const expected: OutcomeCounts =
+      firstSku(params).total === 0
+        ? { SOLD_OUT: params.clients }
+        : { HELD: 1, USER_LIMIT: params.clients - 1 };
+    return exactly(expected, outcomes);
   },
 };

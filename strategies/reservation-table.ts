@@ -1,0 +1,107 @@
+/**
+ * The reservation table every seed-000 design shares: its schema, claiming a request_key (seed 000's
+ * `reserveInTx` front half), the replay lookup, and the reservation side of the audit.
+ */
+import { readFileSync } from 'node:fs';
+import type { ClientBase } from 'pg';
+import { SQLSTATE, sqlstateOf } from '../harness/sqlstate.ts';
+import type { ReservationStatus, ReserveRequest, ReserveResult, StrategyAudit } from './contract.ts';
+
+const RESERVATION_SQL = readFileSync(new URL('./reservation.sql', import.meta.url), 'utf8');
+const ONE_ACTIVE_PER_USER_SQL = readFileSync(new URL('./one-active-per-user.sql', import.meta.url), 'utf8');
+
+export const ACTIVE = "status IN ('HELD', 'CONFIRMED')";
+
+export async function createReservationTable(
+  db: ClientBase,
+  options: { oneActivePerUser: boolean },
+): Promise<void> {
+  await db.query(RESERVATION_SQL);
+  if (options.oneActivePerUser) await db.query(ONE_ACTIVE_PER_USER_SQL);
+}
+
+/**
+ * The answer for a request whose key is already recorded: REPLAY with the row's current status, or
+ * KEY_REUSED when the recorded row belongs to another user or sku. Null when no row has the key.
+ */
+export async function answerForRecordedKey(
+  db: ClientBase,
+  request: ReserveRequest,
+): Promise<ReserveResult | null> {
+  const { rows } = await db.query<{ user_id: string; sku: string; status: ReservationStatus }>(
+    'SELECT user_id, sku, status FROM reservation WHERE request_key = $1',
+    [request.requestKey],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.user_id !== request.user || row.sku !== request.sku) return { outcome: 'KEY_REUSED' };
+  return { outcome: 'REPLAY', status: row.status };
+}
+
+const INSERT_HELD = `INSERT INTO reservation (request_key, user_id, sku, status, expires_at)
+                     VALUES ($1, $2, $3, 'HELD', now() + make_interval(secs => $4 / 1000.0))
+                     ON CONFLICT (request_key) DO NOTHING RETURNING reservation_id`;
+
+/**
+ * Inside the caller's transaction: sets SAVEPOINT `claim` and inserts the HELD row. Returns `claimed`
+ * when this request owns the key now (the caller takes a unit, or rolls back to `claim` if there is none),
+ * otherwise the final answer. `ON CONFLICT (request_key) DO NOTHING` makes the key the arbiter: a replay
+ * waits for the first insert to commit and then finds its row. A 23505 comes from the one-active-per-user
+ * index, but a concurrent replay of the same key can hit that index first, so the key is looked up before
+ * the answer is USER_LIMIT (seed 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} without this lookup).
+ */
+export async function claimRequestKey(
+  db: ClientBase,
+  request: ReserveRequest,
+): Promise<'claimed' | ReserveResult> {
+  await db.query('SAVEPOINT claim');
+  let inserted: number | null;
+  try {
+    inserted = (await db.query(INSERT_HELD, [request.requestKey, request.user, request.sku, request.ttlMs]))
+      .rowCount;
+  } catch (error: unknown) {
+    const sqlstate = sqlstateOf(error);
+    if (sqlstate !== SQLSTATE.uniqueViolation && sqlstate !== SQLSTATE.foreignKeyViolation) throw error;
+    await db.query('ROLLBACK TO SAVEPOINT claim');
+    if (sqlstate === SQLSTATE.foreignKeyViolation) return { outcome: 'BAD_REQUEST' };
+    return (await answerForRecordedKey(db, request)) ?? { outcome: 'USER_LIMIT' };
+  }
+  if (inserted === 1) return 'claimed';
+  await db.query('RELEASE SAVEPOINT claim');
+  const recorded = await answerForRecordedKey(db, request);
+  if (!recorded) throw new Error(`request_key ${request.requestKey} conflicted but no row is visible`);
+  return recorded;
+}
+
+export async function reservationStatus(
+  db: ClientBase,
+  requestKey: string,
+): Promise<ReservationStatus | 'NOT_FOUND'> {
+  const { rows } = await db.query<{ status: ReservationStatus }>(
+    'SELECT status FROM reservation WHERE request_key = $1',
+    [requestKey],
+  );
+  return rows[0]?.status ?? 'NOT_FOUND';
+}
+
+/** The reservation side of the audit; the caller adds its own per-sku total and available. */
+export async function auditReservations(
+  db: ClientBase,
+): Promise<Omit<StrategyAudit, 'skus'> & { activeBySku: Map<string, number> }> {
+  const duplicates = await db.query<{ duplicate_active: number; duplicate_key: number }>(`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM reservation WHERE ${ACTIVE}
+                                  GROUP BY sku, user_id HAVING count(*) > 1) d)::int AS duplicate_active,
+           (SELECT count(*) FROM (SELECT 1 FROM reservation GROUP BY request_key HAVING count(*) > 1) d)::int
+             AS duplicate_key`);
+  const active = await db.query<{ request_key: string; sku: string }>(
+    `SELECT request_key, sku FROM reservation WHERE ${ACTIVE}`,
+  );
+  const activeBySku = new Map<string, number>();
+  for (const row of active.rows) activeBySku.set(row.sku, (activeBySku.get(row.sku) ?? 0) + 1);
+  return {
+    duplicateActive: duplicates.rows[0]?.duplicate_active ?? 0,
+    duplicateKey: duplicates.rows[0]?.duplicate_key ?? 0,
+    activeKeys: active.rows.map((r) => r.request_key),
+    activeBySku,
+  };
+}

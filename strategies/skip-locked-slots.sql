@@ -1,0 +1,15 @@
+-- Stock pre-split into one row per unit (seed 000, design B). A slot is free while holder_key is NULL;
+-- the holder is the reservation's request_key, so a slot can only be held by a recorded reservation.
+CREATE TABLE sku (
+  sku   text PRIMARY KEY,
+  total int  NOT NULL CHECK (total >= 0)
+);
+
+CREATE TABLE stock_slot (
+  sku        text NOT NULL REFERENCES sku,
+  slot_no    int  NOT NULL,
+  holder_key text UNIQUE REFERENCES reservation (request_key),
+  PRIMARY KEY (sku, slot_no)
+);
+
+ALTER TABLE reservation ADD FOREIGN KEY (sku) REFERENCES sku;

@@ -1,0 +1,80 @@
+/**
+ * skip-locked-slots — one row per unit of stock; a reservation claims a free slot with
+ * `SELECT … FOR UPDATE SKIP LOCKED LIMIT 1` (seed 000, design B).
+ *
+ * How it stays correct: a slot row holds at most one holder_key (a unique reservation key), so the number
+ * of held slots can never exceed the slots there are; contenders spread over many rows instead of queueing
+ * on one. request_key idempotency and one active hold per user come from the shared reservation table.
+ *
+ * Where it gives way: SKIP LOCKED skips a slot that another transaction has locked but may still roll
+ * back. When every free slot is locked, the request answers SOLD_OUT although a unit comes back a moment
+ * later: the "false sold-out" (seed C28-14). It never oversells; it may undersell under aborts.
+ *
+ * Pause points: `after-read` once the key is claimed, before a slot is looked for; `before-commit` with the
+ * slot locked and taken, transaction open.
+ *
+ * Last measured: see the boundary table of `reports/latest/report.md` (contention: HELD 40, SOLD_OUT 110,
+ * drift 0; false-sold-out: t3 SOLD_OUT while 1 unit is left, falseSoldOut 1).
+ */
+import { readFileSync } from 'node:fs';
+import type { ReserveResult, Strategy } from './contract.ts';
+import {
+  auditReservations,
+  claimRequestKey,
+  createReservationTable,
+  reservationStatus,
+} from './reservation-table.ts';
+import { inTransaction } from './transaction.ts';
+
+const SCHEMA_SQL = readFileSync(new URL('./skip-locked-slots.sql', import.meta.url), 'utf8');
+
+const SQL = {
+  loadSkus: 'INSERT INTO sku (sku, total) SELECT * FROM unnest($1::text[], $2::int[])',
+  loadSlots: 'INSERT INTO stock_slot (sku, slot_no) SELECT sku, generate_series(1, total) FROM sku',
+  claimSlot: `SELECT slot_no FROM stock_slot WHERE sku = $1 AND holder_key IS NULL
+              ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  holdSlot: 'UPDATE stock_slot SET holder_key = $3 WHERE sku = $1 AND slot_no = $2',
+  counts: `SELECT s.sku, s.total, count(*) FILTER (WHERE t.holder_key IS NULL)::int AS available
+             FROM sku s LEFT JOIN stock_slot t USING (sku) GROUP BY s.sku, s.total ORDER BY s.sku`,
+} as const;
+
+const skipLockedSlots: Strategy = {
+  id: 'skip-locked-slots',
+  title: 'Slot rows claimed with FOR UPDATE SKIP LOCKED',
+  guarantee: 'each slot row holds at most one holder_key; contenders skip locked slots instead of waiting',
+  expect: 'hold',
+  pausePoints: ['after-read', 'before-commit'],
+
+  async setup(db, stock) {
+    await createReservationTable(db, { oneActivePerUser: true });
+    await db.query(SCHEMA_SQL);
+    await db.query(SQL.loadSkus, [stock.map((s) => s.sku), stock.map((s) => s.total)]);
+    await db.query(SQL.loadSlots);
+  },
+
+  reserve: (ctx, request) =>
+    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
+      const claim = await claimRequestKey(ctx.db, request);
+      if (claim !== 'claimed') return claim;
+      await ctx.pause('after-read');
+      const slot = await ctx.db.query<{ slot_no: number }>(SQL.claimSlot, [request.sku]);
+      const slotNo = slot.rows[0]?.slot_no;
+      if (slotNo === undefined) {
+        await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+        return { outcome: 'SOLD_OUT' };
+      }
+      await ctx.db.query(SQL.holdSlot, [request.sku, slotNo, request.requestKey]);
+      await ctx.pause('before-commit');
+      return { outcome: 'HELD', status: 'HELD' };
+    }),
+
+  status: reservationStatus,
+
+  async audit(db) {
+    const { activeBySku, ...reservations } = await auditReservations(db);
+    const { rows } = await db.query<{ sku: string; total: number; available: number }>(SQL.counts);
+    return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
+  },
+};
+
+export default skipLockedSlots;

@@ -1,0 +1,115 @@
+/**
+ * skip-locked-slots beside hot-row: both never oversell; the deterministic C28-14 interleaving shows the
+ * one boundary where they differ (skip → SOLD_OUT while a unit is left; wait → blocked, then HELD).
+ */
+import { describe, expect, inject, it } from 'vitest';
+import type { MeasuredCase } from '../harness/case-result.ts';
+import { measured, runJson } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+
+function step(c: MeasuredCase, name: string) {
+  const found = c.steps?.find((s) => s.step === name);
+  if (!found) throw new Error(`${c.id} has no step ${name}`);
+  return found;
+}
+
+describe('false-sold-out (2 units; t1 holds one uncommitted, t2 takes the other, t3 asks, t1 rolls back)', () => {
+  it('skip-locked-slots answers t3 SOLD_OUT without blocking while 1 unit is left; hot-row blocks t3, then HELD — every run', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'false-sold-out',
+      '--strategy',
+      'skip-locked-slots,hot-row',
+      '--repeat',
+      '5',
+    ]);
+    expect(run.code).toBe(0);
+    for (let n = 1; n <= 5; n++) {
+      const skip = measured(report.cases, `false-sold-out/skip-locked-slots#${n}`);
+      expect(skip.status).toBe('pass');
+      expect(step(skip, 't1-take').result).toMatchObject({ status: 'ok', paused: 'before-commit' });
+      expect(step(skip, 't2-take')).toMatchObject({
+        blocked: false,
+        result: { answer: { outcome: 'HELD' } },
+      });
+      expect(step(skip, 't3-ask')).toMatchObject({
+        blocked: false,
+        result: { answer: { outcome: 'SOLD_OUT' } },
+      });
+      expect(step(skip, 't1-rollback').result).toMatchObject({ status: 'ok', rolledBack: true });
+      expect(skip.outcomes).toEqual({ HELD: 1, SOLD_OUT: 1, ROLLED_BACK: 1 });
+      expect(skip.invariants).toMatchObject({ total: 2, available: 1, active: 1, drift: 0, falseSoldOut: 1 });
+      expect(skip.boundary).toMatch(/^false sold-out: 1 SOLD_OUT while 1 unit/);
+
+      const hot = measured(report.cases, `false-sold-out/hot-row#${n}`);
+      expect(hot.status).toBe('pass');
+      expect(step(hot, 't3-ask')).toMatchObject({ blocked: true, result: { answer: { outcome: 'HELD' } } });
+      expect(step(hot, 't1-rollback').result).toMatchObject({ status: 'ok', rolledBack: true });
+      expect(hot.outcomes).toEqual({ HELD: 2, ROLLED_BACK: 1 });
+      expect(hot.invariants).toMatchObject({ total: 2, available: 0, active: 2, drift: 0, falseSoldOut: 0 });
+    }
+    const rows = new Map(report.boundary.map((b) => [b.strategy, b]));
+    expect(rows.get('skip-locked-slots')?.shownBy).toBe('false-sold-out/skip-locked-slots#1');
+    expect(rows.get('skip-locked-slots')?.boundary).toMatch(/false sold-out/);
+    expect(rows.get('hot-row')?.boundary).toMatch(/blocked, then completed: t2-take, t3-ask/);
+    expect(rows.get('hot-row')?.shownBy).toBe('false-sold-out/hot-row#1');
+  });
+});
+
+describe('skip-locked-slots under the foundation scenarios', () => {
+  it('holds 40 of 150, replays a duplicate key, limits a user and rejects a reused key', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'contention,duplicate-key,user-limit,key-reuse',
+      '--strategy',
+      'skip-locked-slots',
+    ]);
+    const contention = measured(report.cases, 'contention/skip-locked-slots');
+    expect(contention.outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
+    expect(contention.invariants).toMatchObject({
+      active: 40,
+      available: 0,
+      drift: 0,
+      oversold: 0,
+      falseSoldOut: 0,
+    });
+    expect(measured(report.cases, 'duplicate-key/skip-locked-slots').outcomes).toEqual({
+      HELD: 1,
+      REPLAY: 15,
+    });
+    expect(measured(report.cases, 'user-limit/skip-locked-slots').outcomes).toEqual({
+      HELD: 1,
+      USER_LIMIT: 7,
+    });
+    const reuse = measured(report.cases, 'key-reuse/skip-locked-slots');
+    expect(reuse.outcomes).toEqual({ HELD: 1, KEY_REUSED: 2 });
+    expect(reuse.invariants).toMatchObject({ total: 80, available: 79, active: 1, drift: 0 });
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('contention-aborts (every 4th client rolls back at before-commit)', () => {
+  it('hot-row sells every unit (falseSoldOut 0); skip-locked accounts every unit as HELD or false sold-out', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'contention-aborts',
+      '--strategy',
+      'hot-row,skip-locked-slots',
+    ]);
+    const hot = measured(report.cases, 'contention-aborts/hot-row');
+    expect(hot.status).toBe('pass');
+    expect(hot.outcomes.HELD).toBe(40);
+    expect(hot.invariants).toMatchObject({ active: 40, drift: 0, oversold: 0, falseSoldOut: 0 });
+    const skip = measured(report.cases, 'contention-aborts/skip-locked-slots');
+    expect(skip.status).toBe('pass');
+    expect((skip.outcomes.HELD ?? 0) + skip.invariants.falseSoldOut).toBe(40);
+    expect(skip.invariants).toMatchObject({ drift: 0, oversold: 0 });
+    for (const c of [hot, skip]) {
+      const answered = Object.values(c.outcomes).reduce((a, b) => a + b, 0);
+      expect(answered).toBe(150);
+      expect(c.outcomes.ROLLED_BACK ?? 0).toBeLessThanOrEqual(38);
+    }
+    expect(run.code).toBe(0);
+  });
+});
