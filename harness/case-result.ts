@@ -6,6 +6,7 @@ import type { Expectation } from '../strategies/contract.ts';
 import type { StepRecord } from './interleaving/permutation.ts';
 import type { Invariants } from './invariants.ts';
 import type { LatencyPercentiles } from './latency.ts';
+import type { Observations } from './scenarios/scenario.ts';
 
 export type OutcomeCounts = Record<string, number>;
 
@@ -37,6 +38,8 @@ export interface MeasuredCase extends CaseIdentity {
   latency?: LatencyPercentiles;
   /** The recorded steps of an interleaving scenario: blocked or not, and each step's result. */
   steps?: StepRecord[];
+  /** What a script scenario saw along the way (units each expiry run returned, …). */
+  observations?: Observations;
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
 }

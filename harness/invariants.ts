@@ -16,7 +16,7 @@ export interface Invariants {
   oversold: number;
   duplicateActive: number;
   duplicateKey: number;
-  /** HELD answers whose reservation is not active (or was never written). */
+  /** HELD answers whose reservation was never written, or is gone without the lifecycle ending it. */
   lostAcknowledged: number;
   /** Active reservations no client was told about (no HELD or REPLAY answer carries their key). */
   unacknowledgedActive: number;
@@ -41,6 +41,7 @@ export function reconcile(audit: StrategyAudit, answers: readonly RequestResult[
   const active = sum((s) => s.active);
   const unsold = sum((s) => Math.max(0, s.total - s.active));
   const activeKeys = new Set(audit.activeKeys);
+  const accountedKeys = new Set([...audit.activeKeys, ...audit.endedKeys]);
   const heldKeys = new Set(answers.filter((a) => a.outcome === 'HELD').map((a) => a.requestKey));
   const answeredKeys = new Set(
     answers.filter((a) => a.outcome === 'HELD' || a.outcome === 'REPLAY').map((a) => a.requestKey),
@@ -54,7 +55,7 @@ export function reconcile(audit: StrategyAudit, answers: readonly RequestResult[
     oversold: sum((s) => Math.max(0, s.active - s.total)),
     duplicateActive: audit.duplicateActive,
     duplicateKey: audit.duplicateKey,
-    lostAcknowledged: [...heldKeys].filter((k) => !activeKeys.has(k)).length,
+    lostAcknowledged: [...heldKeys].filter((k) => !accountedKeys.has(k)).length,
     unacknowledgedActive: [...activeKeys].filter((k) => !answeredKeys.has(k)).length,
     falseSoldOut: Math.min(soldOut, unsold),
   };

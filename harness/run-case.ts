@@ -13,7 +13,8 @@ import { runPermutation } from './interleaving/engine.ts';
 import type { StepRecord } from './interleaving/permutation.ts';
 import { auditInSnapshot, type Invariants, reconcile, violations } from './invariants.ts';
 import { summarizeLatency } from './latency.ts';
-import type { Scenario, ScenarioParams } from './scenarios/scenario.ts';
+import type { Observations, Scenario, ScenarioParams } from './scenarios/scenario.ts';
+import { scriptContext } from './script-context.ts';
 
 export interface CaseSpec {
   id: string;
@@ -74,6 +75,7 @@ function judge(
   outcomes: OutcomeCounts,
   invariants: Invariants,
   answers: readonly RequestResult[],
+  observations: Observations,
 ): { problems: string[]; boundary: string } {
   const broken = violations(invariants);
   if (spec.ref.strategy.expect === 'violate') {
@@ -86,7 +88,7 @@ function judge(
   }
   const problems = [
     ...broken,
-    ...spec.scenario.check(spec.params, outcomes, invariants),
+    ...spec.scenario.check(spec.params, outcomes, invariants, observations),
     ...errorProblems(answers),
   ];
   const unique = [...new Set(problems)];
@@ -114,12 +116,17 @@ export async function runCase(
   const { strategy, moduleUrl } = spec.ref;
   const { scenario } = spec;
   const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
-  const missing = (scenario.requires ?? []).filter((p) => !strategy.pausePoints.includes(p));
+  const missing = [
+    ...(scenario.requires ?? [])
+      .filter((p) => !strategy.pausePoints.includes(p))
+      .map((p) => `pause point ${p}`),
+    ...(scenario.kind === 'script' ? scenario.operations.filter((op) => !strategy[op]) : []),
+  ];
   const excluded = strategy.scenarios && !strategy.scenarios.includes(scenario.id);
   if (excluded || missing.length > 0) {
     const reason = excluded
       ? (strategy.notApplicable ?? `${strategy.id} declares only: ${strategy.scenarios?.join(', ')}`)
-      : `needs pause point(s) ${missing.join(', ')}, which ${strategy.id} does not declare`;
+      : `needs ${missing.join(', ')}, which ${strategy.id} does not implement`;
     return { ...identity, status: 'n/a', outcomes: {}, invariants: null, boundary: `n/a: ${reason}`, reason };
   }
 
@@ -132,7 +139,13 @@ export async function runCase(
     stage = 'driving the clients';
     let answers: RequestResult[];
     let steps: StepRecord[] | undefined;
-    if (scenario.kind === 'clients') {
+    let observations: Observations = {};
+    if (scenario.kind === 'script') {
+      const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs);
+      await scenario.run(script.ctx);
+      answers = script.answers;
+      observations = script.observations;
+    } else if (scenario.kind === 'clients') {
       const plan = scenario.plan(spec.params);
       const holdAt = plan.holdAt && strategy.pausePoints.includes(plan.holdAt) ? plan.holdAt : undefined;
       const clients = await pool.drive({
@@ -155,7 +168,7 @@ export async function runCase(
     stage = 'the audit';
     const invariants = reconcile(await auditInSnapshot(db.admin, strategy), answers);
     const outcomes = countOutcomes(answers);
-    const judged = judge(spec, outcomes, invariants, answers);
+    const judged = judge(spec, outcomes, invariants, answers, observations);
     const status = judged.problems.length === 0 ? 'pass' : 'fail';
     keep = status === 'fail' && settings.keepFailed;
     return {
@@ -166,6 +179,7 @@ export async function runCase(
       boundary: steps ? `${judged.boundary}${blockedNote(steps)}` : judged.boundary,
       problems: judged.problems,
       ...(steps ? { steps } : { latency: summarizeLatency(answers.map((a) => a.latencyMs)) }),
+      ...(Object.keys(observations).length > 0 ? { observations } : {}),
       ...(keep ? { keptSchema: schema } : {}),
     };
   } catch (error: unknown) {

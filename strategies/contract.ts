@@ -28,8 +28,9 @@ export interface ReserveResult {
  * Named places inside an operation where the harness may hold a session (a barrier, an interleaving step)
  * or kill the process. `after-read`: the strategy has read what its decision depends on, nothing is
  * decided yet. `before-commit`: every write is done, the transaction is still open.
+ * `between-transactions`: an operation that spans transactions has committed its first one.
  */
-export const PAUSE_POINTS = ['after-read', 'before-commit'] as const;
+export const PAUSE_POINTS = ['after-read', 'before-commit', 'between-transactions'] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** What an operation gets from the harness: its own connection and the pause hook. */
@@ -61,6 +62,8 @@ export interface StrategyAudit {
   duplicateKey: number;
   /** request_keys of every active reservation, to reconcile against the answers clients received. */
   activeKeys: string[];
+  /** request_keys whose reservation the lifecycle ended (EXPIRED or RELEASED): acknowledged, not lost. */
+  endedKeys: string[];
 }
 
 export type Expectation = 'hold' | 'violate';
@@ -82,13 +85,15 @@ export interface Strategy {
   /** Creates the strategy's tables in the current schema (search_path) and loads the stock. */
   setup(db: ClientBase, stock: readonly StockLine[]): Promise<void>;
   reserve(ctx: SessionContext, request: ReserveRequest): Promise<ReserveResult>;
-  /** HELD → CONFIRMED; true when this call moved the row. */
+  /** HELD → CONFIRMED (until the expiry job has moved it); true when this call moved the row. */
   confirm?(ctx: SessionContext, requestKey: string): Promise<boolean>;
   /** HELD → RELEASED with one unit back; true when this call moved the row. */
   release?(ctx: SessionContext, requestKey: string): Promise<boolean>;
   /** Every HELD past expires_at → EXPIRED; returns the units this call gave back. */
   expire?(ctx: SessionContext): Promise<number>;
   status?(db: ClientBase, requestKey: string): Promise<ReservationStatus | 'NOT_FOUND'>;
+  /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
+  backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
   audit(db: ClientBase): Promise<StrategyAudit>;
 }
 

@@ -13,15 +13,23 @@
  * without a new condition, or the isolation is raised (REPEATABLE READ turns the wait into 40001 and this
  * code does not retry). Every reservation queues on one row: throughput is bounded by one lock.
  *
+ * Lifecycle: confirm, release and expire each move rows only `WHERE status = 'HELD'` and return stock in
+ * the same statement, counted from the rows that statement moved, so replays and concurrent jobs return
+ * nothing twice (seed C28-07/08/09).
+ *
  * Pause points: `after-read` once the key is claimed (the insert), before the stock row is touched;
- * `before-commit` after the decrement.
+ * `before-commit` after the decrement (reserve) or after the expiry statement (expire).
  *
  * Last measured (contention, 150 clients at one barrier, 40 stock, embedded PostgreSQL 18.4, 2 cores):
  * HELD 40, SOLD_OUT 110, drift 0, oversold 0.
  */
 import type { ReserveResult, Strategy } from './contract.ts';
-import { claimRequestKey, reservationStatus } from './reservation-table.ts';
-import { auditStockAndReservation, createStockAndReservation } from './stock-and-reservation.ts';
+import { claimRequestKey } from './reservation-table.ts';
+import {
+  auditStockAndReservation,
+  createStockAndReservation,
+  stockRowLifecycle,
+} from './stock-and-reservation.ts';
 import { inTransaction } from './transaction.ts';
 
 const TAKE_UNIT = 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0';
@@ -49,7 +57,7 @@ const hotRow: Strategy = {
       return { outcome: 'HELD', status: 'HELD' };
     }),
 
-  status: reservationStatus,
+  ...stockRowLifecycle,
   audit: auditStockAndReservation,
 };
 

@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
 import { SQLSTATE, sqlstateOf } from '../harness/sqlstate.ts';
-import type { ReservationStatus, ReserveRequest, ReserveResult, StrategyAudit } from './contract.ts';
+import type {
+  ReservationStatus,
+  ReserveRequest,
+  ReserveResult,
+  Strategy,
+  StrategyAudit,
+} from './contract.ts';
+import { inTransaction } from './transaction.ts';
 
 const RESERVATION_SQL = readFileSync(new URL('./reservation.sql', import.meta.url), 'utf8');
 const ONE_ACTIVE_PER_USER_SQL = readFileSync(new URL('./one-active-per-user.sql', import.meta.url), 'utf8');
@@ -84,6 +91,27 @@ export async function reservationStatus(
   return rows[0]?.status ?? 'NOT_FOUND';
 }
 
+/**
+ * HELD → CONFIRMED for as long as the expiry job has not moved the row (seed 000's confirmHeldInTx, for a
+ * payment callback that arrives late): `status = 'HELD'` is re-evaluated under the row lock, so a row is
+ * confirmed or expired, never both.
+ */
+export async function confirmHeld(db: ClientBase, requestKey: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    "UPDATE reservation SET status = 'CONFIRMED', updated_at = now() WHERE request_key = $1 AND status = 'HELD'",
+    [requestKey],
+  );
+  return rowCount === 1;
+}
+
+/** Test hook shared by the reservation-table designs: their expiry lies one second in the past. */
+export async function backdateReservations(db: ClientBase, requestKeys: readonly string[]): Promise<void> {
+  await db.query(
+    "UPDATE reservation SET expires_at = now() - interval '1 second' WHERE request_key = ANY ($1)",
+    [requestKeys],
+  );
+}
+
 /** The reservation side of the audit; the caller adds its own per-sku total and available. */
 export async function auditReservations(
   db: ClientBase,
@@ -93,15 +121,49 @@ export async function auditReservations(
                                   GROUP BY sku, user_id HAVING count(*) > 1) d)::int AS duplicate_active,
            (SELECT count(*) FROM (SELECT 1 FROM reservation GROUP BY request_key HAVING count(*) > 1) d)::int
              AS duplicate_key`);
-  const active = await db.query<{ request_key: string; sku: string }>(
-    `SELECT request_key, sku FROM reservation WHERE ${ACTIVE}`,
+  const rows = await db.query<{ request_key: string; sku: string; active: boolean }>(
+    `SELECT request_key, sku, ${ACTIVE} AS active FROM reservation`,
   );
   const activeBySku = new Map<string, number>();
-  for (const row of active.rows) activeBySku.set(row.sku, (activeBySku.get(row.sku) ?? 0) + 1);
+  const activeKeys: string[] = [];
+  const endedKeys: string[] = [];
+  for (const row of rows.rows) {
+    if (row.active) {
+      activeKeys.push(row.request_key);
+      activeBySku.set(row.sku, (activeBySku.get(row.sku) ?? 0) + 1);
+    } else {
+      endedKeys.push(row.request_key);
+    }
+  }
   return {
     duplicateActive: duplicates.rows[0]?.duplicate_active ?? 0,
     duplicateKey: duplicates.rows[0]?.duplicate_key ?? 0,
-    activeKeys: active.rows.map((r) => r.request_key),
+    activeKeys,
+    endedKeys,
     activeBySku,
+  };
+}
+
+/**
+ * The lifecycle of a reservation-table design from its two statements: `expire` (returns `units`) and
+ * `release` (`$1` = request_key, one row per unit returned). Each statement must move rows only
+ * `WHERE status = 'HELD'` and return stock for exactly the rows it moved. expire pauses at
+ * `before-commit`, where the crash runner can kill it with the work done but not committed.
+ */
+export function lifecycleFromStatements(sql: {
+  expire: string;
+  release: string;
+}): Required<Pick<Strategy, 'confirm' | 'release' | 'expire' | 'status' | 'backdate'>> {
+  return {
+    confirm: (ctx, requestKey) => confirmHeld(ctx.db, requestKey),
+    release: async (ctx, requestKey) => ((await ctx.db.query(sql.release, [requestKey])).rowCount ?? 0) > 0,
+    expire: (ctx) =>
+      inTransaction(ctx.db, async () => {
+        const { rows } = await ctx.db.query<{ units: number }>(sql.expire);
+        await ctx.pause('before-commit');
+        return rows[0]?.units ?? 0;
+      }),
+    status: reservationStatus,
+    backdate: backdateReservations,
   };
 }

@@ -10,6 +10,9 @@
  * back. When every free slot is locked, the request answers SOLD_OUT although a unit comes back a moment
  * later: the "false sold-out" (seed C28-14). It never oversells; it may undersell under aborts.
  *
+ * Lifecycle: expire and release move rows only `WHERE status = 'HELD'` and free exactly the slots those
+ * rows held, in the same statement.
+ *
  * Pause points: `after-read` once the key is claimed, before a slot is looked for; `before-commit` with the
  * slot locked and taken, transaction open.
  *
@@ -22,7 +25,7 @@ import {
   auditReservations,
   claimRequestKey,
   createReservationTable,
-  reservationStatus,
+  lifecycleFromStatements,
 } from './reservation-table.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -34,6 +37,18 @@ const SQL = {
   claimSlot: `SELECT slot_no FROM stock_slot WHERE sku = $1 AND holder_key IS NULL
               ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED`,
   holdSlot: 'UPDATE stock_slot SET holder_key = $3 WHERE sku = $1 AND slot_no = $2',
+  expire: `WITH moved AS (
+             UPDATE reservation SET status = 'EXPIRED', updated_at = now()
+              WHERE status = 'HELD' AND expires_at < now()
+             RETURNING request_key),
+           freed AS (UPDATE stock_slot SET holder_key = NULL WHERE holder_key IN (SELECT request_key FROM moved)
+                     RETURNING 1)
+           SELECT count(*)::int AS units FROM freed`,
+  release: `WITH moved AS (
+              UPDATE reservation SET status = 'RELEASED', updated_at = now()
+               WHERE request_key = $1 AND status = 'HELD'
+              RETURNING request_key)
+            UPDATE stock_slot SET holder_key = NULL WHERE holder_key IN (SELECT request_key FROM moved)`,
   counts: `SELECT s.sku, s.total, count(*) FILTER (WHERE t.holder_key IS NULL)::int AS available
              FROM sku s LEFT JOIN stock_slot t USING (sku) GROUP BY s.sku, s.total ORDER BY s.sku`,
 } as const;
@@ -68,7 +83,7 @@ const skipLockedSlots: Strategy = {
       return { outcome: 'HELD', status: 'HELD' };
     }),
 
-  status: reservationStatus,
+  ...lifecycleFromStatements(SQL),
 
   async audit(db) {
     const { activeBySku, ...reservations } = await auditReservations(db);

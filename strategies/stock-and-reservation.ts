@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
 import type { StockLine, StrategyAudit } from './contract.ts';
-import { auditReservations, createReservationTable } from './reservation-table.ts';
+import { auditReservations, createReservationTable, lifecycleFromStatements } from './reservation-table.ts';
 
 const STOCK_ROW_SQL = readFileSync(new URL('./stock-row.sql', import.meta.url), 'utf8');
 
@@ -29,3 +29,29 @@ export async function auditStockAndReservation(db: ClientBase): Promise<Strategy
   );
   return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
 }
+
+/**
+ * Lifecycle statements (seed 000's Inventory.EXPIRE_SQL). Each moves rows with `status = 'HELD'` in its
+ * WHERE and returns stock only for the rows that statement moved (RETURNING through a data-modifying CTE),
+ * in the same statement: a replay, or a second job that waited on the row locks, finds nothing HELD and
+ * returns 0.
+ */
+export const STOCK_ROW_LIFECYCLE_SQL = {
+  expire: `WITH moved AS (
+             UPDATE reservation SET status = 'EXPIRED', updated_at = now()
+              WHERE status = 'HELD' AND expires_at < now()
+             RETURNING sku),
+           per AS (SELECT sku, count(*)::int AS n FROM moved GROUP BY sku),
+           returned AS (
+             UPDATE sku_stock s SET available = s.available + per.n FROM per WHERE s.sku = per.sku
+             RETURNING per.n)
+           SELECT coalesce(sum(n), 0)::int AS units FROM returned`,
+  release: `WITH moved AS (
+              UPDATE reservation SET status = 'RELEASED', updated_at = now()
+               WHERE request_key = $1 AND status = 'HELD'
+              RETURNING sku)
+            UPDATE sku_stock s SET available = s.available + 1 FROM moved WHERE s.sku = moved.sku`,
+} as const;
+
+/** confirm, release, expire, status and the backdate hook of the stock-row model. */
+export const stockRowLifecycle = lifecycleFromStatements(STOCK_ROW_LIFECYCLE_SQL);

@@ -19,6 +19,7 @@ describe('reconcile', () => {
         duplicateActive: 0,
         duplicateKey: 0,
         activeKeys: [],
+        endedKeys: [],
       },
       [],
     );
@@ -26,15 +27,16 @@ describe('reconcile', () => {
     expect(violations(inv)).toEqual(['oversold 110', 'drift -149']);
   });
 
-  it('counts HELD answers without an active row and active rows nobody was told about', () => {
+  it('counts HELD answers without a row (an expired one is accounted) and active rows nobody was told about', () => {
     const inv = reconcile(
       {
         skus: [{ sku: 'a', total: 2, available: 0, active: 2 }],
         duplicateActive: 0,
         duplicateKey: 0,
         activeKeys: ['k1', 'k3'],
+        endedKeys: ['k4'],
       },
-      [answer('k1', 'HELD'), answer('k2', 'HELD'), answer('k1', 'REPLAY')],
+      [answer('k1', 'HELD'), answer('k2', 'HELD'), answer('k4', 'HELD'), answer('k1', 'REPLAY')],
     );
     expect(inv.lostAcknowledged).toBe(1);
     expect(inv.unacknowledgedActive).toBe(1);
@@ -47,6 +49,7 @@ describe('reconcile', () => {
         duplicateActive: 0,
         duplicateKey: 0,
         activeKeys: ['k1'],
+        endedKeys: [],
       },
       [answer('k1', 'HELD'), answer('k2', 'SOLD_OUT'), answer('k3', 'SOLD_OUT')],
     );

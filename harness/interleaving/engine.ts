@@ -48,6 +48,8 @@ interface Session {
   client: pg.Client;
   pid: number;
   inFlight?: InFlight;
+  /** A reserve step has run on this session. */
+  reserved?: boolean;
   paused?: { requestKey: string; release(mode: 'commit' | 'rollback'): void; finished: Promise<StepResult> };
 }
 
@@ -110,8 +112,14 @@ function startStep(session: Session, step: Step, strategy: Strategy | undefined)
       .query(step.sql)
       .then((r) => ({ status: 'ok', rows: r.rows as Record<string, unknown>[] }), failure);
   }
-  if ('reserve' in step) return startReserve(session, step, strategy);
+  if ('reserve' in step) {
+    session.reserved = true;
+    return startReserve(session, step, strategy);
+  }
   const paused = session.paused;
+  // The operation ended before its pause point (it answered early, e.g. after waiting on a unique index):
+  // there is nothing to resume, and the permutation goes on.
+  if (!paused && session.reserved) return Promise.resolve({ status: 'ok', endedBeforePause: true });
   if (!paused)
     throw Errors.badInput(`step ${step.name}: session ${session.name} is not paused in an operation`);
   session.paused = undefined;

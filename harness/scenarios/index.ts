@@ -1,11 +1,16 @@
 import { Errors } from '../errors.ts';
+import { confirmVsExpire } from './confirm-vs-expire.ts';
 import { contention } from './contention.ts';
 import { contentionAborts } from './contention-aborts.ts';
+import { crashRecovery } from './crash-recovery.ts';
 import { duplicateKey } from './duplicate-key.ts';
+import { expireReplay } from './expire-replay.ts';
+import { expiry } from './expiry.ts';
 import { falseSoldOut } from './false-sold-out.ts';
 import { keyReuse } from './key-reuse.ts';
 import type { Scenario } from './scenario.ts';
 import { userLimit } from './user-limit.ts';
+import { userRace } from './user-race.ts';
 
 export const SCENARIOS: readonly Scenario[] = [
   contention,
@@ -14,6 +19,11 @@ export const SCENARIOS: readonly Scenario[] = [
   keyReuse,
   falseSoldOut,
   contentionAborts,
+  userRace,
+  expiry,
+  confirmVsExpire,
+  crashRecovery,
+  expireReplay,
 ];
 
 export function findScenario(id: string): Scenario {

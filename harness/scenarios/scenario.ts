@@ -1,7 +1,14 @@
-import type { ScenarioInput } from '../../fixtures/scenario-inputs.ts';
-import type { PausePoint, StockLine } from '../../strategies/contract.ts';
+import { requestKey, type ScenarioInput, userId } from '../../fixtures/scenario-inputs.ts';
+import type {
+  PausePoint,
+  ReserveRequest,
+  SessionContext,
+  StockLine,
+  Strategy,
+} from '../../strategies/contract.ts';
 import type { OutcomeCounts } from '../case-result.ts';
-import type { ClientScript } from '../client-task.ts';
+import type { ClientScript, RequestResult } from '../client-task.ts';
+import type { CrashedChild } from '../crash-runner.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import type { Invariants } from '../invariants.ts';
 
@@ -27,7 +34,40 @@ interface ScenarioBase {
   /** Pause points a strategy must pass for the scenario to apply to it. */
   requires?: readonly PausePoint[];
   /** What a safe strategy's outcomes must satisfy; returns the problems, empty when met. */
-  check(params: ScenarioParams, outcomes: OutcomeCounts, invariants: Invariants): string[];
+  check(
+    params: ScenarioParams,
+    outcomes: OutcomeCounts,
+    invariants: Invariants,
+    observed: Observations,
+  ): string[];
+}
+
+/** Named values a script scenario saw along the way (units each expiry run returned, …). */
+export type Observations = Record<string, number | number[] | string>;
+
+/** What a script scenario may do: every operation goes through the strategy, on real connections. */
+export interface ScriptContext {
+  params: ScenarioParams;
+  strategy: Strategy;
+  /** One client per request on the worker-thread driver, all started at one barrier. */
+  reserve(requests: ReserveRequest[]): Promise<RequestResult[]>;
+  /** `count` sessions, each on its own connection, closed afterwards. */
+  withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T>;
+  /** The strategy's backdate hook: these reservations' expiry lies in the past. */
+  backdate(requestKeys: readonly string[]): Promise<void>;
+  /** Σ available as the strategy's own state says, read now. */
+  available(): Promise<number>;
+  /** Runs expire in a child process until it stops at `crashAt` (see crash-runner.ts). */
+  crashExpire(crashAt: PausePoint): Promise<CrashedChild>;
+  observe(name: string, value: Observations[string]): void;
+}
+
+/** A sequence of phases (reserve, backdate, expire, crash …) written as code. */
+export interface ScriptScenario extends ScenarioBase {
+  kind: 'script';
+  /** Lifecycle operations the strategy must implement for the scenario to apply. */
+  operations: readonly ('expire' | 'confirm' | 'release' | 'backdate')[];
+  run(ctx: ScriptContext): Promise<void>;
 }
 
 /** Many virtual clients on the worker-thread driver. */
@@ -42,7 +82,7 @@ export interface InterleavingScenario extends ScenarioBase {
   permutation(params: ScenarioParams): Permutation;
 }
 
-export type Scenario = ClientsScenario | InterleavingScenario;
+export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario;
 
 export function firstSku(params: ScenarioParams): StockLine {
   const line = params.stock[0];
@@ -50,12 +90,29 @@ export function firstSku(params: ScenarioParams): StockLine {
   return line;
 }
 
-/** The outcome counts must be exactly these (absent keys mean 0). */
+/** The counts must be exactly these (absent keys mean 0). */
 export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): string[] {
   const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
   return [...keys]
     .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
     .map((k) => `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}`);
+}
+
+/** Each observation must equal its expected value. */
+export function observedExactly(expected: Observations, observed: Observations): string[] {
+  return Object.entries(expected)
+    .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
+    .map(([k, v]) => `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`);
+}
+
+export function requestsFor(params: ScenarioParams, from: number, count: number): ReserveRequest[] {
+  const sku = firstSku(params).sku;
+  return Array.from({ length: count }, (_, i) => ({
+    requestKey: requestKey(from + i),
+    user: userId(from + i),
+    sku,
+    ttlMs: params.ttlMs,
+  }));
 }
 
 /**

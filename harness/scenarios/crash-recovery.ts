@@ -1,0 +1,55 @@
+import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
+import type { PausePoint } from '../../strategies/contract.ts';
+import { expireConcurrently } from './expiry.ts';
+import { exactly, observedExactly, requestsFor, type Scenario } from './scenario.ts';
+
+const EXPIRED = 5;
+/** Where the kill lands: between an operation's transactions if it has them, else before its commit. */
+const CRASH_POINTS: readonly PausePoint[] = ['between-transactions', 'before-commit'];
+
+/**
+ * Seed C28-09 (and C28-11 for a design that splits expiry over two transactions): 10 of 10 held, 5 made
+ * expired; a child process runs expire and is killed -9 at its pause point; the parent waits until the
+ * backend is gone, reruns expiry (5, then 0) and lets 10 new clients reserve (5 HELD).
+ */
+export const crashRecovery: Scenario = {
+  id: 'crash-recovery',
+  kind: 'script',
+  summary: 'expiry killed -9 in a child process before it finishes; rerun twice; then 10 new clients',
+  input: SCENARIO_INPUTS['crash-recovery'],
+  operations: ['expire', 'backdate'],
+  async run(ctx) {
+    const crashAt = CRASH_POINTS.find((p) => ctx.strategy.pausePoints.includes(p));
+    if (!crashAt) throw new Error(`${ctx.strategy.id} declares none of ${CRASH_POINTS.join(', ')}`);
+    const held = requestsFor(ctx.params, 1, ctx.params.clients);
+    await ctx.reserve(held);
+    await ctx.backdate(held.slice(0, EXPIRED).map((r) => r.requestKey));
+    const child = await ctx.crashExpire(crashAt);
+    if (!('killAndWaitGone' in child))
+      throw new Error(`expire finished (${child.units} units) before ${crashAt}`);
+    ctx.observe('crashedAt', child.stage);
+    ctx.observe('availableWhileChildStopped', await ctx.available());
+    const { signal } = await child.killAndWaitGone();
+    ctx.observe('childSignal', signal ?? 'none');
+    ctx.observe('availableAfterKill', await ctx.available());
+    ctx.observe('rerunUnits', [await expireConcurrently(ctx, 1), await expireConcurrently(ctx, 1)]);
+    const fresh = await ctx.reserve(requestsFor(ctx.params, ctx.params.clients + 1, ctx.params.clients));
+    ctx.observe('newHeld', fresh.filter((a) => a.outcome === 'HELD').length);
+  },
+  check: (params, outcomes, invariants, observed) => [
+    ...exactly({ HELD: params.clients + EXPIRED, SOLD_OUT: params.clients - EXPIRED }, outcomes),
+    ...observedExactly(
+      {
+        childSignal: 'SIGKILL',
+        availableWhileChildStopped: 0,
+        availableAfterKill: 0,
+        rerunUnits: [EXPIRED, 0],
+        newHeld: EXPIRED,
+      },
+      observed,
+    ),
+    ...(invariants.active === params.clients
+      ? []
+      : [`active ${invariants.active}, expected ${params.clients}`]),
+  ],
+};

@@ -1,0 +1,32 @@
+import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
+import { exactly, firstSku, type Scenario, type ScenarioParams } from './scenario.ts';
+
+const request = (params: ScenarioParams, key: string) => ({
+  requestKey: key,
+  user: params.user,
+  sku: firstSku(params).sku,
+  ttlMs: params.ttlMs,
+});
+
+/**
+ * Seed C28-12: one user, two keys, two sessions; each runs to `after-read` before either goes on. A
+ * design that checks "has this user an active hold?" in the application lets both through (2 active
+ * holds); with the partial unique index the second insert waits for the first and answers USER_LIMIT.
+ */
+export const userRace: Scenario = {
+  id: 'user-race',
+  kind: 'interleaving',
+  summary: 'one user, two keys: both sessions read before either writes (seed C28-12)',
+  input: SCENARIO_INPUTS['user-race'],
+  requires: ['after-read'],
+  permutation: (params) => ({
+    sessions: ['s1', 's2'],
+    steps: [
+      { name: 's1-read', session: 's1', reserve: request(params, 'req-race-a'), until: 'after-read' },
+      { name: 's2-read', session: 's2', reserve: request(params, 'req-race-b'), until: 'after-read' },
+      { name: 's1-write', session: 's1', resume: 'commit' },
+      { name: 's2-write', session: 's2', resume: 'commit' },
+    ],
+  }),
+  check: (_params, outcomes) => exactly({ HELD: 1, USER_LIMIT: 1 }, outcomes),
+};

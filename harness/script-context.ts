@@ -1,0 +1,98 @@
+/**
+ * The ScriptContext a script scenario runs against: every phase goes through the strategy on real
+ * connections (the worker-thread driver for reservations, sessions of their own for lifecycle jobs, a
+ * child process for crashes); answers and observations are collected for the audit.
+ */
+import pg from 'pg';
+import type { SessionContext, StrategyRef } from '../strategies/contract.ts';
+import type { ClientPool } from './client-pool.ts';
+import type { RequestResult } from './client-task.ts';
+import { runUntilStage } from './crash-runner.ts';
+import type { RunDatabase } from './database.ts';
+import { auditInSnapshot } from './invariants.ts';
+import type { Observations, ScenarioParams, ScriptContext } from './scenarios/scenario.ts';
+
+export interface ScriptRun {
+  ctx: ScriptContext;
+  answers: RequestResult[];
+  observations: Observations;
+}
+
+/** Pause points do nothing in a lifecycle session: only the crash child stops at one. */
+const passThrough = async () => undefined;
+
+export function scriptContext(
+  db: RunDatabase,
+  pool: ClientPool,
+  ref: StrategyRef,
+  schema: string,
+  params: ScenarioParams,
+  timeoutMs: number,
+): ScriptRun {
+  const { strategy, moduleUrl } = ref;
+  const answers: RequestResult[] = [];
+  const observations: Observations = {};
+  let sessionCount = 0;
+  let crashCount = 0;
+
+  const ctx: ScriptContext = {
+    params,
+    strategy,
+    async reserve(requests) {
+      const clients = await pool.drive({
+        strategyModuleUrl: moduleUrl,
+        target: { connectionString: db.connectionString, schema },
+        clients: requests.map((r, index) => ({ index, requests: [r] })),
+        timeoutMs,
+      });
+      const results = clients.flatMap((c) => c.results);
+      answers.push(...results);
+      return results;
+    },
+    async withSessions(count, work) {
+      const clients = Array.from({ length: count }, () => {
+        sessionCount += 1;
+        const client = new pg.Client({
+          connectionString: db.connectionString,
+          application_name: `reservebench-job-${sessionCount}`,
+          options: `-c search_path=${schema}`,
+        });
+        client.on('error', () => undefined);
+        return client;
+      });
+      try {
+        await Promise.all(clients.map((c) => c.connect()));
+        return await work(clients.map((c): SessionContext => ({ db: c, pause: passThrough })));
+      } finally {
+        await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+      }
+    },
+    async backdate(keys) {
+      if (!strategy.backdate) throw new Error(`${strategy.id} has no backdate hook`);
+      await strategy.backdate(db.admin, keys);
+    },
+    async available() {
+      const audit = await auditInSnapshot(db.admin, strategy);
+      return audit.skus.reduce((sum, s) => sum + s.available, 0);
+    },
+    crashExpire(crashAt) {
+      crashCount += 1;
+      return runUntilStage(
+        {
+          strategyModuleUrl: moduleUrl,
+          connectionString: db.connectionString,
+          schema,
+          applicationName: `reservebench-crash-${process.pid}-${crashCount}`,
+          operation: 'expire',
+          crashAt,
+        },
+        db.admin,
+        timeoutMs,
+      );
+    },
+    observe(name, value) {
+      observations[name] = value;
+    },
+  };
+  return { ctx, answers, observations };
+}
