@@ -73,7 +73,7 @@ async function run(args: RunArgs): Promise<number> {
     keep: args.keep,
     timeoutMs,
     ...(databaseUrl ? { databaseUrl } : {}),
-    ...(args.json ? {} : { onCase: (c) => process.stderr.write(`${caseLine(c)}\n`) }),
+    ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
   });
   const report = buildReport(
     result,

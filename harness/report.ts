@@ -9,7 +9,7 @@ import type { Strategy } from '../strategies/contract.ts';
 import { type BoundaryRow, boundaryRows } from './boundary.ts';
 import type { CaseResult } from './case-result.ts';
 import type { Environment } from './environment.ts';
-import { boundaryTable, caseTable, type TableData } from './result-tables.ts';
+import { boundaryTable, caseTable, notApplicableLine, type TableData } from './result-tables.ts';
 import type { SuiteResult } from './suite.ts';
 
 export interface Report {
@@ -61,6 +61,8 @@ export function renderMarkdown(report: Report): string {
     'counts of its scenario, or when a negative control (`expect: violate`) is caught breaking one.',
     '',
     markdown(caseTable(report.cases)),
+    '',
+    notApplicableLine(report.cases) ?? '',
     '',
   ];
   if (failed.length > 0) {

@@ -37,7 +37,9 @@ const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
   falseSoldOut: 'false sold-out',
 };
 
-export function caseTable(cases: readonly CaseResult[]): TableData {
+/** Measured and broken cases; `n/a` ones are summed up by `notApplicableLine`. */
+export function caseTable(all: readonly CaseResult[]): TableData {
+  const cases = all.filter((c) => c.status !== 'n/a');
   return {
     headers: ['case', 'expect', 'status', 'outcomes', ...INVARIANT_COLUMNS.map((k) => INVARIANT_HEADERS[k])],
     rows: cases.map((c) => [
@@ -55,4 +57,10 @@ export function boundaryTable(rows: readonly BoundaryRow[]): TableData {
     headers: ['strategy', 'expect', 'how it stays correct', 'this run', 'boundary observed', 'shown by'],
     rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.counts, r.boundary, r.shownBy]),
   };
+}
+
+export function notApplicableLine(cases: readonly CaseResult[]): string | undefined {
+  const skipped = cases.filter((c) => c.status === 'n/a');
+  if (skipped.length === 0) return undefined;
+  return `n/a: ${skipped.length} case(s) where a strategy does not take part (negative controls outside the scenario that catches them, missing pause points or lifecycle operations); reasons in report.json`;
 }

@@ -102,6 +102,11 @@ function judge(
   return { problems: [], boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0` };
 }
 
+function observedNote(observations: Observations): string {
+  const entries = Object.entries(observations);
+  return entries.length > 0 ? ` (${entries.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')})` : '';
+}
+
 function blockedNote(steps: readonly StepRecord[]): string {
   const blocked = steps.filter((s) => s.blocked).map((s) => s.step);
   return blocked.length > 0 ? ` (blocked, then completed: ${blocked.join(', ')})` : ' (no step blocked)';
@@ -176,7 +181,7 @@ export async function runCase(
       status,
       outcomes,
       invariants,
-      boundary: steps ? `${judged.boundary}${blockedNote(steps)}` : judged.boundary,
+      boundary: `${judged.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
       problems: judged.problems,
       ...(steps ? { steps } : { latency: summarizeLatency(answers.map((a) => a.latencyMs)) }),
       ...(Object.keys(observations).length > 0 ? { observations } : {}),

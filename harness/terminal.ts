@@ -3,7 +3,7 @@ import Table from 'cli-table3';
 import type { CaseResult } from './case-result.ts';
 import { formatOutcomes } from './case-result.ts';
 import type { Report } from './report.ts';
-import { boundaryTable, caseTable, type TableData } from './result-tables.ts';
+import { boundaryTable, caseTable, notApplicableLine, type TableData } from './result-tables.ts';
 
 function render(table: TableData, wrapColumns: readonly number[] = []): string {
   const widths = table.headers.map((_, i) => (wrapColumns.includes(i) ? 40 : null));
@@ -25,6 +25,7 @@ export function caseLine(c: CaseResult): string {
 export function renderTerminal(report: Report): string {
   return [
     render(caseTable(report.cases)),
+    notApplicableLine(report.cases) ?? '',
     '',
     'Boundary table',
     render(boundaryTable(report.boundary), [2, 3, 4]),

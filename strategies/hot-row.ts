@@ -29,10 +29,9 @@ import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowLifecycle,
+  takeUnitOrRollBackClaim,
 } from './stock-and-reservation.ts';
 import { inTransaction } from './transaction.ts';
-
-const TAKE_UNIT = 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0';
 
 const hotRow: Strategy = {
   id: 'hot-row',
@@ -48,11 +47,7 @@ const hotRow: Strategy = {
       const claim = await claimRequestKey(ctx.db, request);
       if (claim !== 'claimed') return claim;
       await ctx.pause('after-read');
-      const taken = await ctx.db.query(TAKE_UNIT, [request.sku]);
-      if (taken.rowCount === 0) {
-        await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
-        return { outcome: 'SOLD_OUT' };
-      }
+      if (!(await takeUnitOrRollBackClaim(ctx.db, request.sku))) return { outcome: 'SOLD_OUT' };
       await ctx.pause('before-commit');
       return { outcome: 'HELD', status: 'HELD' };
     }),

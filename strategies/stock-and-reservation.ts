@@ -31,6 +31,21 @@ export async function auditStockAndReservation(db: ClientBase): Promise<Strategy
 }
 
 /**
+ * Takes one unit with the conditional decrement: `available > 0` is re-evaluated under the row lock
+ * against the newest committed count. When none is left, rolls back to SAVEPOINT `claim` (undoing the
+ * reservation row just inserted) and returns false.
+ */
+export async function takeUnitOrRollBackClaim(db: ClientBase, sku: string): Promise<boolean> {
+  const taken = await db.query(
+    'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
+    [sku],
+  );
+  if (taken.rowCount === 1) return true;
+  await db.query('ROLLBACK TO SAVEPOINT claim');
+  return false;
+}
+
+/**
  * Lifecycle statements (seed 000's Inventory.EXPIRE_SQL). Each moves rows with `status = 'HELD'` in its
  * WHERE and returns stock only for the rows that statement moved (RETURNING through a data-modifying CTE),
  * in the same statement: a replay, or a second job that waited on the row locks, finds nothing HELD and

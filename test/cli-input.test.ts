@@ -14,7 +14,7 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
   it.each([
     [
       ['run', '--strategy', 'hot-rod'],
-      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, check-then-act/,
+      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, check-then-act, unconditional-expire/,
     ],
     [
       ['run', '--scenario', 'stampede'],
@@ -67,6 +67,9 @@ describe('list and help', () => {
       ['hot-row', 'hold'],
       ['skip-locked-slots', 'hold'],
       ['check-then-act', 'violate'],
+      ['unconditional-expire', 'violate'],
+      ['split-tx-release', 'violate'],
+      ['no-active-index', 'violate'],
     ]);
     expect(listing.scenarios.map((s) => s.id)).toEqual([
       'contention',
@@ -75,6 +78,11 @@ describe('list and help', () => {
       'key-reuse',
       'false-sold-out',
       'contention-aborts',
+      'user-race',
+      'expiry',
+      'confirm-vs-expire',
+      'crash-recovery',
+      'expire-replay',
     ]);
     for (const s of [
       ...listing.strategies.map((x) => x.guarantee),

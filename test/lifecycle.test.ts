@@ -1,0 +1,138 @@
+/**
+ * Expiry, confirm and crash recovery on the safe designs, and the seed's three counter-examples caught
+ * on every run (seed C28-07 … C28-12). A real child process is killed with SIGKILL.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { measured, runJson } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+const SAFE = ['hot-row', 'skip-locked-slots'];
+
+describe('expiry returns stock exactly once (C28-07, C28-08)', () => {
+  it('expiry: 8, replay 0, 4 concurrent replays 0, the other 12 by 4 concurrent jobs 12; confirm-vs-expire handles each row once', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'expiry,confirm-vs-expire',
+      '--strategy',
+      SAFE.join(','),
+    ]);
+    for (const strategy of SAFE) {
+      const expiry = measured(report.cases, `expiry/${strategy}`);
+      expect(expiry.status).toBe('pass');
+      expect(expiry.observations?.unitsReturned).toEqual([8, 0, 0, 12]);
+      expect(expiry.invariants).toMatchObject({ total: 40, available: 40, active: 0, drift: 0 });
+      expect(expiry.invariants.lostAcknowledged).toBe(0);
+
+      const race = measured(report.cases, `confirm-vs-expire/${strategy}`);
+      expect(race.status).toBe('pass');
+      const confirmed = Number(race.observations?.confirmed);
+      const returned = Number(race.observations?.unitsReturned);
+      expect(confirmed + returned).toBe(40);
+      expect(race.invariants).toMatchObject({ active: confirmed, available: returned, drift: 0 });
+    }
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('crash recovery with kill -9 (C28-09)', () => {
+  it('nothing is returned while the child is stopped or after it is killed; the rerun returns 5, then 0; 5 of 10 new clients are HELD', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'crash-recovery',
+      '--strategy',
+      SAFE.join(','),
+    ]);
+    for (const strategy of SAFE) {
+      const c = measured(report.cases, `crash-recovery/${strategy}`);
+      expect(c.status).toBe('pass');
+      expect(c.observations).toMatchObject({
+        crashedAt: 'before-commit',
+        childSignal: 'SIGKILL',
+        availableWhileChildStopped: 0,
+        availableAfterKill: 0,
+        rerunUnits: [5, 0],
+        newHeld: 5,
+      });
+      expect(c.invariants).toMatchObject({ total: 10, available: 0, active: 10, drift: 0, oversold: 0 });
+    }
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('the seed counter-examples are caught every run (expect: violate)', () => {
+  it('unconditional-expire (C28-10): replayed expiry oversells by 5 although available never exceeds total', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'expire-replay',
+      '--strategy',
+      'unconditional-expire,hot-row',
+    ]);
+    const control = measured(report.cases, 'expire-replay/unconditional-expire');
+    expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
+    expect(control.observations).toMatchObject({ unitsReturned: [5, 5], newHeld: 10 });
+    expect(control.invariants).toMatchObject({ total: 10, available: 0, active: 15, oversold: 5, drift: -5 });
+    const safe = measured(report.cases, 'expire-replay/hot-row');
+    expect(safe.observations).toMatchObject({ unitsReturned: [5, 0], newHeld: 5 });
+    expect(safe.invariants).toMatchObject({ active: 10, oversold: 0, drift: 0 });
+    expect(report.ok).toBe(true);
+    expect(run.code).toBe(0);
+  });
+
+  it('split-tx-release (C28-11): killed between its transactions, the rerun returns the units again: oversold 5', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'crash-recovery',
+      '--strategy',
+      'split-tx-release',
+    ]);
+    const control = measured(report.cases, 'crash-recovery/split-tx-release');
+    expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
+    expect(control.observations).toMatchObject({
+      crashedAt: 'between-transactions',
+      childSignal: 'SIGKILL',
+      availableWhileChildStopped: 5,
+      rerunUnits: [5, 0],
+      newHeld: 10,
+    });
+    expect(control.invariants).toMatchObject({ active: 15, oversold: 5, drift: -5 });
+    expect(run.code).toBe(0);
+  });
+
+  it('no-active-index (C28-12): both sessions read before either writes → 2 active holds for one user; hot-row: HELD 1 + USER_LIMIT 1', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'user-race',
+      '--strategy',
+      'no-active-index,hot-row',
+      '--repeat',
+      '3',
+    ]);
+    for (let n = 1; n <= 3; n++) {
+      const control = measured(report.cases, `user-race/no-active-index#${n}`);
+      expect(control).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 2 } });
+      expect(control.invariants.duplicateActive).toBe(1);
+      const safe = measured(report.cases, `user-race/hot-row#${n}`);
+      expect(safe.outcomes).toEqual({ HELD: 1, USER_LIMIT: 1 });
+      expect(safe.steps?.find((s) => s.step === 's2-read')?.blocked).toBe(true);
+      expect(safe.invariants.duplicateActive).toBe(0);
+    }
+    const rows = new Map(report.boundary.map((b) => [b.strategy, b]));
+    expect(rows.get('no-active-index')?.boundary).toMatch(/caught: duplicateActive 1/);
+    expect(report.ok).toBe(true);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('the whole default run', () => {
+  it('passes with every control caught and every safe design holding', async () => {
+    const { run, report } = await runJson(serverUrl, []);
+    const failed = report.cases.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.boundary}`);
+    expect(failed).toEqual([]);
+    for (const control of ['check-then-act', 'unconditional-expire', 'split-tx-release', 'no-active-index']) {
+      const row = report.boundary.find((b) => b.strategy === control);
+      expect(row?.boundary, control).toMatch(/^caught: /);
+    }
+    expect(report.ok).toBe(true);
+    expect(run.code).toBe(0);
+  });
+});
