@@ -8,6 +8,7 @@ import { Piscina } from 'piscina';
 import type { PausePoint } from '../strategies/contract.ts';
 import { SharedBarrier } from './barrier.ts';
 import type { ClientResult, ClientScript, ClientTask, SessionTarget } from './client-task.ts';
+import { nodeIdentity } from './node-identity.ts';
 
 const WORKER_URL = new URL('./client-worker-entry.js', import.meta.url).href;
 
@@ -38,12 +39,16 @@ export class ClientPool {
     const start = SharedBarrier.create(parties);
     const hold = options.holdAt ? SharedBarrier.create(parties) : undefined;
     const groups: ClientScript[][] = Array.from({ length: Math.min(this.threads, parties) }, () => []);
-    for (const [i, client] of options.clients.entries()) groups[i % groups.length]?.push(client);
-    const tasks = groups.map((clients) => {
+    // A client bound to a node runs on that node's thread; the others are dealt round-robin.
+    for (const [i, client] of options.clients.entries()) {
+      groups[(client.node?.index ?? i) % groups.length]?.push(client);
+    }
+    const tasks = groups.map((group, g) => {
+      const node = nodeIdentity(options.target.schema, g, groups.length);
       const task: ClientTask = {
         strategyModuleUrl: options.strategyModuleUrl,
         target: options.target,
-        clients,
+        clients: group.map((client) => ({ node, ...client })),
         start: { buffer: start.buffer, parties },
         timeoutMs: options.timeoutMs,
         ...(hold && options.holdAt ? { hold: { buffer: hold.buffer, parties, point: options.holdAt } } : {}),

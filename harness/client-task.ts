@@ -1,5 +1,11 @@
 /** What the main thread sends a worker thread, and what comes back: plain data, cloneable across threads. */
-import type { Outcome, PausePoint, ReservationStatus, ReserveRequest } from '../strategies/contract.ts';
+import type {
+  NodeIdentity,
+  Outcome,
+  PausePoint,
+  ReservationStatus,
+  ReserveRequest,
+} from '../strategies/contract.ts';
 
 export interface SessionTarget {
   connectionString: string;
@@ -17,6 +23,8 @@ export interface ClientScript {
   requests: ReserveRequest[];
   /** Roll the transaction back when the operation reaches this pause point (an aborting holder). */
   rollbackAt?: PausePoint;
+  /** The node the client talks to; by default, its worker thread stands for one node per case. */
+  node?: NodeIdentity;
 }
 
 export interface ClientTask {

@@ -58,6 +58,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
     let passedHold = false;
     const ctx: SessionContext = {
       db: client,
+      ...(script.node ? { node: script.node } : {}),
       pause: async (point: PausePoint) => {
         if (hold && point === hold.point && !passedHold) {
           passedHold = true;

@@ -22,7 +22,13 @@ const pause = async (point: PausePoint): Promise<void> => {
   // Never resumes; the open connection keeps the process alive until the parent kills it.
   await new Promise<never>(() => undefined);
 };
-if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);
-const units = await strategy.expire({ db: client, pause });
-process.stdout.write(`${DONE_PREFIX}${units}\n`);
+const { operation } = order;
+let result: unknown;
+if (operation === 'expire') {
+  if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);
+  result = await strategy.expire({ db: client, pause });
+} else {
+  result = await strategy.reserve({ db: client, pause, node: operation.node }, operation.reserve);
+}
+process.stdout.write(`${DONE_PREFIX}${JSON.stringify(result)}\n`);
 await client.end();

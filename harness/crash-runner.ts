@@ -15,7 +15,7 @@ const TSX_LOADER = import.meta.resolve('tsx');
 
 export type CrashedChild =
   | { stage: string; killAndWaitGone(): Promise<{ signal: NodeJS.Signals | null }> }
-  | { stage: 'done'; units: number };
+  | { stage: 'done'; result: unknown };
 
 export async function runUntilStage(
   order: CrashOrder,
@@ -46,11 +46,12 @@ export async function runUntilStage(
   if (line === 'timeout' || line === undefined) {
     child.kill('SIGKILL');
     throw Errors.barrierTimeout(
-      `crash child (${order.operation} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+      `crash child (${typeof order.operation === 'string' ? order.operation : 'reserve'} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
       timeoutMs / 1000,
     );
   }
-  if (line.startsWith(DONE_PREFIX)) return { stage: 'done', units: Number(line.slice(DONE_PREFIX.length)) };
+  if (line.startsWith(DONE_PREFIX))
+    return { stage: 'done', result: JSON.parse(line.slice(DONE_PREFIX.length)) };
   return {
     stage: line.slice(STAGE_PREFIX.length),
     async killAndWaitGone() {

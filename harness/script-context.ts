@@ -10,6 +10,7 @@ import type { RequestResult } from './client-task.ts';
 import { runUntilStage } from './crash-runner.ts';
 import type { RunDatabase } from './database.ts';
 import { auditInSnapshot } from './invariants.ts';
+import { nodeIdentity } from './node-identity.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenarios/scenario.ts';
 
 export interface ScriptRun {
@@ -38,11 +39,14 @@ export function scriptContext(
   const ctx: ScriptContext = {
     params,
     strategy,
-    async reserve(requests) {
+    async reserve(requests, nodeOf) {
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
         target: { connectionString: db.connectionString, schema },
-        clients: requests.map((r, index) => ({ index, requests: [r] })),
+        clients: requests.map((r, index) => {
+          const node = nodeOf?.(index);
+          return { index, requests: [r], ...(node ? { node } : {}) };
+        }),
         timeoutMs,
       });
       const results = clients.flatMap((c) => c.results);
@@ -62,7 +66,8 @@ export function scriptContext(
       });
       try {
         await Promise.all(clients.map((c) => c.connect()));
-        return await work(clients.map((c): SessionContext => ({ db: c, pause: passThrough })));
+        const node = nodeIdentity(schema, 0, 1);
+        return await work(clients.map((c): SessionContext => ({ db: c, pause: passThrough, node })));
       } finally {
         await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
       }
@@ -75,20 +80,18 @@ export function scriptContext(
       const audit = await auditInSnapshot(db.admin, strategy);
       return audit.skus.reduce((sum, s) => sum + s.available, 0);
     },
-    crashExpire(crashAt) {
+    node: (index, count, start) => nodeIdentity(schema, index, count, start),
+    crash(operation, crashAt) {
       crashCount += 1;
-      return runUntilStage(
-        {
-          strategyModuleUrl: moduleUrl,
-          connectionString: db.connectionString,
-          schema,
-          applicationName: `reservebench-crash-${process.pid}-${crashCount}`,
-          operation: 'expire',
-          crashAt,
-        },
-        db.admin,
-        timeoutMs,
-      );
+      const order = {
+        strategyModuleUrl: moduleUrl,
+        connectionString: db.connectionString,
+        schema,
+        applicationName: `reservebench-crash-${process.pid}-${crashCount}`,
+        operation,
+        crashAt,
+      };
+      return runUntilStage(order, db.admin, timeoutMs);
     },
     observe(name, value) {
       observations[name] = value;

@@ -29,14 +29,35 @@ export interface ReserveResult {
  * or kill the process. `after-read`: the strategy has read what its decision depends on, nothing is
  * decided yet. `before-commit`: every write is done, the transaction is still open.
  * `between-transactions`: an operation that spans transactions has committed its first one.
+ * `after-memory-before-ledger`: an in-memory count is decremented, its ledger row not yet written.
  */
-export const PAUSE_POINTS = ['after-read', 'before-commit', 'between-transactions'] as const;
+export const PAUSE_POINTS = [
+  'after-read',
+  'before-commit',
+  'between-transactions',
+  'after-memory-before-ledger',
+] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
-/** What an operation gets from the harness: its own connection and the pause hook. */
+/**
+ * The process (or worker thread standing for one) a session runs on, for designs that keep state in
+ * memory per node. A restart gives the node a new `incarnation`: memory kept under the old one is gone.
+ */
+export interface NodeIdentity {
+  /** node-1, node-2, … : stable across restarts. */
+  name: string;
+  /** 0-based position among `count` nodes. */
+  index: number;
+  count: number;
+  /** Unique per start of the node (and per case). */
+  incarnation: string;
+}
+
+/** What an operation gets from the harness: its own connection, the pause hook and its node. */
 export interface SessionContext {
   db: ClientBase;
   pause(point: PausePoint): Promise<void>;
+  node?: NodeIdentity;
 }
 
 export interface StockLine {

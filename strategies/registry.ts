@@ -11,10 +11,12 @@ import { isStrategy, type Strategy, type StrategyRef } from './contract.ts';
 const BUILT_IN = {
   'hot-row': new URL('./hot-row.ts', import.meta.url).href,
   'skip-locked-slots': new URL('./skip-locked-slots.ts', import.meta.url).href,
+  'memory-quota': new URL('./memory-quota.ts', import.meta.url).href,
   'check-then-act': new URL('./controls/check-then-act.ts', import.meta.url).href,
   'unconditional-expire': new URL('./controls/unconditional-expire.ts', import.meta.url).href,
   'split-tx-release': new URL('./controls/split-tx-release.ts', import.meta.url).href,
   'no-active-index': new URL('./controls/no-active-index.ts', import.meta.url).href,
+  'memory-quota-config-restart': new URL('./controls/memory-quota-config-restart.ts', import.meta.url).href,
 } as const satisfies Record<string, string>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);

@@ -14,7 +14,7 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
   it.each([
     [
       ['run', '--strategy', 'hot-rod'],
-      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, check-then-act, unconditional-expire/,
+      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, memory-quota, check-then-act, unconditional-expire/,
     ],
     [
       ['run', '--scenario', 'stampede'],
@@ -66,10 +66,12 @@ describe('list and help', () => {
     expect(listing.strategies.map((s) => [s.id, s.expect])).toEqual([
       ['hot-row', 'hold'],
       ['skip-locked-slots', 'hold'],
+      ['memory-quota', 'hold'],
       ['check-then-act', 'violate'],
       ['unconditional-expire', 'violate'],
       ['split-tx-release', 'violate'],
       ['no-active-index', 'violate'],
+      ['memory-quota-config-restart', 'violate'],
     ]);
     expect(listing.scenarios.map((s) => s.id)).toEqual([
       'contention',
@@ -83,6 +85,8 @@ describe('list and help', () => {
       'confirm-vs-expire',
       'crash-recovery',
       'expire-replay',
+      'restart',
+      'node-crash',
     ]);
     for (const s of [
       ...listing.strategies.map((x) => x.guarantee),

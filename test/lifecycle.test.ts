@@ -128,7 +128,14 @@ describe('the whole default run', () => {
     const { run, report } = await runJson(serverUrl, []);
     const failed = report.cases.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.boundary}`);
     expect(failed).toEqual([]);
-    for (const control of ['check-then-act', 'unconditional-expire', 'split-tx-release', 'no-active-index']) {
+    const controls = [
+      'check-then-act',
+      'unconditional-expire',
+      'split-tx-release',
+      'no-active-index',
+      'memory-quota-config-restart',
+    ];
+    for (const control of controls) {
       const row = report.boundary.find((b) => b.strategy === control);
       expect(row?.boundary, control).toMatch(/^caught: /);
     }

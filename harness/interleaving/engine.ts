@@ -7,8 +7,9 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import type { PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
+import type { NodeIdentity, PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { Errors, oneLine } from '../errors.ts';
+import { nodeIdentity } from '../node-identity.ts';
 import { RollbackAtPause } from '../rollback-at-pause.ts';
 import { sqlstateOf } from '../sqlstate.ts';
 import type { Permutation, Step, StepRecord, StepResult } from './permutation.ts';
@@ -45,6 +46,8 @@ interface InFlight {
 
 interface Session {
   name: string;
+  /** Every session of a permutation talks to one node. */
+  node: NodeIdentity;
   client: pg.Client;
   pid: number;
   inFlight?: InFlight;
@@ -69,7 +72,7 @@ async function openSession(name: string, options: EngineOptions): Promise<Sessio
   const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const pid = rows[0]?.pid;
   if (pid === undefined) throw new Error(`session ${name} has no backend pid`);
-  return { name, client, pid };
+  return { name, client, pid, node: nodeIdentity(options.schema ?? 'engine', 0, 1) };
 }
 
 function startReserve(
@@ -84,6 +87,7 @@ function startReserve(
   let pausedOnce = false;
   const ctx: SessionContext = {
     db: session.client,
+    node: session.node,
     pause: async (point: PausePoint) => {
       if (point !== step.until || pausedOnce) return;
       pausedOnce = true;

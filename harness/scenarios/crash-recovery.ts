@@ -24,9 +24,10 @@ export const crashRecovery: Scenario = {
     const held = requestsFor(ctx.params, 1, ctx.params.clients);
     await ctx.reserve(held);
     await ctx.backdate(held.slice(0, EXPIRED).map((r) => r.requestKey));
-    const child = await ctx.crashExpire(crashAt);
-    if (!('killAndWaitGone' in child))
-      throw new Error(`expire finished (${child.units} units) before ${crashAt}`);
+    const child = await ctx.crash('expire', crashAt);
+    if (!('killAndWaitGone' in child)) {
+      throw new Error(`expire finished (${JSON.stringify(child.result)}) before ${crashAt}`);
+    }
     ctx.observe('crashedAt', child.stage);
     ctx.observe('availableWhileChildStopped', await ctx.available());
     const { signal } = await child.killAndWaitGone();

@@ -8,6 +8,8 @@ import { expireReplay } from './expire-replay.ts';
 import { expiry } from './expiry.ts';
 import { falseSoldOut } from './false-sold-out.ts';
 import { keyReuse } from './key-reuse.ts';
+import { nodeCrash } from './node-crash.ts';
+import { restart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
 import { userLimit } from './user-limit.ts';
 import { userRace } from './user-race.ts';
@@ -24,6 +26,8 @@ export const SCENARIOS: readonly Scenario[] = [
   confirmVsExpire,
   crashRecovery,
   expireReplay,
+  restart,
+  nodeCrash,
 ];
 
 export function findScenario(id: string): Scenario {

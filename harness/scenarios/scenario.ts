@@ -1,5 +1,6 @@
 import { requestKey, type ScenarioInput, userId } from '../../fixtures/scenario-inputs.ts';
 import type {
+  NodeIdentity,
   PausePoint,
   ReserveRequest,
   SessionContext,
@@ -8,6 +9,7 @@ import type {
 } from '../../strategies/contract.ts';
 import type { OutcomeCounts } from '../case-result.ts';
 import type { ClientScript, RequestResult } from '../client-task.ts';
+import type { CrashOperation } from '../crash-order.ts';
 import type { CrashedChild } from '../crash-runner.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import type { Invariants } from '../invariants.ts';
@@ -49,16 +51,21 @@ export type Observations = Record<string, number | number[] | string>;
 export interface ScriptContext {
   params: ScenarioParams;
   strategy: Strategy;
-  /** One client per request on the worker-thread driver, all started at one barrier. */
-  reserve(requests: ReserveRequest[]): Promise<RequestResult[]>;
+  /**
+   * One client per request on the worker-thread driver, all started at one barrier; `nodeOf` binds
+   * request i to a node (default: the worker thread's).
+   */
+  reserve(requests: ReserveRequest[], nodeOf?: (i: number) => NodeIdentity): Promise<RequestResult[]>;
+  /** Node `index` of `count` in its `start`-th run (a restart is a new start). */
+  node(index: number, count: number, start: number): NodeIdentity;
   /** `count` sessions, each on its own connection, closed afterwards. */
   withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T>;
   /** The strategy's backdate hook: these reservations' expiry lies in the past. */
   backdate(requestKeys: readonly string[]): Promise<void>;
   /** Σ available as the strategy's own state says, read now. */
   available(): Promise<number>;
-  /** Runs expire in a child process until it stops at `crashAt` (see crash-runner.ts). */
-  crashExpire(crashAt: PausePoint): Promise<CrashedChild>;
+  /** Runs the operation in a child process until it stops at `crashAt` (see crash-runner.ts). */
+  crash(operation: CrashOperation, crashAt: PausePoint): Promise<CrashedChild>;
   observe(name: string, value: Observations[string]): void;
 }
 

@@ -1,0 +1,24 @@
+/**
+ * memory-quota-config-restart — NEGATIVE CONTROL (expect: violate), seed C28-15. memory-quota, but a
+ * restarted node starts again from its configured share instead of rebuilding it from the ledger.
+ *
+ * What it gets wrong: the count lived only in memory. node-1 sells its 20, restarts with 20 again and
+ * sells them again: 60 sales in the ledger for 40 units, found only by reconciling afterwards.
+ *
+ * How the suite catches it every run: `restart` restarts node-1 after it sold out and sends it more
+ * clients (oversold 20); `node-crash` kills a node between memory and ledger and restarts it (oversold).
+ */
+import type { Strategy } from '../contract.ts';
+import { memoryQuotaDesign } from '../memory-quota-design.ts';
+
+const memoryQuotaConfigRestart: Strategy = {
+  id: 'memory-quota-config-restart',
+  title: 'In-memory share per node, restarted from its configured share',
+  guarantee: 'none: a restarted node forgets what it sold and sells its share again',
+  expect: 'violate',
+  scenarios: ['restart', 'node-crash'],
+  notApplicable: 'negative control: restart and node-crash are the cases that must catch it',
+  ...memoryQuotaDesign({ rebuildFromLedger: false }),
+};
+
+export default memoryQuotaConfigRestart;
