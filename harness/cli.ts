@@ -6,7 +6,12 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { StrategyRef } from '../strategies/contract.ts';
 import { BUILT_IN_IDS, loadAllBuiltIn, loadStrategy } from '../strategies/registry.ts';
+import { parseAdmission } from './admission.ts';
+import { buildBenchReport, writeBenchReportFiles } from './bench/bench-report.ts';
+import { renderBenchTerminal } from './bench/bench-terminal.ts';
+import { runBench } from './bench/run-bench.ts';
 import { Errors, EXIT, HarnessError, oneLine } from './errors.ts';
+import { progressBar } from './progress.ts';
 import { buildReport, writeReportFiles } from './report.ts';
 import { findScenario, SCENARIOS } from './scenarios/index.ts';
 import { runSuite } from './suite.ts';
@@ -119,7 +124,69 @@ function fail(message: string): never {
   throw Errors.badInput(message.split('\n')[0] ?? message);
 }
 
-const COMMANDS = ['run', 'list'] as const;
+const COMMANDS = ['run', 'bench', 'list'] as const;
+const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
+
+function clientList(text: string | undefined): number[] {
+  if (text === undefined) return DEFAULT_BENCH_CLIENTS;
+  const values = text.split(',').map((v) => boundedInteger('clients', v.trim(), 1, MAX_CLIENTS) ?? 0);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+interface BenchArgs {
+  strategy?: string[];
+  clients?: string;
+  admission?: string;
+  'wait-ms'?: unknown;
+  'warmup-ms'?: unknown;
+  'duration-ms'?: unknown;
+  stock?: unknown;
+  json: boolean;
+  'database-url'?: string;
+  reports: string;
+  'timeout-ms'?: unknown;
+}
+
+async function bench(args: BenchArgs): Promise<number> {
+  const clients = clientList(args.clients);
+  const gate = args.admission === undefined ? undefined : parseAdmission(args.admission);
+  if (args.admission !== undefined && !gate) {
+    throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
+  }
+  const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
+  const names = list(args.strategy);
+  const strategies =
+    names.length > 0
+      ? await resolveStrategies(names)
+      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
+  const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
+  const progress = args.json ? undefined : progressBar(strategies.length * clients.length * (gate ? 2 : 1));
+  const result = await runBench({
+    strategies,
+    clients,
+    warmupMs: boundedInteger('warmup-ms', args['warmup-ms'], 0, 600_000) ?? 1_000,
+    durationMs: boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000,
+    stock: boundedInteger('stock', args.stock, 1, 2_000_000) ?? 200_000,
+    timeoutMs: boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000,
+    ...(gate ? { admission: { ...gate, waitMs } } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(progress
+      ? {
+          onSeries: (e) =>
+            progress.tick(`${e.strategy}${e.admission ? ` [${e.admission}]` : ''} × ${e.clients}`),
+        }
+      : {}),
+  });
+  progress?.stop();
+  const report = buildBenchReport(result);
+  const folder = writeBenchReportFiles(args.reports, report);
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${renderBenchTerminal(report)}\nreport: ${folder}/report.md\n`);
+  }
+  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
 
 async function main(argv: string[]): Promise<number> {
   const command = argv[0];
@@ -179,6 +246,53 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'bench',
+      'measure throughput, latency and lock waiting per strategy × client count (× admission)',
+      (y) =>
+        y
+          .option('strategy', {
+            type: 'string',
+            array: true,
+            describe: 'strategy ids or module paths; default: every built-in strategy with expect: hold',
+          })
+          .option('clients', {
+            type: 'string',
+            describe: `client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')})`,
+          })
+          .option('admission', {
+            type: 'string',
+            describe: 'also run each count behind bounded admission LIMIT:WAITING, e.g. 4:8',
+          })
+          .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
+          .option('warmup-ms', { type: 'string', describe: 'unmeasured warm-up per series (1000)' })
+          .option('duration-ms', { type: 'string', describe: 'measured window per series (3000)' })
+          .option('stock', {
+            type: 'string',
+            describe: 'units per series, enough never to sell out (200000)',
+          })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print the JSON report on stdout, no tables',
+          })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server instead of the embedded one',
+          })
+          .option('reports', {
+            type: 'string',
+            default: 'reports',
+            describe: 'folder for reports/<stamp>-bench/ and latest-bench/',
+          })
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest wait for the clients to connect (60000)',
+          }),
+      async (args) => {
+        exitCode = await bench(args as unknown as BenchArgs);
+      },
+    )
+    .command(
       'list',
       'list the strategies and scenarios',
       (y) => y.option('json', { type: 'boolean', default: false }),
@@ -186,7 +300,7 @@ async function main(argv: string[]): Promise<number> {
         exitCode = await printList(args.json);
       },
     )
-    .demandCommand(1, 'name a command: run or list')
+    .demandCommand(1, 'name a command: run, bench or list')
     .strict()
     .help()
     .version(false)

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PausePoint } from '../strategies/contract.ts';
 import { SharedBarrier } from './barrier.ts';
+import type { BenchTask, BenchThreadResult } from './bench/bench-task.ts';
 import type { ClientResult, ClientScript, ClientTask, SessionTarget } from './client-task.ts';
 import { nodeIdentity } from './node-identity.ts';
 
@@ -57,6 +58,11 @@ export class ClientPool {
     });
     const results = (await Promise.all(tasks)).flat();
     return results.sort((a, b) => a.index - b.index);
+  }
+
+  /** Runs one benchmark task on a worker thread (the clients of one node). */
+  runBench(task: BenchTask): Promise<BenchThreadResult> {
+    return this.pool.run(task, { name: 'runBench' }) as Promise<BenchThreadResult>;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,10 @@
 // Worker threads do not inherit the main thread's tsx hooks on Node 20: register them here, then load the
-// TypeScript worker (and, through it, strategy modules given as .ts files).
+// TypeScript workers (and, through them, strategy modules given as .ts files).
 import { register } from 'tsx/esm/api';
 
 register();
-const worker = await import('./client-worker.ts');
-export default worker.default;
+const clients = await import('./client-worker.ts');
+const bench = await import('./bench/bench-worker.ts');
+
+export default clients.default;
+export const runBench = bench.default;

@@ -73,15 +73,23 @@ export function renderMarkdown(report: Report): string {
   return lines.join('\n');
 }
 
+export function reportFolder(root: string, generatedAt: string, kind?: string): string {
+  return join(root, `${generatedAt.replace(/[:.]/g, '-')}${kind ? `-${kind}` : ''}`);
+}
+
+/** Replaces `<root>/<name>/` with a copy of the stamped folder. */
+export function refreshLatest(root: string, folder: string, name: string): void {
+  const latest = join(root, name);
+  rmSync(latest, { recursive: true, force: true });
+  cpSync(folder, latest, { recursive: true });
+}
+
 /** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */
 export function writeReportFiles(root: string, report: Report): string {
-  const stamp = report.generatedAt.replace(/[:.]/g, '-');
-  const folder = join(root, stamp);
+  const folder = reportFolder(root, report.generatedAt);
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
-  const latest = join(root, 'latest');
-  rmSync(latest, { recursive: true, force: true });
-  cpSync(folder, latest, { recursive: true });
+  refreshLatest(root, folder, 'latest');
   return folder;
 }

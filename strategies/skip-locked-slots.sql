@@ -13,3 +13,6 @@ CREATE TABLE stock_slot (
 );
 
 ALTER TABLE reservation ADD FOREIGN KEY (sku) REFERENCES sku;
+
+-- Free slots by number: without it every claim scans past the slots already held.
+CREATE INDEX stock_slot_free ON stock_slot (sku, slot_no) WHERE holder_key IS NULL;

@@ -1,0 +1,30 @@
+/** A benchmark series as sent to a worker thread, and what each thread sends back. */
+import type { NodeIdentity } from '../../strategies/contract.ts';
+import type { AdmissionSettings } from '../admission.ts';
+import type { BarrierHandle, SessionTarget } from '../client-task.ts';
+
+/** Phases of a series, set by the main thread in one shared cell. */
+export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;
+
+export interface BenchTask {
+  strategyModuleUrl: string;
+  target: SessionTarget;
+  /** Indices of the virtual clients this thread runs (they also make their keys unique). */
+  clients: number[];
+  node: NodeIdentity;
+  sku: string;
+  start: BarrierHandle;
+  /** Int32Array cell 0 holds the PHASE. */
+  phase: SharedArrayBuffer;
+  admission?: { buffer: SharedArrayBuffer; settings: AdmissionSettings };
+  timeoutMs: number;
+}
+
+export interface BenchThreadResult {
+  /** Latency of every request started while measuring (ms), admission wait included. */
+  latenciesMs: number[];
+  outcomes: Record<string, number>;
+  errorsBySqlstate: Record<string, number>;
+  /** Requests turned away by admission while measuring (each retried by its client). */
+  rejected: number;
+}

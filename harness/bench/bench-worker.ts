@@ -1,0 +1,83 @@
+/**
+ * Worker side of a benchmark series: each virtual client reserves in a closed loop (next request as soon
+ * as the last one answered) with a fresh key and user each time, until the main thread says stop. Only
+ * requests that started while the phase was `measure` are counted.
+ */
+import { setTimeout as backOff } from 'node:timers/promises';
+import pg from 'pg';
+import type { SessionContext } from '../../strategies/contract.ts';
+import { importStrategy } from '../../strategies/registry.ts';
+import { Admission } from '../admission.ts';
+import { SharedBarrier } from '../barrier.ts';
+import { sqlstateOf } from '../sqlstate.ts';
+import { type BenchTask, type BenchThreadResult, PHASE } from './bench-task.ts';
+
+/** A client turned away by admission tries again after this long (its think time, not an ordering). */
+const REJECTED_BACKOFF_MS = 2;
+
+export default async function runBenchClients(task: BenchTask): Promise<BenchThreadResult> {
+  const strategy = await importStrategy(task.strategyModuleUrl);
+  const phase = new Int32Array(task.phase);
+  const start = new SharedBarrier(task.start.buffer, task.start.parties);
+  const gate = task.admission && new Admission(task.admission.settings, task.admission.buffer);
+  const result: BenchThreadResult = { latenciesMs: [], outcomes: {}, errorsBySqlstate: {}, rejected: 0 };
+  const count = (into: Record<string, number>, key: string) => {
+    into[key] = (into[key] ?? 0) + 1;
+  };
+
+  const clients = await Promise.all(
+    task.clients.map(async (index) => {
+      const client = new pg.Client({
+        connectionString: task.target.connectionString,
+        application_name: `reservebench-bench-${index}`,
+        options: `-c search_path=${task.target.schema}`,
+      });
+      client.on('error', () => undefined);
+      await client.connect();
+      return { index, client };
+    }),
+  );
+
+  const loop = async ({ index, client }: { index: number; client: pg.Client }) => {
+    const ctx: SessionContext = { db: client, pause: async () => undefined, node: task.node };
+    await start.arriveAndWait(task.timeoutMs, 'bench start');
+    for (let n = 0; Atomics.load(phase, 0) !== PHASE.stop; n++) {
+      const measuring = Atomics.load(phase, 0) === PHASE.measure;
+      const began = performance.now();
+      if (gate) {
+        const ticket = await gate.enter();
+        if (ticket === 'REJECTED_QUEUE_FULL' || ticket === 'REJECTED_WAIT_TIMEOUT') {
+          if (measuring) result.rejected += 1;
+          await backOff(REJECTED_BACKOFF_MS);
+          continue;
+        }
+      }
+      const request = {
+        requestKey: `bench-${index}-${n}`,
+        user: `bench-user-${index}-${n}`,
+        sku: task.sku,
+        ttlMs: 60_000,
+      };
+      let outcome: string;
+      try {
+        outcome = (await strategy.reserve(ctx, request)).outcome;
+      } catch (error: unknown) {
+        outcome = 'ERROR';
+        if (measuring) count(result.errorsBySqlstate, sqlstateOf(error) ?? 'other');
+      } finally {
+        gate?.exit();
+      }
+      if (measuring) {
+        result.latenciesMs.push(performance.now() - began);
+        count(result.outcomes, outcome);
+      }
+    }
+  };
+
+  try {
+    await Promise.all(clients.map(loop));
+  } finally {
+    await Promise.all(clients.map(({ client }) => client.end().catch(() => undefined)));
+  }
+  return result;
+}

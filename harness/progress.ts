@@ -1,0 +1,20 @@
+/** A progress bar on stderr while a benchmark runs; silent when stderr is not a terminal (CI, pipes). */
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  tick(label: string): void;
+  stop(): void;
+}
+
+export function progressBar(total: number): Progress | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  const bar = new cliProgress.SingleBar(
+    { format: 'bench [{bar}] {value}/{total} series | {label}', stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { label: 'starting' });
+  return {
+    tick: (label) => bar.increment(1, { label }),
+    stop: () => bar.stop(),
+  };
+}
