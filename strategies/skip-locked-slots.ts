@@ -18,7 +18,7 @@
  *
  * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, 2026-11-30): contention
  * HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 SOLD_OUT while 1 unit is left (falseSoldOut 1);
- * contention-aborts: 10–14 false sold-outs of 40. bench (reservations/s, p99 ms): 1 client 784, 4: 1368
+ * contention-aborts: 10–14 false sold-outs of 40. bench (reservations/s, p99 ms): 1 client 784 (2.7), 4: 1368
  * (6.2), 16: 1255 (24), 64: 1179 (95), 150: 1002 (264) — no queue on one row, so admission adds nothing
  * (0.82–0.99×).
  */
