@@ -14,6 +14,7 @@ import { Errors, EXIT, HarnessError, oneLine } from './errors.ts';
 import { progressBar } from './progress.ts';
 import { buildReport, writeReportFiles } from './report.ts';
 import { findScenario, SCENARIOS } from './scenarios/index.ts';
+import { serve } from './serve.ts';
 import { runSuite } from './suite.ts';
 import { caseLine, renderTerminal } from './terminal.ts';
 
@@ -124,7 +125,7 @@ function fail(message: string): never {
   throw Errors.badInput(message.split('\n')[0] ?? message);
 }
 
-const COMMANDS = ['run', 'bench', 'list'] as const;
+const COMMANDS = ['run', 'bench', 'serve', 'list'] as const;
 const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 
 function clientList(text: string | undefined): number[] {
@@ -293,6 +294,47 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'serve',
+      'serve POST /reserve and GET /reservations/{key} over HTTP in front of one strategy',
+      (y) =>
+        y
+          .option('strategy', { type: 'string', default: 'hot-row', describe: 'strategy id or module path' })
+          .option('port', {
+            type: 'string',
+            default: '8080',
+            describe: 'TCP port on 127.0.0.1 (0: any free port)',
+          })
+          .option('admission', {
+            type: 'string',
+            default: '4:8',
+            describe: 'bounded admission LIMIT:WAITING',
+          })
+          .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
+          .option('work-ms', {
+            type: 'string',
+            describe: 'extra work per admitted request, before its transaction (0)',
+          })
+          .option('stock', { type: 'string', describe: 'units of sku-lab-01 (40)' })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server instead of the embedded one',
+          }),
+      async (args) => {
+        const gate = parseAdmission(args.admission);
+        if (!gate)
+          throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
+        const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
+        exitCode = await serve({
+          ref: await loadStrategy(args.strategy),
+          port: boundedInteger('port', args.port, 0, 65_535) ?? 8080,
+          admission: { ...gate, waitMs: boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400 },
+          workMs: boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0,
+          stock: boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40,
+          ...(databaseUrl ? { databaseUrl } : {}),
+        });
+      },
+    )
+    .command(
       'list',
       'list the strategies and scenarios',
       (y) => y.option('json', { type: 'boolean', default: false }),
@@ -300,7 +342,7 @@ async function main(argv: string[]): Promise<number> {
         exitCode = await printList(args.json);
       },
     )
-    .demandCommand(1, 'name a command: run, bench or list')
+    .demandCommand(1, 'name a command: run, bench, serve or list')
     .strict()
     .help()
     .version(false)

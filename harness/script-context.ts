@@ -9,12 +9,14 @@ import type { ClientPool } from './client-pool.ts';
 import type { RequestResult } from './client-task.ts';
 import { runUntilStage } from './crash-runner.ts';
 import type { RunDatabase } from './database.ts';
+import { startReservationService } from './http/reservation-service.ts';
 import { auditInSnapshot } from './invariants.ts';
 import { nodeIdentity } from './node-identity.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenarios/scenario.ts';
 
 export interface ScriptRun {
   ctx: ScriptContext;
+  /** Answers the scenario's clients received; a scenario driving HTTP adds its own with `answered`. */
   answers: RequestResult[];
   observations: Observations;
 }
@@ -92,6 +94,23 @@ export function scriptContext(
         crashAt,
       };
       return runUntilStage(order, db.admin, timeoutMs);
+    },
+    answered(results) {
+      answers.push(...results);
+    },
+    async withService(settings, work) {
+      const service = await startReservationService({
+        strategy,
+        connectionString: db.connectionString,
+        schema,
+        node: nodeIdentity(schema, 0, 1),
+        ...settings,
+      });
+      try {
+        return await work(service);
+      } finally {
+        await service.close();
+      }
     },
     observe(name, value) {
       observations[name] = value;

@@ -26,8 +26,8 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
     [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
     [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
     [['run', '--no-such-flag'], /Unknown argument/],
-    [['fly'], /unknown command "fly"; choose one of: run, bench, list/],
-    [[], /name a command: run, bench or list/],
+    [['fly'], /unknown command "fly"; choose one of: run, bench, serve, list/],
+    [[], /name a command: run, bench, serve or list/],
   ])('%j', async (args, message) => {
     const run = await runCli([...args, '--database-url', serverUrl]);
     expect(run.code).toBe(2);
@@ -87,6 +87,8 @@ describe('list and help', () => {
       'expire-replay',
       'restart',
       'node-crash',
+      'http',
+      'disconnect',
     ]);
     for (const s of [
       ...listing.strategies.map((x) => x.guarantee),

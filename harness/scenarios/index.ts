@@ -3,10 +3,12 @@ import { confirmVsExpire } from './confirm-vs-expire.ts';
 import { contention } from './contention.ts';
 import { contentionAborts } from './contention-aborts.ts';
 import { crashRecovery } from './crash-recovery.ts';
+import { disconnect } from './disconnect.ts';
 import { duplicateKey } from './duplicate-key.ts';
 import { expireReplay } from './expire-replay.ts';
 import { expiry } from './expiry.ts';
 import { falseSoldOut } from './false-sold-out.ts';
+import { http } from './http.ts';
 import { keyReuse } from './key-reuse.ts';
 import { nodeCrash } from './node-crash.ts';
 import { restart } from './restart.ts';
@@ -28,6 +30,8 @@ export const SCENARIOS: readonly Scenario[] = [
   expireReplay,
   restart,
   nodeCrash,
+  http,
+  disconnect,
 ];
 
 export function findScenario(id: string): Scenario {

@@ -7,10 +7,12 @@ import type {
   StockLine,
   Strategy,
 } from '../../strategies/contract.ts';
+import type { AdmissionSettings } from '../admission.ts';
 import type { OutcomeCounts } from '../case-result.ts';
 import type { ClientScript, RequestResult } from '../client-task.ts';
 import type { CrashOperation } from '../crash-order.ts';
 import type { CrashedChild } from '../crash-runner.ts';
+import type { ReservationService } from '../http/reservation-service.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import type { Invariants } from '../invariants.ts';
 
@@ -45,7 +47,7 @@ interface ScenarioBase {
 }
 
 /** Named values a script scenario saw along the way (units each expiry run returned, …). */
-export type Observations = Record<string, number | number[] | string>;
+export type Observations = Record<string, number | number[] | string | Record<string, number>>;
 
 /** What a script scenario may do: every operation goes through the strategy, on real connections. */
 export interface ScriptContext {
@@ -66,6 +68,13 @@ export interface ScriptContext {
   available(): Promise<number>;
   /** Runs the operation in a child process until it stops at `crashAt` (see crash-runner.ts). */
   crash(operation: CrashOperation, crashAt: PausePoint): Promise<CrashedChild>;
+  /** Answers clients received some other way (over HTTP), for the audit's reconciliation. */
+  answered(results: readonly RequestResult[]): void;
+  /** The HTTP service in front of the strategy on a free loopback port, closed after `work`. */
+  withService<T>(
+    settings: { admission: AdmissionSettings; workMs: number },
+    work: (service: ReservationService) => Promise<T>,
+  ): Promise<T>;
   observe(name: string, value: Observations[string]): void;
 }
 
@@ -73,7 +82,7 @@ export interface ScriptContext {
 export interface ScriptScenario extends ScenarioBase {
   kind: 'script';
   /** Lifecycle operations the strategy must implement for the scenario to apply. */
-  operations: readonly ('expire' | 'confirm' | 'release' | 'backdate')[];
+  operations: readonly ('expire' | 'confirm' | 'release' | 'backdate' | 'status')[];
   run(ctx: ScriptContext): Promise<void>;
 }
 
