@@ -156,6 +156,10 @@ export async function startReservationService(
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   });
+  // A keep-alive connection the server drops just as a client reuses it fails that request with a reset
+  // (the classic keep-alive race): keep idle connections far longer than any client pause here; close()
+  // drops them explicitly.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
