@@ -126,6 +126,18 @@ function fail(message: string): never {
 }
 
 const COMMANDS = ['run', 'bench', 'serve', 'list'] as const;
+
+/** Output and database options shared by `run` and `bench`. */
+function reportOptions(written: string) {
+  return {
+    json: { type: 'boolean', default: false, describe: 'print the JSON report on stdout, no tables' },
+    'database-url': {
+      type: 'string',
+      describe: 'PostgreSQL server to use instead of the embedded one (also DATABASE_URL)',
+    },
+    reports: { type: 'string', default: 'reports', describe: `folder for ${written}` },
+  } as const;
+}
 const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 
 function clientList(text: string | undefined): number[] {
@@ -219,24 +231,11 @@ async function main(argv: string[]): Promise<number> {
           })
           .option('stock', { type: 'string', describe: "units of the first sku (default: the fixture's)" })
           .option('repeat', { type: 'string', describe: 'run each case this many times (intermittent bugs)' })
-          .option('json', {
-            type: 'boolean',
-            default: false,
-            describe: 'print the JSON report on stdout, no tables',
-          })
-          .option('database-url', {
-            type: 'string',
-            describe: 'PostgreSQL server to use instead of the embedded one (also DATABASE_URL)',
-          })
+          .options(reportOptions('reports/<stamp>/ and latest/'))
           .option('keep', {
             type: 'boolean',
             default: false,
             describe: 'keep the run database for inspection',
-          })
-          .option('reports', {
-            type: 'string',
-            default: 'reports',
-            describe: 'folder for reports/<stamp>/ and latest/',
           })
           .option('timeout-ms', {
             type: 'string',
@@ -271,20 +270,7 @@ async function main(argv: string[]): Promise<number> {
             type: 'string',
             describe: 'units per series, enough never to sell out (200000)',
           })
-          .option('json', {
-            type: 'boolean',
-            default: false,
-            describe: 'print the JSON report on stdout, no tables',
-          })
-          .option('database-url', {
-            type: 'string',
-            describe: 'PostgreSQL server instead of the embedded one',
-          })
-          .option('reports', {
-            type: 'string',
-            default: 'reports',
-            describe: 'folder for reports/<stamp>-bench/ and latest-bench/',
-          })
+          .options(reportOptions('reports/<stamp>-bench/ and latest-bench/'))
           .option('timeout-ms', {
             type: 'string',
             describe: 'longest wait for the clients to connect (60000)',

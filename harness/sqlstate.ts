@@ -2,11 +2,8 @@
 export const SQLSTATE = {
   foreignKeyViolation: '23503',
   uniqueViolation: '23505',
-  checkViolation: '23514',
-  serializationFailure: '40001',
   deadlockDetected: '40P01',
   lockNotAvailable: '55P03',
-  invalidCatalogName: '3D000',
 } as const;
 
 export function sqlstateOf(error: unknown): string | undefined {

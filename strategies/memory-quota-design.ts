@@ -13,7 +13,7 @@ import type { NodeIdentity, ReserveResult, SessionContext, Strategy } from './co
 import {
   ACTIVE,
   answerForRecordedKey,
-  auditReservations,
+  auditWithStockCounts,
   claimRequestKey,
   createReservationTable,
   reservationStatus,
@@ -120,10 +120,6 @@ export function memoryQuotaDesign(options: {
 
     status: reservationStatus,
 
-    async audit(db) {
-      const { activeBySku, ...reservations } = await auditReservations(db);
-      const { rows } = await db.query<{ sku: string; total: number; available: number }>(SQL.counts);
-      return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
-    },
+    audit: (db) => auditWithStockCounts(db, SQL.counts),
   };
 }

@@ -167,3 +167,13 @@ export function lifecycleFromStatements(sql: {
     backdate: backdateReservations,
   };
 }
+
+/**
+ * The whole audit of a reservation-table design, given the query that returns its own per-sku
+ * `sku, total, available` (what its stock state says remains).
+ */
+export async function auditWithStockCounts(db: ClientBase, stockCountsSql: string): Promise<StrategyAudit> {
+  const { activeBySku, ...reservations } = await auditReservations(db);
+  const { rows } = await db.query<{ sku: string; total: number; available: number }>(stockCountsSql);
+  return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
+}

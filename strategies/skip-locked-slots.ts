@@ -25,7 +25,7 @@
 import { readFileSync } from 'node:fs';
 import type { ReserveResult, Strategy } from './contract.ts';
 import {
-  auditReservations,
+  auditWithStockCounts,
   claimRequestKey,
   createReservationTable,
   lifecycleFromStatements,
@@ -88,11 +88,7 @@ const skipLockedSlots: Strategy = {
 
   ...lifecycleFromStatements(SQL),
 
-  async audit(db) {
-    const { activeBySku, ...reservations } = await auditReservations(db);
-    const { rows } = await db.query<{ sku: string; total: number; available: number }>(SQL.counts);
-    return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
-  },
+  audit: (db) => auditWithStockCounts(db, SQL.counts),
 };
 
 export default skipLockedSlots;

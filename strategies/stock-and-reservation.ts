@@ -5,7 +5,11 @@
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
 import type { StockLine, StrategyAudit } from './contract.ts';
-import { auditReservations, createReservationTable, lifecycleFromStatements } from './reservation-table.ts';
+import {
+  auditWithStockCounts,
+  createReservationTable,
+  lifecycleFromStatements,
+} from './reservation-table.ts';
 
 const STOCK_ROW_SQL = readFileSync(new URL('./stock-row.sql', import.meta.url), 'utf8');
 
@@ -22,12 +26,8 @@ export async function createStockAndReservation(
   );
 }
 
-export async function auditStockAndReservation(db: ClientBase): Promise<StrategyAudit> {
-  const { activeBySku, ...reservations } = await auditReservations(db);
-  const { rows } = await db.query<{ sku: string; total: number; available: number }>(
-    'SELECT sku, total, available FROM sku_stock ORDER BY sku',
-  );
-  return { skus: rows.map((r) => ({ ...r, active: activeBySku.get(r.sku) ?? 0 })), ...reservations };
+export function auditStockAndReservation(db: ClientBase): Promise<StrategyAudit> {
+  return auditWithStockCounts(db, 'SELECT sku, total, available FROM sku_stock ORDER BY sku');
 }
 
 /**

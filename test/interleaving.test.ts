@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import type { Step, StepRecord } from '../harness/interleaving/permutation.ts';
+import { SQLSTATE } from '../harness/sqlstate.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
 const { db, admin } = useRunDatabase();
@@ -77,7 +78,7 @@ describe('interleaving engine', () => {
     const crossing = [r.get('s1-row2'), r.get('s2-row1')];
     const deadlocked = crossing.filter((x) => x?.result.status === 'error');
     expect(deadlocked).toHaveLength(1);
-    expect(deadlocked[0]?.result).toMatchObject({ sqlstate: '40P01' });
+    expect(deadlocked[0]?.result).toMatchObject({ sqlstate: SQLSTATE.deadlockDetected });
     expect(crossing.filter((x) => x?.result.status === 'ok')).toHaveLength(1);
     // Only the survivor's two updates are in the table.
     const survivor = deadlocked[0]?.session === 's1' ? 's2' : 's1';
@@ -93,7 +94,7 @@ describe('interleaving engine', () => {
     ]);
     expect(r.get('s2-nowait')).toMatchObject({
       blocked: false,
-      result: { status: 'error', sqlstate: '55P03' },
+      result: { status: 'error', sqlstate: SQLSTATE.lockNotAvailable },
     });
     expect(await rows()).toEqual({ 1: 1, 2: 2 });
   });
