@@ -72,6 +72,9 @@ function nodeMemory(ctx: SessionContext, rebuildFromLedger: boolean): Promise<Ma
   if (!node) throw new Error('memory-quota needs the node a session runs on (SessionContext.node)');
   let started = memory.get(node.incarnation);
   if (!started) {
+    // A new incarnation is a restart: whatever an earlier run of this node kept in memory is dropped.
+    const sameNode = node.incarnation.slice(0, node.incarnation.lastIndexOf('#') + 1);
+    for (const key of memory.keys()) if (sameNode && key.startsWith(sameNode)) memory.delete(key);
     started = startNode(ctx.db, node, rebuildFromLedger);
     memory.set(node.incarnation, started);
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 /**
  * The foundation's promises, checked through the real command line against a real embedded PostgreSQL:
  * exact outcome counts, invariants, the gate's exit codes.
@@ -135,5 +136,23 @@ describe('a strategy given as a module path (the README example)', () => {
     expect(measured(report.cases, 'duplicate-key/lock-first').outcomes).toEqual({ HELD: 1, REPLAY: 15 });
     expect(measured(report.cases, 'user-limit/lock-first').outcomes).toEqual({ HELD: 1, USER_LIMIT: 7 });
     expect(run.code).toBe(0);
+  });
+});
+
+describe('README', () => {
+  it('shows the strategy example exactly as the tested fixture has it', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const fixture = readFileSync(new URL('./fixtures/lock-first.ts', import.meta.url), 'utf8');
+    const body = fixture.slice(fixture.indexOf('\n') + 1);
+    expect(readme).toContain(body.trim());
+  });
+
+  it('opens with the two commands a new user types', () => {
+    const head = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+      .split('\n')
+      .slice(0, 8)
+      .join('\n');
+    expect(head).toContain('npm ci && npm start');
+    expect(head).toContain('npm test');
   });
 });
