@@ -9,7 +9,7 @@
  * script says so in one line and exits 0.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -73,7 +73,8 @@ const hotRow = await loadStrategy('hot-row');
 const rows: { clients: number; pgbench: number; suite: number }[] = [];
 try {
   const db = await openRunDatabase({ databaseUrl: serverUrl });
-  const script = join(mkdtempSync(join(tmpdir(), 'reservebench-pgbench-')), 'reserve.sql');
+  const scriptDir = mkdtempSync(join(tmpdir(), 'reservebench-pgbench-'));
+  const script = join(scriptDir, 'reserve.sql');
   writeFileSync(script, TRANSACTION);
   const pgbenchTps = new Map<number, number>();
   try {
@@ -106,6 +107,7 @@ try {
       await db.dropCaseSchema(schema);
     }
   } finally {
+    rmSync(scriptDir, { recursive: true, force: true });
     await db.close({ keep: false });
   }
   const suite = await runBench({
