@@ -3,7 +3,7 @@
  * throughput, percentiles, lock waiting and a clean audit, and the charts are SVG with one line per series.
  * Speeds are never asserted here (a shared 2-core machine); they are compared inside one bench run.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -74,6 +74,7 @@ describe('reservebench bench --json', () => {
     const markdown = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(markdown).toContain('![throughput vs clients](throughput.svg)');
     expect(markdown).toContain('throughput with ÷ without admission');
+    rmSync(reports, { recursive: true, force: true });
   });
 
   it('rejects a malformed --admission with exit 2', async () => {

@@ -1,6 +1,6 @@
 /** The suite only drops what it created, and the default run needs nothing but npm's embedded server. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,8 @@ import { BIN, runCli } from './run-cli.ts';
 const execFileAsync = promisify(execFile);
 
 const serverUrl = inject('serverUrl');
+const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 describe('owned databases', () => {
   const server = new pg.Client({ connectionString: serverUrl });
@@ -46,7 +48,6 @@ describe('owned databases', () => {
 
 describe('default run on the embedded server', () => {
   it('starts its own server, runs, and leaves no server directory behind', async () => {
-    const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
     const before = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
     const run = await runCli([
       'run',
@@ -73,7 +74,6 @@ describe('default run on the embedded server', () => {
 
 describe('Ctrl-C', () => {
   it('stops the embedded server and removes its directory', async () => {
-    const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
     const serverDirs = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-')));
     const before = serverDirs();
     const child = spawn(

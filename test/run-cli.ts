@@ -1,6 +1,6 @@
 /** Runs the real command line in a child process, as a user or CI would. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseResult, MeasuredCase } from '../harness/case-result.ts';
@@ -38,14 +38,16 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 /** `run --json` against the shared test server, with reports in a throwaway folder. */
 export async function runJson(serverUrl: string, args: string[]): Promise<{ run: CliRun; report: Report }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
-  const run = await runCli(['run', '--json', '--database-url', serverUrl, '--reports', reports, ...args]);
-  let report: Report;
   try {
-    report = JSON.parse(run.stdout) as Report;
-  } catch {
-    throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stderr}`);
+    const run = await runCli(['run', '--json', '--database-url', serverUrl, '--reports', reports, ...args]);
+    try {
+      return { run, report: JSON.parse(run.stdout) as Report };
+    } catch {
+      throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stderr}`);
+    }
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
   }
-  return { run, report };
 }
 
 /** The case with this id, which must have been measured (not n/a, not broken). */
