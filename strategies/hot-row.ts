@@ -24,7 +24,9 @@
  * contention HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 blocked, then HELD.
  * bench (reservations/s, p99 ms): 1 client 1021 (2.8), 4: 1241 (9.9), 16: 718 (89), 64: 247 (949),
  * 150: 109 (3088); behind admission 4:8: 150 clients 1005 (178) — 9.3× the ungated throughput. The
- * yardstick (same SQL through pgbench, same server): suite/pgbench 0.68 at 1 client, 0.70 at 16.
+ * yardstick (same SQL through pgbench, same server): suite/pgbench 0.63–0.68 at 1–4 clients, 0.59–0.79
+ * at 16 over three runs: each of the 5 round trips costs the JS driver ~70 µs more than pgbench's C loop,
+ * and at 16+ clients the UPDATE→COMMIT turnaround, which holds the row lock, carries that cost.
  */
 import type { ReserveResult, Strategy } from './contract.ts';
 import { claimRequestKey } from './reservation-table.ts';
