@@ -153,6 +153,7 @@ interface BenchArgs {
   'wait-ms'?: unknown;
   'warmup-ms'?: unknown;
   'duration-ms'?: unknown;
+  threads?: unknown;
   stock?: unknown;
   json: boolean;
   'database-url'?: string;
@@ -181,6 +182,7 @@ async function bench(args: BenchArgs): Promise<number> {
     durationMs: boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000,
     stock: boundedInteger('stock', args.stock, 1, 2_000_000) ?? 200_000,
     timeoutMs: boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000,
+    ...(args.threads !== undefined ? { threads: boundedInteger('threads', args.threads, 1, 64) } : {}),
     ...(gate ? { admission: { ...gate, waitMs } } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(progress
@@ -266,6 +268,10 @@ async function main(argv: string[]): Promise<number> {
           .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
           .option('warmup-ms', { type: 'string', describe: 'unmeasured warm-up per series (1000)' })
           .option('duration-ms', { type: 'string', describe: 'measured window per series (3000)' })
+          .option('threads', {
+            type: 'string',
+            describe: 'worker threads for the clients (default: one per core)',
+          })
           .option('stock', {
             type: 'string',
             describe: 'units per series, enough never to sell out (200000)',

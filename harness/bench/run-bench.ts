@@ -32,6 +32,8 @@ export interface BenchSettings {
   stock: number;
   databaseUrl?: string;
   timeoutMs: number;
+  /** Worker threads for the clients (default: one per core). */
+  threads?: number;
   onSeries?: (entry: BenchEntry) => void;
 }
 
@@ -188,7 +190,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const kept: string[] = [];
   try {
     const environment = await readEnvironment(db.admin, settings.databaseUrl ? 'url' : 'embedded');
-    const pool = new ClientPool();
+    const pool = new ClientPool(settings.threads);
     try {
       for (const ref of settings.strategies) {
         uncontended.push(await measureUncontended(db, ref, settings.stock, BENCH_SKU));
