@@ -77,6 +77,37 @@ describe('reservebench bench --json', () => {
     rmSync(reports, { recursive: true, force: true });
   });
 
+  it('runs the clients on the number of worker threads asked for', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-'));
+    const run = await runCli([
+      'bench',
+      '--json',
+      '--strategy',
+      'hot-row',
+      '--clients',
+      '3',
+      '--threads',
+      '1',
+      '--warmup-ms',
+      '50',
+      '--duration-ms',
+      '200',
+      '--stock',
+      '5000',
+      '--database-url',
+      serverUrl,
+      '--reports',
+      reports,
+    ]);
+    rmSync(reports, { recursive: true, force: true });
+    const report = JSON.parse(run.stdout) as BenchReport;
+    expect(report.bench).toHaveLength(1);
+    expect(report.bench[0]).toMatchObject({ strategy: 'hot-row', clients: 3, status: 'ok', drift: 0 });
+    const bad = await runCli(['bench', '--threads', '0', '--database-url', serverUrl]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--threads must be a whole number from 1 to 64, got "0"/);
+  });
+
   it('rejects a malformed --admission with exit 2', async () => {
     const run = await runCli(['bench', '--admission', 'four', '--database-url', serverUrl]);
     expect(run.code).toBe(2);
