@@ -112,12 +112,13 @@ async function runSeries(
       };
     });
     const running = Promise.all(tasks.map((task) => pool.runBench(task)));
-    // The window opens once every client has connected and passed the start barrier.
-    let started = false;
-    const ready = running.finally(() => {
-      started = true;
+    // The window opens once every client has connected and passed the start barrier (or the threads ended
+    // early with an error, which `await running` reports below).
+    let tasksEnded = false;
+    const ended = running.finally(() => {
+      tasksEnded = true;
     });
-    while (!start.released && !started) await Promise.race([ready.catch(() => undefined), waitFor(5)]);
+    while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
     await waitFor(settings.warmupMs);
     Atomics.store(phaseCell, 0, PHASE.measure);
     const windowStart = performance.now();
