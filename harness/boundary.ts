@@ -32,6 +32,14 @@ function telling(cases: readonly MeasuredCase[]): MeasuredCase | undefined {
   );
 }
 
+/** What a crash between a node's memory and its ledger cost (node-crash): units lost, or none. */
+function crashNote(cases: readonly MeasuredCase[]): string {
+  const crash = cases.find((c) => typeof c.observations?.unitsLost === 'number');
+  if (!crash) return '';
+  const lost = crash.observations?.unitsLost;
+  return `; undersell after crash: ${lost === 0 ? 'none' : `${lost} unit(s)`} (${crash.id})`;
+}
+
 export function boundaryRows(cases: readonly CaseResult[], strategies: readonly Strategy[]): BoundaryRow[] {
   return strategies.map((strategy) => {
     const own = cases.filter((c) => c.strategy === strategy.id);
@@ -41,11 +49,17 @@ export function boundaryRows(cases: readonly CaseResult[], strategies: readonly 
     const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
     const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };
     if (broken) return { ...base, counts: '-', boundary: broken.boundary, shownBy: broken.id };
-    if (shown) return { ...base, counts: countsOf(shown), boundary: shown.boundary, shownBy: shown.id };
+    if (shown)
+      return {
+        ...base,
+        counts: countsOf(shown),
+        boundary: `${shown.boundary}${crashNote(measured)}`,
+        shownBy: shown.id,
+      };
     return {
       ...base,
       counts: headline ? countsOf(headline) : '-',
-      boundary: measured.length > 0 ? 'none observed' : 'no case measured',
+      boundary: `${measured.length > 0 ? 'none observed' : 'no case measured'}${crashNote(measured)}`,
       shownBy: measured.map((c) => c.id).join(', ') || '-',
     };
   });

@@ -50,6 +50,9 @@ describe('node-crash (killed -9 after the memory decrement, before the ledger in
     expect(control.invariants).toMatchObject({ active: 30, oversold: 10 });
     const rows = new Map(report.boundary.map((b) => [b.strategy, b]));
     expect(rows.get('memory-quota-config-restart')?.boundary).toMatch(/^caught: oversold/);
+    expect(rows.get('memory-quota')?.boundary).toMatch(
+      /undersell after crash: none \(node-crash\/memory-quota\)/,
+    );
     expect(run.code).toBe(0);
   });
 });
