@@ -27,7 +27,7 @@ const SQL = {
   skus: 'SELECT sku, total FROM quota_sku',
   recordShare: 'INSERT INTO node_share (node, sku, share) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
   nodeSales: `SELECT sku, count(*)::int AS sold FROM reservation WHERE node = $1 AND ${ACTIVE} GROUP BY sku`,
-  tagSale: 'UPDATE reservation SET node = $2 WHERE request_key = $1',
+  sellingNode: "SELECT set_config('reservebench.node', $1, true)",
   // What the nodes can still sell: each started node's share less its sales, plus the shares of nodes that
   // never started. A node that oversold its share counts 0, not less.
   counts: `SELECT q.sku, q.total,
@@ -107,9 +107,9 @@ export function memoryQuotaDesign(options: {
           remaining.set(request.sku, left - 1);
           taken = true;
           await ctx.pause('after-memory-before-ledger');
+          await ctx.db.query(SQL.sellingNode, [ctx.node?.name]);
           const claim = await claimRequestKey(ctx.db, request);
           if (claim !== 'claimed') return claim;
-          await ctx.db.query(SQL.tagSale, [request.requestKey, ctx.node?.name]);
           await ctx.pause('before-commit');
           return { outcome: 'HELD', status: 'HELD' };
         });

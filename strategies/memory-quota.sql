@@ -13,5 +13,8 @@ CREATE TABLE node_share (
 );
 
 ALTER TABLE reservation ADD FOREIGN KEY (sku) REFERENCES quota_sku;
-ALTER TABLE reservation ADD COLUMN node text;
+-- The selling node comes in with the insert itself (set per transaction by the strategy): a second write
+-- to the new row would add index entries after the insert, and a concurrent replay's speculative insert
+-- on the user index then deadlocks with it (40P01, seen in duplicate-key).
+ALTER TABLE reservation ADD COLUMN node text DEFAULT current_setting('reservebench.node', true);
 CREATE INDEX reservation_node_sales ON reservation (node, sku) WHERE status IN ('HELD', 'CONFIRMED');

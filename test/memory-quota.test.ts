@@ -57,6 +57,22 @@ describe('node-crash (killed -9 after the memory decrement, before the ledger in
   });
 });
 
+describe('memory-quota replays', () => {
+  it('duplicate-key gives HELD 1 + REPLAY 15 in 20 runs in a row (no deadlock between a sale and a replay)', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'duplicate-key',
+      '--strategy',
+      'memory-quota',
+      '--repeat',
+      '20',
+    ]);
+    expect(report.cases.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
+    for (const c of report.cases) expect(c.outcomes, c.id).toEqual({ HELD: 1, REPLAY: 15 });
+    expect(run.code).toBe(0);
+  });
+});
+
 describe('memory-quota under the foundation scenarios', () => {
   it('holds 40 of 150, replays a duplicate key, limits a user', async () => {
     const { run, report } = await runJson(serverUrl, [
