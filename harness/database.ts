@@ -5,6 +5,7 @@
  * anything it did not create.
  */
 import { arch, platform } from 'node:os';
+import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import { Errors, oneLine } from './errors.ts';
@@ -116,6 +117,20 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
     throw Errors.databaseSetup(oneLine(error));
   }
   let schemas = 0;
+  let closed = false;
+  if (!server) {
+    // Ctrl-C on a run against another server: drop the run database on the way out (the embedded server
+    // needs no such step, its whole directory goes).
+    exitHook((done) => {
+      if (closed || !done) return done?.();
+      closed = true;
+      // Its own connection: the run's may be closing under it at this very moment.
+      void connect(serverUrl, 'reservebench-cleanup')
+        .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
+        .catch(() => undefined)
+        .finally(done);
+    });
+  }
 
   return {
     name,
@@ -135,6 +150,7 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       await admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
     },
     async close({ keep }) {
+      closed = true;
       await admin.end().catch(() => undefined);
       try {
         if (!keep) {

@@ -100,3 +100,50 @@ describe('Ctrl-C', () => {
     expect(stdout).not.toContain(ours[0]);
   });
 });
+
+describe('Ctrl-C on a run against --database-url', () => {
+  it('drops the run database it created', async () => {
+    const server = new pg.Client({ connectionString: serverUrl });
+    await server.connect();
+    const marked = async () =>
+      (
+        await server.query<{ datname: string }>(
+          "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1",
+          [OWNED_MARKER],
+        )
+      ).rows.map((r) => r.datname);
+    const before = new Set(await marked());
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--scenario',
+        'duplicate-key',
+        '--repeat',
+        '50',
+        '--database-url',
+        serverUrl,
+        '--reports',
+        reports,
+      ],
+      { env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('duplicate-key/')) resolve();
+      });
+    });
+    expect((await marked()).filter((d) => !before.has(d))).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(
+      (await marked()).filter((d) => !before.has(d)),
+      stderr,
+    ).toEqual([]);
+    await server.end();
+  });
+});
