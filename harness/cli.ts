@@ -4,122 +4,15 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import type { StrategyRef } from '../strategies/contract.ts';
-import { BUILT_IN_IDS, loadAllBuiltIn, loadStrategy } from '../strategies/registry.ts';
+import { BUILT_IN_IDS, loadStrategy } from '../strategies/registry.ts';
 import { parseAdmission } from './admission.ts';
-import { buildBenchReport, writeBenchReportFiles } from './bench/bench-report.ts';
-import { renderBenchTerminal } from './bench/bench-terminal.ts';
-import { runBench } from './bench/run-bench.ts';
+import { boundedInteger, databaseUrlFrom, MAX_CLIENTS, MAX_STOCK } from './cli-arguments.ts';
+import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
+import { listCommand } from './commands/list-command.ts';
+import { type RunArgs, runCommand } from './commands/run-command.ts';
 import { Errors, EXIT, HarnessError, oneLine } from './errors.ts';
-import { progressBar } from './progress.ts';
-import { buildReport, writeReportFiles } from './report.ts';
-import { findScenario, SCENARIOS } from './scenarios/index.ts';
+import { SCENARIOS } from './scenarios/index.ts';
 import { serve } from './serve.ts';
-import { runSuite } from './suite.ts';
-import { caseLine, renderTerminal } from './terminal.ts';
-
-/** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
-const MAX_CLIENTS = 250;
-const MAX_STOCK = 1_000_000;
-const MAX_REPEAT = 1000;
-
-function list(values: readonly string[] | undefined): string[] {
-  return (values ?? [])
-    .flatMap((v) => String(v).split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
-
-function boundedInteger(name: string, value: unknown, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw Errors.badInput(`--${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
-  }
-  return n;
-}
-
-async function resolveStrategies(names: string[]): Promise<StrategyRef[]> {
-  if (names.length === 0) return loadAllBuiltIn();
-  const refs = await Promise.all(names.map(loadStrategy));
-  const ids = refs.map((r) => r.strategy.id);
-  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw Errors.badInput(`strategy id "${dup}" is given twice`);
-  return refs;
-}
-
-interface RunArgs {
-  strategy?: string[];
-  scenario?: string[];
-  clients?: unknown;
-  stock?: unknown;
-  repeat?: unknown;
-  json: boolean;
-  'database-url'?: string;
-  keep: boolean;
-  reports: string;
-  'timeout-ms'?: unknown;
-}
-
-async function run(args: RunArgs): Promise<number> {
-  const clients = boundedInteger('clients', args.clients, 1, MAX_CLIENTS);
-  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
-  const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
-  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const scenarioIds = list(args.scenario);
-  const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
-  const strategies = await resolveStrategies(list(args.strategy));
-  const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
-
-  const result = await runSuite({
-    strategies,
-    scenarios,
-    overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
-    repeat,
-    keep: args.keep,
-    timeoutMs,
-    ...(databaseUrl ? { databaseUrl } : {}),
-    ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
-  });
-  const report = buildReport(
-    result,
-    strategies.map((r) => r.strategy),
-  );
-  const folder = writeReportFiles(args.reports, report);
-  if (args.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
-  }
-  for (const line of result.kept) process.stderr.write(`${line}\n`);
-  return result.ok ? EXIT.ok : EXIT.expectationFailed;
-}
-
-async function printList(json: boolean): Promise<number> {
-  const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
-    id: s.id,
-    expect: s.expect,
-    guarantee: s.guarantee,
-    scenarios: s.scenarios ?? 'all',
-  }));
-  const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ strategies, scenarios }, null, 2)}\n`);
-    return EXIT.ok;
-  }
-  const width = Math.max(...strategies.map((s) => s.id.length), ...scenarios.map((s) => s.id.length));
-  const lines = [
-    'strategies (id, expect, how it stays correct):',
-    ...strategies.map((s) => `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`),
-    '',
-    'scenarios:',
-    ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
-    '',
-    'A strategy can also be given as a path to a module: --strategy ./my-strategy.ts',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return EXIT.ok;
-}
 
 function fail(message: string): never {
   throw Errors.badInput(message.split('\n')[0] ?? message);
@@ -137,70 +30,6 @@ function reportOptions(written: string) {
     },
     reports: { type: 'string', default: 'reports', describe: `folder for ${written}` },
   } as const;
-}
-const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
-
-function clientList(text: string | undefined): number[] {
-  if (text === undefined) return DEFAULT_BENCH_CLIENTS;
-  const values = text.split(',').map((v) => boundedInteger('clients', v.trim(), 1, MAX_CLIENTS) ?? 0);
-  return [...new Set(values)].sort((a, b) => a - b);
-}
-
-interface BenchArgs {
-  strategy?: string[];
-  clients?: string;
-  admission?: string;
-  'wait-ms'?: unknown;
-  'warmup-ms'?: unknown;
-  'duration-ms'?: unknown;
-  threads?: unknown;
-  stock?: unknown;
-  json: boolean;
-  'database-url'?: string;
-  reports: string;
-  'timeout-ms'?: unknown;
-}
-
-async function bench(args: BenchArgs): Promise<number> {
-  const clients = clientList(args.clients);
-  const gate = args.admission === undefined ? undefined : parseAdmission(args.admission);
-  if (args.admission !== undefined && !gate) {
-    throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
-  }
-  const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
-  const names = list(args.strategy);
-  const strategies =
-    names.length > 0
-      ? await resolveStrategies(names)
-      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
-  const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
-  const progress = args.json ? undefined : progressBar(strategies.length * clients.length * (gate ? 2 : 1));
-  const result = await runBench({
-    strategies,
-    clients,
-    warmupMs: boundedInteger('warmup-ms', args['warmup-ms'], 0, 600_000) ?? 1_000,
-    durationMs: boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000,
-    stock: boundedInteger('stock', args.stock, 1, 2_000_000) ?? 200_000,
-    timeoutMs: boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000,
-    ...(args.threads !== undefined ? { threads: boundedInteger('threads', args.threads, 1, 64) } : {}),
-    ...(gate ? { admission: { ...gate, waitMs } } : {}),
-    ...(databaseUrl ? { databaseUrl } : {}),
-    ...(progress
-      ? {
-          onSeries: (e) =>
-            progress.tick(`${e.strategy}${e.admission ? ` [${e.admission}]` : ''} × ${e.clients}`),
-        }
-      : {}),
-  });
-  progress?.stop();
-  const report = buildBenchReport(result);
-  const folder = writeBenchReportFiles(args.reports, report);
-  if (args.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${renderBenchTerminal(report)}\nreport: ${folder}/report.md\n`);
-  }
-  return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -244,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
             describe: 'longest wait at a barrier before a case is stuck (60000)',
           }),
       async (args) => {
-        exitCode = await run(args as unknown as RunArgs);
+        exitCode = await runCommand(args as unknown as RunArgs);
       },
     )
     .command(
@@ -282,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
             describe: 'longest wait for the clients to connect (60000)',
           }),
       async (args) => {
-        exitCode = await bench(args as unknown as BenchArgs);
+        exitCode = await benchCommand(args as unknown as BenchArgs);
       },
     )
     .command(
@@ -315,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
         const gate = parseAdmission(args.admission);
         if (!gate)
           throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
-        const databaseUrl = args['database-url'] || process.env.DATABASE_URL || undefined;
+        const databaseUrl = databaseUrlFrom(args);
         exitCode = await serve({
           ref: await loadStrategy(args.strategy),
           port: boundedInteger('port', args.port, 0, 65_535) ?? 8080,
@@ -331,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
       'list the strategies and scenarios',
       (y) => y.option('json', { type: 'boolean', default: false }),
       async (args) => {
-        exitCode = await printList(args.json);
+        exitCode = await listCommand(args.json);
       },
     )
     .demandCommand(1, 'name a command: run, bench, serve or list')
