@@ -1,7 +1,6 @@
 /** Human output on the terminal: a line per finished case while running, then the two tables. */
 import Table from 'cli-table3';
-import type { CaseResult } from './case-result.ts';
-import { formatOutcomes } from './case-result.ts';
+import { type CaseResult, formatOutcomes } from './case-result.ts';
 import type { Report } from './report.ts';
 import { boundaryTable, caseTable, notApplicableLine, type TableData } from './result-tables.ts';
 

@@ -46,6 +46,19 @@ export async function takeUnitOrRollBackClaim(db: ClientBase, sku: string): Prom
 }
 
 /**
+ * Adds one unit back per row given, per sku, with no condition: the controls' way of returning stock
+ * (counted from rows they picked, not rows a statement moved from HELD).
+ */
+export async function returnUnitPerRow(db: ClientBase, rows: readonly { sku: string }[]): Promise<void> {
+  await db.query(
+    `UPDATE sku_stock s SET available = s.available + r.units
+       FROM (SELECT sku, count(*)::int AS units FROM unnest($1::text[]) AS sku GROUP BY sku) r
+      WHERE s.sku = r.sku`,
+    [rows.map((r) => r.sku)],
+  );
+}
+
+/**
  * Lifecycle statements (seed 000's Inventory.EXPIRE_SQL). Each moves rows with `status = 'HELD'` in its
  * WHERE and returns stock only for the rows that statement moved (RETURNING through a data-modifying CTE),
  * in the same statement: a replay, or a second job that waited on the row locks, finds nothing HELD and

@@ -1,12 +1,7 @@
 import { SCENARIO_INPUTS, userId } from '../../fixtures/scenario-inputs.ts';
-import { everyUnitAccounted, firstSku, type Scenario, type ScenarioParams } from './scenario.ts';
+import { everyUnitAccounted, firstSku, requestOn, type Scenario, type ScenarioParams } from './scenario.ts';
 
-const request = (params: ScenarioParams, n: number) => ({
-  requestKey: `req-t${n}`,
-  user: userId(n),
-  sku: firstSku(params).sku,
-  ttlMs: params.ttlMs,
-});
+const request = (params: ScenarioParams, n: number) => requestOn(params, `req-t${n}`, userId(n));
 
 /**
  * Seed C28-14, deterministic: 2 units; t1 takes one and stays uncommitted at `before-commit`; t2 takes

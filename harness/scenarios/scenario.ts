@@ -121,6 +121,11 @@ export function observedExactly(expected: Observations, observed: Observations):
     .map(([k, v]) => `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`);
 }
 
+/** One request on the first sku with this key and user. */
+export function requestOn(params: ScenarioParams, requestKey: string, user: string): ReserveRequest {
+  return { requestKey, user, sku: firstSku(params).sku, ttlMs: params.ttlMs };
+}
+
 export function requestsFor(params: ScenarioParams, from: number, count: number): ReserveRequest[] {
   const sku = firstSku(params).sku;
   return Array.from({ length: count }, (_, i) => ({

@@ -1,12 +1,5 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import { exactly, firstSku, type Scenario, type ScenarioParams } from './scenario.ts';
-
-const request = (params: ScenarioParams, key: string) => ({
-  requestKey: key,
-  user: params.user,
-  sku: firstSku(params).sku,
-  ttlMs: params.ttlMs,
-});
+import { exactly, requestOn, type Scenario } from './scenario.ts';
 
 /**
  * Seed C28-12: one user, two keys, two sessions; each runs to `after-read` before either goes on. A
@@ -22,8 +15,18 @@ export const userRace: Scenario = {
   permutation: (params) => ({
     sessions: ['s1', 's2'],
     steps: [
-      { name: 's1-read', session: 's1', reserve: request(params, 'req-race-a'), until: 'after-read' },
-      { name: 's2-read', session: 's2', reserve: request(params, 'req-race-b'), until: 'after-read' },
+      {
+        name: 's1-read',
+        session: 's1',
+        reserve: requestOn(params, 'req-race-a', params.user),
+        until: 'after-read',
+      },
+      {
+        name: 's2-read',
+        session: 's2',
+        reserve: requestOn(params, 'req-race-b', params.user),
+        until: 'after-read',
+      },
       { name: 's1-write', session: 's1', resume: 'commit' },
       { name: 's2-write', session: 's2', resume: 'commit' },
     ],

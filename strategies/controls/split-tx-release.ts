@@ -12,11 +12,11 @@
 
 import type { Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
+import { returnUnitPerRow } from '../stock-and-reservation.ts';
 import { inTransaction } from '../transaction.ts';
 
 const SQL = {
   pickExpired: "SELECT reservation_id, sku FROM reservation WHERE status = 'HELD' AND expires_at < now()",
-  giveBack: 'UPDATE sku_stock SET available = available + $2 WHERE sku = $1',
   markExpired: `UPDATE reservation SET status = 'EXPIRED', updated_at = now()
                  WHERE reservation_id = ANY ($1) AND status = 'HELD'`,
 } as const;
@@ -33,9 +33,7 @@ const splitTxRelease: Strategy = {
   async expire(ctx) {
     const ids = await inTransaction(ctx.db, async () => {
       const picked = await ctx.db.query<{ reservation_id: string; sku: string }>(SQL.pickExpired);
-      const perSku = new Map<string, number>();
-      for (const r of picked.rows) perSku.set(r.sku, (perSku.get(r.sku) ?? 0) + 1);
-      for (const [sku, units] of perSku) await ctx.db.query(SQL.giveBack, [sku, units]);
+      await returnUnitPerRow(ctx.db, picked.rows);
       return picked.rows.map((r) => r.reservation_id);
     });
     await ctx.pause('between-transactions');

@@ -13,13 +13,13 @@
 
 import type { Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
+import { returnUnitPerRow } from '../stock-and-reservation.ts';
 import { inTransaction } from '../transaction.ts';
 
 const SQL = {
   pickExpired: 'SELECT reservation_id, sku FROM reservation WHERE expires_at < now()',
   markExpired:
     "UPDATE reservation SET status = 'EXPIRED', updated_at = now() WHERE reservation_id = ANY ($1)",
-  giveBack: 'UPDATE sku_stock SET available = available + $2 WHERE sku = $1',
 } as const;
 
 const unconditionalExpire: Strategy = {
@@ -34,9 +34,7 @@ const unconditionalExpire: Strategy = {
     inTransaction(ctx.db, async () => {
       const picked = await ctx.db.query<{ reservation_id: string; sku: string }>(SQL.pickExpired);
       await ctx.db.query(SQL.markExpired, [picked.rows.map((r) => r.reservation_id)]);
-      const perSku = new Map<string, number>();
-      for (const r of picked.rows) perSku.set(r.sku, (perSku.get(r.sku) ?? 0) + 1);
-      for (const [sku, units] of perSku) await ctx.db.query(SQL.giveBack, [sku, units]);
+      await returnUnitPerRow(ctx.db, picked.rows);
       await ctx.pause('before-commit');
       return picked.rows.length;
     }),
