@@ -2,9 +2,9 @@
  * A case's result, discriminated on `status` (tinybench style): failures are recorded, not thrown, so one
  * broken case never hides the others. Field names are the public JSON of DESIGN.md.
  */
-import type { Expectation } from '../strategies/contract.ts';
+import type { CheckName, Expectation, SkuCounts } from '../strategies/contract.ts';
 import type { StepRecord } from './interleaving/permutation.ts';
-import type { Invariants } from './invariants.ts';
+import type { Invariants, SkuReading } from './invariants.ts';
 import type { LatencyPercentiles } from './latency.ts';
 import type { Observations } from './scenarios/scenario.ts';
 
@@ -26,10 +26,38 @@ interface CaseIdentity {
   expect: Expectation;
 }
 
+/** The strategy's own reading of its tables: a second opinion, compared with the harness's final read. */
+export interface AuditSummary {
+  skus: SkuCounts[];
+  duplicateActive: number;
+  duplicateKey: number;
+  activeKeys: number;
+  endedKeys: number;
+}
+
+/** What the harness read back through the business API after the case. */
+export interface FinalReadSummary {
+  /** How many of the keys the case sent ended in each status. */
+  statuses: Record<string, number>;
+  skus: SkuReading[];
+}
+
+/** What a measured case drove: contract operations called, and pause points it held or killed at. */
+export interface CaseCoverage {
+  exercised: string[];
+  pausePoints: string[];
+}
+
 export interface MeasuredCase extends CaseIdentity {
   status: 'pass' | 'fail';
   outcomes: OutcomeCounts;
+  /** Computed by the harness from the answers and its final read; never the strategy's self-report. */
   invariants: Invariants;
+  audit: AuditSummary;
+  finalRead: FinalReadSummary;
+  coverage: CaseCoverage;
+  /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
+  fired: CheckName[];
   /** One line on what this case showed. */
   boundary: string;
   /** Why a case failed: each expectation it missed. Empty on pass. */
@@ -50,6 +78,11 @@ export interface SkippedCase extends CaseIdentity {
   invariants: null;
   boundary: string;
   reason: string;
+  /**
+   * What the strategy lacks for this scenario (optional operations, pause points). Non-empty means a
+   * coverage gap (`--require-coverage` fails on it); empty means the strategy chose not to take part.
+   */
+  coverage: { missing: string[] };
 }
 
 /** A case that could not be measured at all (the harness failed, e.g. a session never progressed). */

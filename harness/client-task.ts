@@ -40,6 +40,9 @@ export interface ClientTask {
 
 export interface RequestResult {
   requestKey: string;
+  /** Who sent it, for what: the harness attributes each key's final status to its sender. */
+  user: string;
+  sku: string;
   /** ROLLED_BACK: the client rolled back at a pause point (it was never told HELD). */
   outcome: Outcome | 'ROLLED_BACK' | 'ERROR';
   status?: ReservationStatus;

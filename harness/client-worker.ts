@@ -3,7 +3,7 @@
  * connection; all connect first, then meet every other thread's clients at the shared start barrier.
  */
 import pg from 'pg';
-import type { PausePoint, SessionContext } from '../strategies/contract.ts';
+import type { PausePoint, ReserveRequest, SessionContext } from '../strategies/contract.ts';
 import { importStrategy } from '../strategies/registry.ts';
 import { SharedBarrier } from './barrier.ts';
 import type { ClientResult, ClientScript, ClientTask, RequestResult } from './client-task.ts';
@@ -11,10 +11,12 @@ import { oneLine } from './errors.ts';
 import { RollbackAtPause } from './rollback-at-pause.ts';
 import { sqlstateOf } from './sqlstate.ts';
 
-function errorResult(requestKey: string, error: unknown, latencyMs: number): RequestResult {
+function errorResult(request: ReserveRequest, error: unknown, latencyMs: number): RequestResult {
   const sqlstate = sqlstateOf(error);
   return {
-    requestKey,
+    requestKey: request.requestKey,
+    user: request.user,
+    sku: request.sku,
     outcome: 'ERROR',
     latencyMs,
     error: oneLine(error),
@@ -52,7 +54,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
       hold?.barrier.leave();
       return {
         index: script.index,
-        results: script.requests.map((r) => errorResult(r.requestKey, client, 0)),
+        results: script.requests.map((r) => errorResult(r, client, 0)),
       };
     }
     let passedHold = false;
@@ -74,13 +76,14 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
         const began = performance.now();
         try {
           const answer = await strategy.reserve(ctx, request);
-          results.push({ requestKey: request.requestKey, ...answer, latencyMs: performance.now() - began });
+          const { requestKey, user, sku } = request;
+          results.push({ requestKey, user, sku, ...answer, latencyMs: performance.now() - began });
         } catch (error: unknown) {
           const latencyMs = performance.now() - began;
           results.push(
             error instanceof RollbackAtPause
-              ? { requestKey: request.requestKey, outcome: 'ROLLED_BACK', latencyMs }
-              : errorResult(request.requestKey, error, latencyMs),
+              ? { requestKey: request.requestKey, user: request.user, sku: request.sku, outcome: 'ROLLED_BACK', latencyMs }
+              : errorResult(request, error, latencyMs),
           );
         }
       }

@@ -22,6 +22,7 @@ const INVARIANT_COLUMNS: readonly (keyof Invariants)[] = [
   'lostAcknowledged',
   'unacknowledgedActive',
   'falseSoldOut',
+  'auditMismatch',
 ];
 
 const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
@@ -35,6 +36,7 @@ const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
   lostAcknowledged: 'lost ack',
   unacknowledgedActive: 'unacked',
   falseSoldOut: 'false sold-out',
+  auditMismatch: 'audit ≠',
 };
 
 /** Measured and broken cases; `n/a` ones are summed up by `notApplicableLine`. */

@@ -3,18 +3,20 @@
  * interleaving), audit in one snapshot, judge against the strategy's expectation, and drop the tables
  * unless the case failed.
  */
-import { OUTCOMES, type StrategyRef } from '../strategies/contract.ts';
-import { type CaseResult, formatOutcomes, type OutcomeCounts } from './case-result.ts';
+import { OUTCOMES, type ReserveRequest, type Strategy, type StrategyRef } from '../strategies/contract.ts';
+import type { AuditSummary, CaseResult, OutcomeCounts } from './case-result.ts';
 import type { ClientPool } from './client-pool.ts';
 import type { RequestResult } from './client-task.ts';
 import type { RunDatabase } from './database.ts';
 import { oneLine } from './errors.ts';
+import { readBack } from './final-read.ts';
 import { runPermutation } from './interleaving/engine.ts';
-import type { StepRecord } from './interleaving/permutation.ts';
-import { auditInSnapshot, type Invariants, reconcile, violations } from './invariants.ts';
+import type { Permutation, StepRecord } from './interleaving/permutation.ts';
+import { auditInSnapshot, computeReading, type LifecycleFacts } from './invariants.ts';
 import { summarizeLatency } from './latency.ts';
-import type { Observations, Scenario, ScenarioParams } from './scenarios/scenario.ts';
+import type { Observations, Problem, Scenario, ScenarioParams } from './scenarios/scenario.ts';
 import { scriptContext } from './script-context.ts';
+import { blockingProblems, errorProblems, invariantProblems, judge } from './verdict.ts';
 
 export interface CaseSpec {
   id: string;
@@ -40,21 +42,18 @@ function countOutcomes(answers: readonly RequestResult[]): OutcomeCounts {
   return counts;
 }
 
-function errorProblems(answers: readonly RequestResult[]): string[] {
-  const errors = answers.filter((a) => a.outcome === 'ERROR');
-  const first = errors[0];
-  if (!first) return [];
-  return [
-    `${errors.length} request(s) failed, first: ${first.sqlstate ? `[${first.sqlstate}] ` : ''}${first.error}`,
-  ];
+function requestsOf(permutation: Permutation): ReserveRequest[] {
+  return permutation.steps.flatMap((s) => ('reserve' in s ? [s.reserve] : []));
 }
 
 /** The final answer of each operation in an interleaving (a paused step is not an answer). */
-function answersOf(steps: readonly StepRecord[]): RequestResult[] {
+function answersOf(steps: readonly StepRecord[], requests: readonly ReserveRequest[]): RequestResult[] {
+  const byKey = new Map(requests.map((r) => [r.requestKey, r]));
   return steps.flatMap((s): RequestResult[] => {
-    if (!s.requestKey) return [];
+    const request = s.requestKey ? byKey.get(s.requestKey) : undefined;
+    if (!request) return [];
     const { result } = s;
-    const base = { requestKey: s.requestKey, latencyMs: 0 };
+    const base = { requestKey: request.requestKey, user: request.user, sku: request.sku, latencyMs: 0 };
     if (result.status === 'error') {
       return [
         {
@@ -70,36 +69,38 @@ function answersOf(steps: readonly StepRecord[]): RequestResult[] {
   });
 }
 
-function judge(
-  spec: CaseSpec,
-  outcomes: OutcomeCounts,
-  invariants: Invariants,
-  answers: readonly RequestResult[],
-  observations: Observations,
-): { problems: string[]; boundary: string } {
-  const broken = violations(invariants);
-  if (spec.ref.strategy.expect === 'violate') {
-    return broken.length > 0
-      ? { problems: [], boundary: `caught: ${broken.join(', ')}` }
-      : {
-          problems: ['expected a violation, but every invariant held'],
-          boundary: 'NOT caught: every invariant held',
-        };
+/**
+ * What the strategy lacks for the scenario: optional operations, and pause points an operation does not
+ * declare. Each is a coverage gap, reported, never a failure.
+ */
+export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
+  const operations = (scenario.operations ?? []).filter((op) => !strategy[op]).map((op) => `no ${op}`);
+  const points = (scenario.requires ?? [])
+    .filter((need) => !need.anyOf.some((p) => strategy.pausePoints[need.operation]?.includes(p)))
+    .filter((need) => need.operation === 'reserve' || strategy[need.operation])
+    .map((need) => `${need.operation} declares no pause point ${need.anyOf.join(' or ')}`);
+  return [...operations, ...points];
+}
+
+/** Why a strategy sits a scenario out by its own choice (a control outside the cases that catch it). */
+function excludedReason(scenario: Scenario, strategy: Strategy): string | undefined {
+  if (strategy.expect === 'violate') {
+    if (strategy.caughtBy?.[scenario.id]) return undefined;
+    const catching = Object.keys(strategy.caughtBy ?? {}).join(', ');
+    return strategy.notApplicable ?? `negative control: caught in ${catching}`;
   }
-  const problems = [
-    ...broken,
-    ...spec.scenario.check(spec.params, outcomes, invariants, observations),
-    ...errorProblems(answers),
-  ];
-  const unique = [...new Set(problems)];
-  if (unique.length > 0) return { problems: unique, boundary: `broke: ${unique.join('; ')}` };
-  if (invariants.falseSoldOut > 0) {
-    return {
-      problems: [],
-      boundary: `false sold-out: ${invariants.falseSoldOut} SOLD_OUT while ${invariants.total - invariants.active} unit(s) never sold`,
-    };
-  }
-  return { problems: [], boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0` };
+  if (!strategy.scenarios || strategy.scenarios.includes(scenario.id)) return undefined;
+  return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
+}
+
+function auditSummary(audit: Awaited<ReturnType<Strategy['audit']>>): AuditSummary {
+  return {
+    skus: audit.skus,
+    duplicateActive: audit.duplicateActive,
+    duplicateKey: audit.duplicateKey,
+    activeKeys: audit.activeKeys.length,
+    endedKeys: audit.endedKeys.length,
+  };
 }
 
 function observedNote(observations: Observations): string {
@@ -112,6 +113,19 @@ function blockedNote(steps: readonly StepRecord[]): string {
   return blocked.length > 0 ? ` (blocked, then completed: ${blocked.join(', ')})` : ' (no step blocked)';
 }
 
+/** What one drive of a scenario produced, whatever its kind. */
+interface Driven {
+  sent: ReserveRequest[];
+  answers: RequestResult[];
+  lifecycle: LifecycleFacts;
+  exercised: string[];
+  pausePoints: string[];
+  observations: Observations;
+  steps?: StepRecord[];
+}
+
+const NO_LIFECYCLE: LifecycleFacts = { released: new Set(), expireRan: false };
+
 export async function runCase(
   db: RunDatabase,
   pool: ClientPool,
@@ -121,69 +135,68 @@ export async function runCase(
   const { strategy, moduleUrl } = spec.ref;
   const { scenario } = spec;
   const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
-  const missing = [
-    ...(scenario.requires ?? [])
-      .filter((p) => !strategy.pausePoints.includes(p))
-      .map((p) => `pause point ${p}`),
-    ...(scenario.kind === 'script' ? scenario.operations.filter((op) => !strategy[op]) : []),
-  ];
-  const excluded = strategy.scenarios && !strategy.scenarios.includes(scenario.id);
+  const excluded = excludedReason(scenario, strategy);
+  const missing = excluded ? [] : missingFor(scenario, strategy);
   if (excluded || missing.length > 0) {
-    const reason = excluded
-      ? (strategy.notApplicable ?? `${strategy.id} declares only: ${strategy.scenarios?.join(', ')}`)
-      : `needs ${missing.join(', ')}, which ${strategy.id} does not implement`;
-    return { ...identity, status: 'n/a', outcomes: {}, invariants: null, boundary: `n/a: ${reason}`, reason };
+    const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;
+    return {
+      ...identity,
+      status: 'n/a',
+      outcomes: {},
+      invariants: null,
+      boundary: `n/a: ${reason}`,
+      reason,
+      coverage: { missing },
+    };
   }
 
   const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
+  const target = { connectionString: db.connectionString, schema };
   let keep = settings.keepFailed;
   let stage = 'setup';
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
     stage = 'driving the clients';
-    let answers: RequestResult[];
-    let steps: StepRecord[] | undefined;
-    let observations: Observations = {};
-    if (scenario.kind === 'script') {
-      const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs);
-      await scenario.run(script.ctx);
-      answers = script.answers;
-      observations = script.observations;
-    } else if (scenario.kind === 'clients') {
-      const plan = scenario.plan(spec.params);
-      const holdAt = plan.holdAt && strategy.pausePoints.includes(plan.holdAt) ? plan.holdAt : undefined;
-      const clients = await pool.drive({
-        strategyModuleUrl: moduleUrl,
-        target: { connectionString: db.connectionString, schema },
-        clients: plan.clients,
-        timeoutMs: settings.timeoutMs,
-        ...(holdAt ? { holdAt } : {}),
-      });
-      answers = clients.flatMap((c) => c.results);
-    } else {
-      steps = await runPermutation(scenario.permutation(spec.params), {
-        connectionString: db.connectionString,
-        schema,
-        strategy,
-        timeoutMs: settings.timeoutMs,
-      });
-      answers = answersOf(steps);
-    }
+    const driven = await drive(spec, db, pool, schema, settings);
+    stage = 'the final read';
+    const read = await readBack(
+      target,
+      strategy,
+      [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)],
+      spec.params.stock.map((s) => s.sku),
+    );
     stage = 'the audit';
-    const invariants = reconcile(await auditInSnapshot(db.admin, strategy), answers);
-    const outcomes = countOutcomes(answers);
-    const judged = judge(spec, outcomes, invariants, answers, observations);
-    const status = judged.problems.length === 0 ? 'pass' : 'fail';
-    keep = status === 'fail' && settings.keepFailed;
+    const audit = await auditInSnapshot(db.admin, strategy);
+    const reading = computeReading(
+      { stock: spec.params.stock, sent: driven.sent, answers: driven.answers, lifecycle: driven.lifecycle },
+      read,
+      audit,
+    );
+    const outcomes = countOutcomes(driven.answers);
+    const found: Problem[] = [
+      ...invariantProblems(reading),
+      ...scenario.check(spec.params, outcomes, reading.invariants, driven.observations),
+      ...errorProblems(driven.answers),
+      ...(scenario.kind === 'interleaving' && driven.steps
+        ? blockingProblems(scenario, strategy.id, driven.steps)
+        : []),
+    ];
+    const judged = judge(strategy, scenario.id, found, outcomes, reading);
+    keep = judged.status === 'fail' && settings.keepFailed;
+    const { steps, observations } = driven;
     return {
       ...identity,
-      status,
+      status: judged.status,
       outcomes,
-      invariants,
+      invariants: reading.invariants,
+      audit: auditSummary(audit),
+      finalRead: { statuses: reading.statusCounts, skus: reading.skus },
+      coverage: { exercised: driven.exercised, pausePoints: driven.pausePoints },
+      fired: judged.fired,
       boundary: `${judged.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
       problems: judged.problems,
-      ...(steps ? { steps } : { latency: summarizeLatency(answers.map((a) => a.latencyMs)) }),
+      ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
       ...(Object.keys(observations).length > 0 ? { observations } : {}),
       ...(keep ? { keptSchema: schema } : {}),
     };
@@ -201,4 +214,67 @@ export async function runCase(
     await db.admin.query('RESET search_path').catch(() => undefined);
     if (!keep) await db.dropCaseSchema(schema);
   }
+}
+
+async function drive(
+  spec: CaseSpec,
+  db: RunDatabase,
+  pool: ClientPool,
+  schema: string,
+  settings: CaseSettings,
+): Promise<Driven> {
+  const { scenario } = spec;
+  const { strategy, moduleUrl } = spec.ref;
+  const final = ['status', 'remaining'];
+  if (scenario.kind === 'script') {
+    const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs);
+    await scenario.run(script.ctx);
+    return {
+      sent: script.sent,
+      answers: script.answers,
+      lifecycle: script.lifecycle,
+      exercised: [...script.exercised, ...final],
+      pausePoints: [...script.pausePoints],
+      observations: script.observations,
+    };
+  }
+  if (scenario.kind === 'clients') {
+    const plan = scenario.plan(spec.params);
+    const holdAt =
+      plan.holdAt && strategy.pausePoints.reserve?.includes(plan.holdAt) ? plan.holdAt : undefined;
+    const clients = await pool.drive({
+      strategyModuleUrl: moduleUrl,
+      target: { connectionString: db.connectionString, schema },
+      clients: plan.clients,
+      timeoutMs: settings.timeoutMs,
+      ...(holdAt ? { holdAt } : {}),
+    });
+    const rollbacks = [...new Set(plan.clients.flatMap((c) => (c.rollbackAt ? [c.rollbackAt] : [])))];
+    return {
+      sent: plan.clients.flatMap((c) => c.requests),
+      answers: clients.flatMap((c) => c.results),
+      lifecycle: NO_LIFECYCLE,
+      exercised: ['reserve', ...final],
+      pausePoints: [...(holdAt ? [`reserve:${holdAt}`] : []), ...rollbacks.map((p) => `reserve:${p}`)],
+      observations: {},
+    };
+  }
+  const permutation = scenario.permutation(spec.params);
+  const steps = await runPermutation(permutation, {
+    connectionString: db.connectionString,
+    schema,
+    strategy,
+    timeoutMs: settings.timeoutMs,
+  });
+  const requests = requestsOf(permutation);
+  const untils = permutation.steps.flatMap((s) => ('until' in s && s.until ? [`reserve:${s.until}`] : []));
+  return {
+    sent: requests,
+    answers: answersOf(steps, requests),
+    lifecycle: NO_LIFECYCLE,
+    exercised: ['reserve', ...final],
+    pausePoints: [...new Set(untils)],
+    observations: {},
+    steps,
+  };
 }

@@ -4,25 +4,36 @@
  * child process for crashes); answers and observations are collected for the audit.
  */
 import pg from 'pg';
-import type { SessionContext, StrategyRef } from '../strategies/contract.ts';
+import type { ReserveRequest, SessionContext, Strategy, StrategyRef } from '../strategies/contract.ts';
 import type { ClientPool } from './client-pool.ts';
 import type { RequestResult } from './client-task.ts';
 import { runUntilStage } from './crash-runner.ts';
 import type { RunDatabase } from './database.ts';
 import { startReservationService } from './http/reservation-service.ts';
-import { auditInSnapshot } from './invariants.ts';
+import type { LifecycleFacts } from './invariants.ts';
 import { nodeIdentity } from './node-identity.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenarios/scenario.ts';
 
 export interface ScriptRun {
   ctx: ScriptContext;
+  /** Every request the scenario sent (a crashed child's too, which never got an answer). */
+  sent: ReserveRequest[];
   /** Answers the scenario's clients received; a scenario driving HTTP adds its own with `answered`. */
   answers: RequestResult[];
   observations: Observations;
+  lifecycle: LifecycleFacts;
+  /** Contract operations the scenario called, and the pause points it killed them at. */
+  exercised: Set<string>;
+  pausePoints: Set<string>;
 }
 
 /** Pause points do nothing in a lifecycle session: only the crash child stops at one. */
 const passThrough = async () => undefined;
+
+/** run-case never starts a scenario whose operations the strategy lacks; this guards one that forgot to declare. */
+function missing(strategy: Strategy, operation: string): Error {
+  return new Error(`the scenario calls ${operation}, which ${strategy.id} does not implement`);
+}
 
 export function scriptContext(
   db: RunDatabase,
@@ -34,7 +45,11 @@ export function scriptContext(
 ): ScriptRun {
   const { strategy, moduleUrl } = ref;
   const answers: RequestResult[] = [];
+  const sent: ReserveRequest[] = [];
   const observations: Observations = {};
+  const lifecycle = { released: new Set<string>(), expireRan: false };
+  const exercised = new Set<string>();
+  const pausePoints = new Set<string>();
   let sessionCount = 0;
   let crashCount = 0;
 
@@ -42,6 +57,8 @@ export function scriptContext(
     params,
     strategy,
     async reserve(requests, nodeOf) {
+      sent.push(...requests);
+      exercised.add('reserve');
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
         target: { connectionString: db.connectionString, schema },
@@ -76,15 +93,43 @@ export function scriptContext(
     },
     async backdate(keys) {
       if (!strategy.backdate) throw new Error(`${strategy.id} has no backdate hook`);
+      exercised.add('backdate');
       await strategy.backdate(db.admin, keys);
     },
+    async confirm(session, key) {
+      exercised.add('confirm');
+      if (!strategy.confirm) throw missing(strategy, 'confirm');
+      return strategy.confirm(session, key);
+    },
+    async release(session, key) {
+      exercised.add('release');
+      if (!strategy.release) throw missing(strategy, 'release');
+      const moved = await strategy.release(session, key);
+      if (moved) lifecycle.released.add(key);
+      return moved;
+    },
+    async expire(session) {
+      exercised.add('expire');
+      lifecycle.expireRan = true;
+      if (!strategy.expire) throw missing(strategy, 'expire');
+      return strategy.expire(session);
+    },
     async available() {
-      const audit = await auditInSnapshot(db.admin, strategy);
-      return audit.skus.reduce((sum, s) => sum + s.available, 0);
+      let sum = 0;
+      for (const { sku } of params.stock) sum += await strategy.remaining(db.admin, sku);
+      return sum;
     },
     node: (index, count, start) => nodeIdentity(schema, index, count, start),
     crash(operation, crashAt) {
       crashCount += 1;
+      pausePoints.add(`${operation === 'expire' ? 'expire' : 'reserve'}:${crashAt}`);
+      if (operation === 'expire') {
+        lifecycle.expireRan = true;
+        exercised.add('expire');
+      } else {
+        sent.push(operation.reserve);
+        exercised.add('reserve');
+      }
       const order = {
         strategyModuleUrl: moduleUrl,
         connectionString: db.connectionString,
@@ -94,6 +139,10 @@ export function scriptContext(
         crashAt,
       };
       return runUntilStage(order, db.admin, timeoutMs);
+    },
+    sent(requests) {
+      sent.push(...requests);
+      exercised.add('reserve');
     },
     answered(results) {
       answers.push(...results);
@@ -116,5 +165,5 @@ export function scriptContext(
       observations[name] = value;
     },
   };
-  return { ctx, answers, observations };
+  return { ctx, sent, answers, observations, lifecycle, exercised, pausePoints };
 }

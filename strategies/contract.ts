@@ -39,6 +39,33 @@ export const PAUSE_POINTS = [
 ] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
+/** The operations that can pass pause points; each declares its own, so a scenario holds the right one. */
+export const PAUSING_OPERATIONS = ['reserve', 'confirm', 'release', 'expire'] as const;
+export type PausingOperation = (typeof PAUSING_OPERATIONS)[number];
+export type PausePoints = Partial<Record<PausingOperation, readonly PausePoint[]>>;
+
+/**
+ * The checks a verdict is made of. A negative control names, per scenario, the ones that must catch it
+ * (`caughtBy`); the harness computes all of them itself from the answers and its own final read.
+ * The first seven are counts (see Invariants in the harness); `outcomes` is the scenario's exact answer
+ * counts, `observations` the figures it observed along the way, `blocking` which interleaving steps were
+ * seen waiting, `errors` requests that failed with an exception.
+ */
+export const CHECKS = [
+  'oversold',
+  'drift',
+  'duplicateActive',
+  'duplicateKey',
+  'lostAcknowledged',
+  'unacknowledgedActive',
+  'auditMismatch',
+  'outcomes',
+  'observations',
+  'blocking',
+  'errors',
+] as const;
+export type CheckName = (typeof CHECKS)[number];
+
 /**
  * The process (or worker thread standing for one) a session runs on, for designs that keep state in
  * memory per node. A restart gives the node a new `incarnation`: memory kept under the old one is gone.
@@ -96,13 +123,22 @@ export interface Strategy {
   guarantee: string;
   expect: Expectation;
   /**
-   * Scenarios the strategy takes part in; omitted means all. A negative control names the scenarios that
-   * must catch it, every other case is reported `n/a` with `notApplicable` as the reason.
+   * Scenarios a safe design takes part in; omitted means all. A negative control's scenarios are the keys
+   * of `caughtBy`. Every other case is reported `n/a` with `notApplicable` as the reason.
    */
   scenarios?: readonly string[];
   notApplicable?: string;
-  /** Pause points this strategy passes through (the harness refuses to hold one it never reaches). */
-  pausePoints: readonly PausePoint[];
+  /**
+   * A negative control's reason to exist: per scenario, the checks that must catch it (any one of them).
+   * Required with `expect: 'violate'`; its keys are the only scenarios the control runs in. Caught only by
+   * another check, the case fails as "caught for the wrong reason".
+   */
+  caughtBy?: Readonly<Record<string, readonly CheckName[]>>;
+  /**
+   * Pause points each operation passes through (the harness only holds one the operation declares, and a
+   * scenario that needs an undeclared one is n/a for the strategy).
+   */
+  pausePoints: PausePoints;
   /** Creates the strategy's tables in the current schema (search_path) and loads the stock. */
   setup(db: ClientBase, stock: readonly StockLine[]): Promise<void>;
   reserve(ctx: SessionContext, request: ReserveRequest): Promise<ReserveResult>;
@@ -112,9 +148,19 @@ export interface Strategy {
   release?(ctx: SessionContext, requestKey: string): Promise<boolean>;
   /** Every HELD past expires_at → EXPIRED; returns the units this call gave back. */
   expire?(ctx: SessionContext): Promise<number>;
-  status?(db: ClientBase, requestKey: string): Promise<ReservationStatus | 'NOT_FOUND'>;
+  /** The reservation's current status; the harness reads every key a case sent back through it. */
+  status(db: ClientBase, requestKey: string): Promise<ReservationStatus | 'NOT_FOUND'>;
+  /**
+   * Units of `sku` the design would still sell, from its own stock state (its counter, free slots, its
+   * nodes' shares): never derived from counting reservations, or drift could not show a disagreement.
+   */
+  remaining(db: ClientBase, sku: string): Promise<number>;
   /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
   backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
+  /**
+   * A second, independent reading of the strategy's own tables (it alone sees rows no key reaches, and
+   * duplicate keys). The harness compares it with its own final read; any disagreement is `auditMismatch`.
+   */
   audit(db: ClientBase): Promise<StrategyAudit>;
 }
 
@@ -122,19 +168,4 @@ export interface Strategy {
 export interface StrategyRef {
   strategy: Strategy;
   moduleUrl: string;
-}
-
-export function isStrategy(value: unknown): value is Strategy {
-  if (typeof value !== 'object' || value === null) return false;
-  const s = value as Record<string, unknown>;
-  return (
-    typeof s.id === 'string' &&
-    typeof s.title === 'string' &&
-    typeof s.guarantee === 'string' &&
-    (s.expect === 'hold' || s.expect === 'violate') &&
-    Array.isArray(s.pausePoints) &&
-    typeof s.setup === 'function' &&
-    typeof s.reserve === 'function' &&
-    typeof s.audit === 'function'
-  );
 }

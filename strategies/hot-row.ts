@@ -34,6 +34,7 @@ import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowLifecycle,
+  stockRowRemaining,
   takeUnitOrRollBackClaim,
 } from './stock-and-reservation.ts';
 import { inTransaction } from './transaction.ts';
@@ -43,7 +44,7 @@ const hotRow: Strategy = {
   title: 'Hot row: conditional UPDATE on one stock row',
   guarantee: '`available > 0` re-evaluated under the row lock; unique key + partial unique index',
   expect: 'hold',
-  pausePoints: ['after-read', 'before-commit'],
+  pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),
 
@@ -58,6 +59,7 @@ const hotRow: Strategy = {
     }),
 
   ...stockRowLifecycle,
+  remaining: stockRowRemaining,
   audit: auditStockAndReservation,
 };
 

@@ -39,6 +39,8 @@ const SQL = {
             GROUP BY q.sku, q.total ORDER BY q.sku`,
 } as const;
 
+const REMAINING_SQL = `SELECT available FROM (${SQL.counts}) c WHERE sku = $1`;
+
 /** node i's part of `total` over `count` nodes: an even split, the remainder to the first nodes. */
 export function shareOf(total: number, node: NodeIdentity): number {
   return Math.floor(total / node.count) + (node.index < total % node.count ? 1 : 0);
@@ -83,9 +85,9 @@ function nodeMemory(ctx: SessionContext, rebuildFromLedger: boolean): Promise<Ma
 
 export function memoryQuotaDesign(options: {
   rebuildFromLedger: boolean;
-}): Pick<Strategy, 'pausePoints' | 'setup' | 'reserve' | 'status' | 'audit'> {
+}): Pick<Strategy, 'pausePoints' | 'setup' | 'reserve' | 'status' | 'remaining' | 'audit'> {
   return {
-    pausePoints: ['after-read', 'after-memory-before-ledger', 'before-commit'],
+    pausePoints: { reserve: ['after-read', 'after-memory-before-ledger', 'before-commit'] },
 
     async setup(db, stock) {
       await createReservationTable(db, { oneActivePerUser: true });
@@ -122,6 +124,11 @@ export function memoryQuotaDesign(options: {
     },
 
     status: reservationStatus,
+
+    async remaining(db, sku) {
+      const { rows } = await db.query<{ available: number }>(REMAINING_SQL, [sku]);
+      return rows[0]?.available ?? 0;
+    },
 
     audit: (db) => auditWithStockCounts(db, SQL.counts),
   };

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Errors, HarnessError, oneLine } from '../harness/errors.ts';
-import { isStrategy, type Strategy, type StrategyRef } from './contract.ts';
+import type { Strategy, StrategyRef } from './contract.ts';
+import { checkStrategy } from './strategy-module.ts';
 
 const BUILT_IN = {
   'hot-row': new URL('./hot-row.ts', import.meta.url).href,
@@ -24,12 +25,12 @@ export const BUILT_IN_IDS = Object.keys(BUILT_IN);
 export async function importStrategy(moduleUrl: string): Promise<Strategy> {
   const module: Record<string, unknown> = await import(moduleUrl);
   const candidate = module.default ?? module.strategy;
-  if (!isStrategy(candidate)) {
-    throw Errors.badInput(
-      `${moduleUrl} does not export a strategy (default export with id, title, guarantee, expect, pausePoints, setup, reserve, audit)`,
-    );
+  if (candidate === undefined) {
+    throw Errors.badInput(`${moduleUrl} has no default export (a strategy, see strategies/contract.ts)`);
   }
-  return candidate;
+  const checked = checkStrategy(candidate);
+  if ('problem' in checked) throw Errors.badInput(`${moduleUrl} is not a valid strategy: ${checked.problem}`);
+  return checked.strategy;
 }
 
 function looksLikePath(name: string): boolean {

@@ -52,6 +52,7 @@ const SQL = {
                WHERE request_key = $1 AND status = 'HELD'
               RETURNING request_key)
             UPDATE stock_slot SET holder_key = NULL WHERE holder_key IN (SELECT request_key FROM moved)`,
+  freeSlots: 'SELECT count(*)::int AS free FROM stock_slot WHERE sku = $1 AND holder_key IS NULL',
   counts: `SELECT s.sku, s.total, count(*) FILTER (WHERE t.holder_key IS NULL)::int AS available
              FROM sku s LEFT JOIN stock_slot t USING (sku) GROUP BY s.sku, s.total ORDER BY s.sku`,
 } as const;
@@ -61,7 +62,7 @@ const skipLockedSlots: Strategy = {
   title: 'Slot rows claimed with FOR UPDATE SKIP LOCKED',
   guarantee: 'each slot row holds at most one holder_key; contenders skip locked slots instead of waiting',
   expect: 'hold',
-  pausePoints: ['after-read', 'before-commit'],
+  pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 
   async setup(db, stock) {
     await createReservationTable(db, { oneActivePerUser: true });
@@ -87,6 +88,11 @@ const skipLockedSlots: Strategy = {
     }),
 
   ...lifecycleFromStatements(SQL),
+
+  async remaining(db, sku) {
+    const { rows } = await db.query<{ free: number }>(SQL.freeSlots, [sku]);
+    return rows[0]?.free ?? 0;
+  },
 
   audit: (db) => auditWithStockCounts(db, SQL.counts),
 };

@@ -26,6 +26,14 @@ export async function createStockAndReservation(
   );
 }
 
+/** What the stock row says remains: the counter itself, never a count of reservations. */
+export async function stockRowRemaining(db: ClientBase, sku: string): Promise<number> {
+  const { rows } = await db.query<{ available: number }>('SELECT available FROM sku_stock WHERE sku = $1', [
+    sku,
+  ]);
+  return rows[0]?.available ?? 0;
+}
+
 export function auditStockAndReservation(db: ClientBase): Promise<StrategyAudit> {
   return auditWithStockCounts(db, 'SELECT sku, total, available FROM sku_stock ORDER BY sku');
 }

@@ -27,4 +27,6 @@ export interface BenchThreadResult {
   errorsBySqlstate: Record<string, number>;
   /** Requests turned away by admission while measuring (each retried by its client). */
   rejected: number;
+  /** HELD answers over the whole series, warm-up included: what the stock must account for afterwards. */
+  heldTotal: number;
 }

@@ -1,5 +1,5 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import { exactly, requestsFor, type Scenario } from './scenario.ts';
+import { exactly, figure, requestsFor, type Scenario } from './scenario.ts';
 
 /**
  * Seed C28-08: 40 expired HELD rows; a confirmer (one transaction per row) and an expirer (one statement)
@@ -13,8 +13,6 @@ export const confirmVsExpire: Scenario = {
   input: SCENARIO_INPUTS['confirm-vs-expire'],
   operations: ['expire', 'confirm', 'backdate'],
   async run(ctx) {
-    const { confirm, expire } = ctx.strategy;
-    if (!confirm || !expire) throw new Error(`${ctx.strategy.id} lacks confirm or expire`);
     const requests = requestsFor(ctx.params, 1, ctx.params.clients);
     await ctx.reserve(requests);
     await ctx.backdate(requests.map((r) => r.requestKey));
@@ -22,10 +20,10 @@ export const confirmVsExpire: Scenario = {
       if (!confirmer || !expirer) throw new Error('two sessions expected');
       const confirming = (async () => {
         let n = 0;
-        for (const r of requests) if (await confirm.call(ctx.strategy, confirmer, r.requestKey)) n++;
+        for (const r of requests) if (await ctx.confirm(confirmer, r.requestKey)) n++;
         return n;
       })();
-      return Promise.all([confirming, expire.call(ctx.strategy, expirer)]);
+      return Promise.all([confirming, ctx.expire(expirer)]);
     });
     ctx.observe('confirmed', confirmed);
     ctx.observe('unitsReturned', returned);
@@ -35,14 +33,8 @@ export const confirmVsExpire: Scenario = {
     const returned = Number(observed.unitsReturned);
     return [
       ...exactly({ HELD: params.clients }, outcomes),
-      ...(confirmed + returned === params.clients
-        ? []
-        : [
-            `confirmed ${confirmed} + returned ${returned}, expected each of ${params.clients} rows handled once`,
-          ]),
-      ...(invariants.active === confirmed
-        ? []
-        : [`active ${invariants.active}, expected the ${confirmed} confirmed`]),
+      ...figure('confirmed + returned', confirmed + returned, params.clients, '(each row handled once)'),
+      ...figure('active', invariants.active, confirmed, '(the confirmed rows)'),
     ];
   },
 };

@@ -14,7 +14,7 @@ export const contentionAborts: Scenario = {
   kind: 'clients',
   summary: `contention where every ${ABORT_EVERY}th client rolls back at before-commit: false sold-out under load`,
   input: SCENARIO_INPUTS['contention-aborts'],
-  requires: ['before-commit'],
+  requires: [{ operation: 'reserve', anyOf: ['before-commit'] }],
   plan: (params) => ({
     holdAt: 'after-read',
     clients: distinctUserClients(params).map((client) =>

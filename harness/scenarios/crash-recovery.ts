@@ -1,7 +1,7 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
 import type { PausePoint } from '../../strategies/contract.ts';
 import { expireConcurrently } from './expiry.ts';
-import { exactly, observedExactly, requestsFor, type Scenario } from './scenario.ts';
+import { exactly, figure, observedExactly, requestsFor, type Scenario } from './scenario.ts';
 
 const EXPIRED = 5;
 /** Where the kill lands: between an operation's transactions if it has them, else before its commit. */
@@ -18,9 +18,10 @@ export const crashRecovery: Scenario = {
   summary: 'expiry killed -9 in a child process before it finishes; rerun twice; then 10 new clients',
   input: SCENARIO_INPUTS['crash-recovery'],
   operations: ['expire', 'backdate'],
+  requires: [{ operation: 'expire', anyOf: CRASH_POINTS }],
   async run(ctx) {
-    const crashAt = CRASH_POINTS.find((p) => ctx.strategy.pausePoints.includes(p));
-    if (!crashAt) throw new Error(`${ctx.strategy.id} declares none of ${CRASH_POINTS.join(', ')}`);
+    const crashAt = CRASH_POINTS.find((p) => ctx.strategy.pausePoints.expire?.includes(p));
+    if (!crashAt) throw new Error(`${ctx.strategy.id}'s expire declares none of ${CRASH_POINTS.join(', ')}`);
     const held = requestsFor(ctx.params, 1, ctx.params.clients);
     await ctx.reserve(held);
     await ctx.backdate(held.slice(0, EXPIRED).map((r) => r.requestKey));
@@ -49,8 +50,6 @@ export const crashRecovery: Scenario = {
       },
       observed,
     ),
-    ...(invariants.active === params.clients
-      ? []
-      : [`active ${invariants.active}, expected ${params.clients}`]),
+    ...figure('active', invariants.active, params.clients),
   ],
 };

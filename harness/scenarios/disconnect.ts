@@ -19,11 +19,11 @@ export const disconnect: Scenario = {
   kind: 'script',
   summary: 'a client sends its POST and disconnects after 100 ms; polls GET, then replays: REPLAY, stock −1',
   input: SCENARIO_INPUTS.disconnect,
-  operations: ['status'],
   async run(ctx) {
     const [request] = requestsFor(ctx.params, 1, 1);
     if (!request) throw new Error('no request');
     const gone = { ...request, requestKey: 'req-gone', user: ctx.params.user };
+    ctx.sent([gone]);
     await ctx.withService(
       { admission: { limit: 4, maxWaiting: 8, waitMs: 2_000 }, workMs: WORK_MS },
       async (service) => {
@@ -56,6 +56,8 @@ export const disconnect: Scenario = {
         ctx.answered([
           {
             requestKey: gone.requestKey,
+            user: gone.user,
+            sku: gone.sku,
             outcome: (replay.fields.outcome ?? 'ERROR') as Outcome,
             latencyMs: 0,
           },
@@ -75,6 +77,6 @@ export const disconnect: Scenario = {
         `active ${invariants.active}, available ${invariants.available}: expected exactly one unit taken`,
       );
     }
-    return problems;
+    return problems.map((message) => ({ check: 'observations', message }));
   },
 };

@@ -1,17 +1,12 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import type { SessionContext } from '../../strategies/contract.ts';
-import { exactly, observedExactly, requestsFor, type Scenario, type ScriptContext } from './scenario.ts';
+import { exactly, figure, observedExactly, requestsFor, type Scenario, type ScriptContext } from './scenario.ts';
 
 const FIRST_EXPIRED = 8;
 const CONCURRENT_JOBS = 4;
 
 /** Runs expire on each session at once (real connections contending for the same row locks). */
 export async function expireConcurrently(ctx: ScriptContext, jobs: number): Promise<number> {
-  const expire = ctx.strategy.expire;
-  if (!expire) throw new Error(`${ctx.strategy.id} has no expire`);
-  const units = await ctx.withSessions(jobs, (sessions: SessionContext[]) =>
-    Promise.all(sessions.map((s) => expire.call(ctx.strategy, s))),
-  );
+  const units = await ctx.withSessions(jobs, (sessions) => Promise.all(sessions.map((s) => ctx.expire(s))));
   return units.reduce((a, b) => a + b, 0);
 }
 
@@ -42,6 +37,6 @@ export const expiry: Scenario = {
   check: (params, outcomes, invariants, observed) => [
     ...exactly({ HELD: params.clients }, outcomes),
     ...observedExactly({ unitsReturned: [FIRST_EXPIRED, 0, 0, params.clients - FIRST_EXPIRED] }, observed),
-    ...(invariants.active === 0 ? [] : [`active ${invariants.active}, expected 0 after every hold expired`]),
+    ...figure('active', invariants.active, 0, 'after every hold expired'),
   ],
 };

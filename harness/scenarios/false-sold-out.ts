@@ -13,7 +13,9 @@ export const falseSoldOut: Scenario = {
   kind: 'interleaving',
   summary: '2 units: t1 holds one uncommitted, t2 takes the other, t3 asks, t1 rolls back (seed C28-14)',
   input: SCENARIO_INPUTS['false-sold-out'],
-  requires: ['before-commit'],
+  requires: [{ operation: 'reserve', anyOf: ['before-commit'] }],
+  // A design that waits queues t2 and t3 behind t1's row lock; one that skips locked units never waits.
+  blocking: { 'hot-row': ['t2-take', 't3-ask'], 'skip-locked-slots': [], 'memory-quota': [] },
   permutation: (params) => ({
     sessions: ['t1', 't2', 't3'],
     steps: [

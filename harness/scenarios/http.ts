@@ -21,12 +21,13 @@ export const http: Scenario = {
   kind: 'script',
   summary: '120 clients at once over HTTP behind admission 4:8; 503s retried with the same key',
   input: SCENARIO_INPUTS.http,
-  operations: ['status'],
   async run(ctx) {
     await ctx.withService({ admission: ADMISSION, workMs: WORK_MS }, async (service) => {
       let responses503 = 0;
+      const requests = requestsFor(ctx.params, 1, ctx.params.clients);
+      ctx.sent(requests);
       const finals = await Promise.all(
-        requestsFor(ctx.params, 1, ctx.params.clients).map(async (request) => {
+        requests.map(async (request) => {
           for (let attempt = 1; ; attempt++) {
             const answer = await postReserve(service.url, request);
             if (answer.code !== 503) return { request, answer };
@@ -41,6 +42,8 @@ export const http: Scenario = {
         finals.map(
           ({ request, answer }): RequestResult => ({
             requestKey: request.requestKey,
+            user: request.user,
+            sku: request.sku,
             outcome: (answer.fields.outcome ?? 'ERROR') as Outcome,
             latencyMs: 0,
           }),
@@ -62,10 +65,7 @@ export const http: Scenario = {
   check(params, _outcomes, _invariants, observed) {
     const stock = firstSku(params).total;
     const gate = observed.admission as Record<string, number>;
-    const problems = exactly(
-      { 201: stock, 409: params.clients - stock },
-      observed.finalCodes as Record<string, number>,
-    );
+    const problems: string[] = [];
     if (gate.admitted !== params.clients)
       problems.push(`admitted ${gate.admitted}, expected once per client`);
     const rejections = (gate.rejectedQueueFull ?? 0) + (gate.rejectedWaitTimeout ?? 0);
@@ -73,6 +73,9 @@ export const http: Scenario = {
       problems.push(`${observed.responses503} 503s but ${rejections} rejections`);
     if ((gate.maxInFlightSeen ?? 0) > ADMISSION.limit) problems.push(`in flight ${gate.maxInFlightSeen}`);
     if ((gate.maxWaitingSeen ?? 0) > ADMISSION.maxWaiting) problems.push(`waiting ${gate.maxWaitingSeen}`);
-    return problems;
+    return [
+      ...exactly({ 201: stock, 409: params.clients - stock }, observed.finalCodes as Record<string, number>),
+      ...problems.map((message) => ({ check: 'observations' as const, message })),
+    ];
   },
 };

@@ -14,8 +14,7 @@ export const restart: Scenario = {
   kind: 'script',
   summary: '2 nodes × 20 of 40; node-1 sells out, restarts, and is sent more clients (seed C28-15)',
   input: SCENARIO_INPUTS.restart,
-  operations: [],
-  requires: ['after-memory-before-ledger'],
+  requires: [{ operation: 'reserve', anyOf: ['after-memory-before-ledger'] }],
   async run(ctx) {
     const first = Math.round((ctx.params.clients * 2) / 3);
     const before = await ctx.reserve(requestsFor(ctx.params, 1, first), (i) => ctx.node(i % NODES, NODES, 1));

@@ -1,7 +1,9 @@
 import { requestKey, type ScenarioInput, userId } from '../../fixtures/scenario-inputs.ts';
 import type {
+  CheckName,
   NodeIdentity,
   PausePoint,
+  PausingOperation,
   ReserveRequest,
   SessionContext,
   StockLine,
@@ -30,20 +32,37 @@ export interface CasePlan {
   holdAt?: PausePoint;
 }
 
+/** One expectation a case missed, named by the check it belongs to (what a control's `caughtBy` names). */
+export interface Problem {
+  check: CheckName;
+  message: string;
+}
+
+/** The scenario holds (or kills) `operation` at one of these points: the first one it declares. */
+export interface PauseNeed {
+  operation: PausingOperation;
+  anyOf: readonly PausePoint[];
+}
+
+/** Optional operations of the contract a scenario drives. */
+export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate';
+
 interface ScenarioBase {
   id: string;
   /** One line on what the scenario drives, for `list` and the report. */
   summary: string;
   input: ScenarioInput;
-  /** Pause points a strategy must pass for the scenario to apply to it. */
-  requires?: readonly PausePoint[];
+  /** Pause points the scenario needs; a strategy that declares none of them is n/a, with the reason. */
+  requires?: readonly PauseNeed[];
+  /** Optional operations the strategy must implement for the scenario to apply. */
+  operations?: readonly LifecycleOperation[];
   /** What a safe strategy's outcomes must satisfy; returns the problems, empty when met. */
   check(
     params: ScenarioParams,
     outcomes: OutcomeCounts,
     invariants: Invariants,
     observed: Observations,
-  ): string[];
+  ): Problem[];
 }
 
 /** Named values a script scenario saw along the way (units each expiry run returned, …). */
@@ -64,11 +83,17 @@ export interface ScriptContext {
   withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T>;
   /** The strategy's backdate hook: these reservations' expiry lies in the past. */
   backdate(requestKeys: readonly string[]): Promise<void>;
-  /** Σ available as the strategy's own state says, read now. */
+  /** The strategy's lifecycle operations on a session; the case records what they did. */
+  confirm(session: SessionContext, requestKey: string): Promise<boolean>;
+  release(session: SessionContext, requestKey: string): Promise<boolean>;
+  expire(session: SessionContext): Promise<number>;
+  /** Σ remaining(sku) over the case's stock, as the strategy's own state says, read now. */
   available(): Promise<number>;
   /** Runs the operation in a child process until it stops at `crashAt` (see crash-runner.ts). */
   crash(operation: CrashOperation, crashAt: PausePoint): Promise<CrashedChild>;
-  /** Answers clients received some other way (over HTTP), for the audit's reconciliation. */
+  /** Requests sent some other way (over HTTP), so the final read covers their keys. */
+  sent(requests: readonly ReserveRequest[]): void;
+  /** Answers clients received some other way (over HTTP). */
   answered(results: readonly RequestResult[]): void;
   /** The HTTP service in front of the strategy on a free loopback port, closed after `work`. */
   withService<T>(
@@ -81,8 +106,6 @@ export interface ScriptContext {
 /** A sequence of phases (reserve, backdate, expire, crash …) written as code. */
 export interface ScriptScenario extends ScenarioBase {
   kind: 'script';
-  /** Lifecycle operations the strategy must implement for the scenario to apply. */
-  operations: readonly ('expire' | 'confirm' | 'release' | 'backdate' | 'status')[];
   run(ctx: ScriptContext): Promise<void>;
 }
 
@@ -96,6 +119,11 @@ export interface ClientsScenario extends ScenarioBase {
 export interface InterleavingScenario extends ScenarioBase {
   kind: 'interleaving';
   permutation(params: ScenarioParams): Permutation;
+  /**
+   * Per strategy id: exactly the steps that must be seen blocked (every other step must not block). A
+   * strategy without an entry is recorded, not judged, on this.
+   */
+  blocking?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario;
@@ -107,18 +135,28 @@ export function firstSku(params: ScenarioParams): StockLine {
 }
 
 /** The counts must be exactly these (absent keys mean 0). */
-export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): string[] {
+export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): Problem[] {
   const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
   return [...keys]
     .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
-    .map((k) => `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}`);
+    .map((k) => ({ check: 'outcomes', message: `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}` }));
 }
 
 /** Each observation must equal its expected value. */
-export function observedExactly(expected: Observations, observed: Observations): string[] {
+export function observedExactly(expected: Observations, observed: Observations): Problem[] {
   return Object.entries(expected)
     .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
-    .map(([k, v]) => `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`);
+    .map(([k, v]) => ({
+      check: 'observations',
+      message: `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`,
+    }));
+}
+
+/** A figure the scenario derives from the final read (active after expiry, …) must be this. */
+export function figure(name: string, actual: number, expected: number, why = ''): Problem[] {
+  return actual === expected
+    ? []
+    : [{ check: 'observations', message: `${name} ${actual}, expected ${expected}${why ? ` ${why}` : ''}` }];
 }
 
 /** One request on the first sku with this key and user. */
@@ -144,7 +182,7 @@ export function everyUnitAccounted(
   counts: { stock: number; clients: number; aborting: number },
   outcomes: OutcomeCounts,
   invariants: Invariants,
-): string[] {
+): Problem[] {
   const problems: string[] = [];
   const held = outcomes.HELD ?? 0;
   const attainable = Math.min(counts.stock, counts.clients - counts.aborting);
@@ -158,6 +196,5 @@ export function everyUnitAccounted(
   }
   const answered = Object.values(outcomes).reduce((a, b) => a + b, 0);
   if (answered !== counts.clients) problems.push(`${answered} answers for ${counts.clients} clients`);
-  if (outcomes.ERROR) problems.push(`ERROR ${outcomes.ERROR}`);
-  return problems;
+  return problems.map((message) => ({ check: 'outcomes', message }));
 }

@@ -11,7 +11,10 @@ export const userRace: Scenario = {
   kind: 'interleaving',
   summary: 'one user, two keys: both sessions read before either writes (seed C28-12)',
   input: SCENARIO_INPUTS['user-race'],
-  requires: ['after-read'],
+  requires: [{ operation: 'reserve', anyOf: ['after-read'] }],
+  // The key is claimed before after-read, so s2's insert waits on s1's uncommitted entry in the user index;
+  // memory-quota reads first and inserts after the pause, when s1 has committed.
+  blocking: { 'hot-row': ['s2-read'], 'skip-locked-slots': ['s2-read'], 'memory-quota': [] },
   permutation: (params) => ({
     sessions: ['s1', 's2'],
     steps: [

@@ -13,7 +13,11 @@
  */
 import type { ReserveResult, Strategy } from '../contract.ts';
 import { answerForRecordedKey, reservationStatus } from '../reservation-table.ts';
-import { auditStockAndReservation, createStockAndReservation } from '../stock-and-reservation.ts';
+import {
+  auditStockAndReservation,
+  createStockAndReservation,
+  stockRowRemaining,
+} from '../stock-and-reservation.ts';
 import { inTransaction } from '../transaction.ts';
 
 const SQL = {
@@ -28,9 +32,9 @@ const checkThenAct: Strategy = {
   title: 'Check-then-act: read available, decide in the app, write an absolute value',
   guarantee: 'none: the check is not re-evaluated at write time (lost update)',
   expect: 'violate',
-  scenarios: ['contention'],
+  caughtBy: { contention: ['oversold'] },
   notApplicable: 'negative control: contention is the case that must catch it',
-  pausePoints: ['after-read', 'before-commit'],
+  pausePoints: { reserve: ['after-read', 'before-commit'] },
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),
 
@@ -51,6 +55,7 @@ const checkThenAct: Strategy = {
     }),
 
   status: reservationStatus,
+  remaining: stockRowRemaining,
   audit: auditStockAndReservation,
 };
 

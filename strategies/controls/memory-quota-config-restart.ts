@@ -16,7 +16,7 @@ const memoryQuotaConfigRestart: Strategy = {
   title: 'In-memory share per node, restarted from its configured share',
   guarantee: 'none: a restarted node forgets what it sold and sells its share again',
   expect: 'violate',
-  scenarios: ['restart', 'node-crash'],
+  caughtBy: { restart: ['oversold'], 'node-crash': ['oversold'] },
   notApplicable: 'negative control: restart and node-crash are the cases that must catch it',
   ...memoryQuotaDesign({ rebuildFromLedger: false }),
 };

@@ -23,7 +23,7 @@ const noActiveIndex: Strategy = {
   title: 'One active hold per user checked in the app, no partial unique index',
   guarantee: 'none: the per-user check is read before the write and never re-checked',
   expect: 'violate',
-  scenarios: ['user-race'],
+  caughtBy: { 'user-race': ['duplicateActive'] },
   notApplicable: 'negative control: user-race is the case that must catch it',
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: false }),
   reserve: (ctx, request) =>

@@ -27,9 +27,9 @@ const splitTxRelease: Strategy = {
   title: 'Expiry returns stock in one transaction, marks rows EXPIRED in a second',
   guarantee: 'none: the stock and the status change commit separately',
   expect: 'violate',
-  scenarios: ['crash-recovery'],
+  caughtBy: { 'crash-recovery': ['oversold'] },
   notApplicable: 'negative control: crash-recovery is the case that must catch it',
-  pausePoints: [...hotRow.pausePoints, 'between-transactions'],
+  pausePoints: { ...hotRow.pausePoints, expire: ['between-transactions'] },
   async expire(ctx) {
     const ids = await inTransaction(ctx.db, async () => {
       const picked = await ctx.db.query<{ reservation_id: string; sku: string }>(SQL.pickExpired);

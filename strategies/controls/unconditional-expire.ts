@@ -28,7 +28,7 @@ const unconditionalExpire: Strategy = {
   title: 'Expiry by id without status = HELD, one unit back per id',
   guarantee: 'none: units are returned per id picked, not per row moved from HELD',
   expect: 'violate',
-  scenarios: ['expire-replay'],
+  caughtBy: { 'expire-replay': ['oversold'] },
   notApplicable: 'negative control: expire-replay is the case that must catch it',
   expire: (ctx) =>
     inTransaction(ctx.db, async () => {
