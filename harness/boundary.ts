@@ -4,6 +4,7 @@
  */
 import type { Strategy } from '../strategies/contract.ts';
 import { type CaseResult, formatOutcomes, isMeasured, type MeasuredCase } from './case-result.ts';
+import { coverageRows } from './coverage.ts';
 
 export interface BoundaryRow {
   strategy: string;
@@ -40,26 +41,35 @@ function crashNote(cases: readonly MeasuredCase[]): string {
 }
 
 export function boundaryRows(cases: readonly CaseResult[], strategies: readonly Strategy[]): BoundaryRow[] {
+  const gaps = new Map(coverageRows(cases).map((r) => [r.strategy, r.gaps]));
   return strategies.map((strategy) => {
-    const own = cases.filter((c) => c.strategy === strategy.id);
-    const measured = own.filter(isMeasured);
-    const broken = own.find((c) => c.status === 'fail' && !isMeasured(c));
-    const shown = telling(measured);
-    const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
-    const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };
-    if (broken) return { ...base, counts: '-', boundary: broken.boundary, shownBy: broken.id };
-    if (shown)
-      return {
-        ...base,
-        counts: countsOf(shown),
-        boundary: `${shown.boundary}${crashNote(measured)}`,
-        shownBy: shown.id,
-      };
+    const row = boundaryRow(cases, strategy);
+    const missing = gaps.get(strategy.id) ?? [];
+    return missing.length > 0
+      ? { ...row, boundary: `${row.boundary}; not covered: ${missing.join(', ')}` }
+      : row;
+  });
+}
+
+function boundaryRow(cases: readonly CaseResult[], strategy: Strategy): BoundaryRow {
+  const own = cases.filter((c) => c.strategy === strategy.id);
+  const measured = own.filter(isMeasured);
+  const broken = own.find((c) => c.status === 'fail' && !isMeasured(c));
+  const shown = telling(measured);
+  const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
+  const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };
+  if (broken) return { ...base, counts: '-', boundary: broken.boundary, shownBy: broken.id };
+  if (shown)
     return {
       ...base,
-      counts: headline ? countsOf(headline) : '-',
-      boundary: `${measured.length > 0 ? 'none observed' : 'no case measured'}${crashNote(measured)}`,
-      shownBy: measured.map((c) => c.id).join(', ') || '-',
+      counts: countsOf(shown),
+      boundary: `${shown.boundary}${crashNote(measured)}`,
+      shownBy: shown.id,
     };
-  });
+  return {
+    ...base,
+    counts: headline ? countsOf(headline) : '-',
+    boundary: `${measured.length > 0 ? 'none observed' : 'no case measured'}${crashNote(measured)}`,
+    shownBy: measured.map((c) => c.id).join(', ') || '-',
+  };
 }

@@ -71,6 +71,11 @@ async function main(argv: string[]): Promise<number> {
           .option('timeout-ms', {
             type: 'string',
             describe: 'longest wait at a barrier before a case is stuck (60000)',
+          })
+          .option('require-coverage', {
+            type: 'boolean',
+            default: false,
+            describe: 'fail the run when a scenario is n/a for lack of an optional operation or pause point',
           }),
       async (args) => {
         exitCode = await runCommand(args as unknown as RunArgs);

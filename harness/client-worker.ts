@@ -82,7 +82,13 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
           const latencyMs = performance.now() - began;
           results.push(
             error instanceof RollbackAtPause
-              ? { requestKey: request.requestKey, user: request.user, sku: request.sku, outcome: 'ROLLED_BACK', latencyMs }
+              ? {
+                  requestKey: request.requestKey,
+                  user: request.user,
+                  sku: request.sku,
+                  outcome: 'ROLLED_BACK',
+                  latencyMs,
+                }
               : errorResult(request, error, latencyMs),
           );
         }

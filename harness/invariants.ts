@@ -85,7 +85,8 @@ const isActive = (status: KeyStatus | undefined) => status === 'HELD' || status 
 function owners(facts: CaseFacts): Map<string, SentRequest> {
   const owner = new Map<string, SentRequest>();
   for (const a of facts.answers) {
-    if ((a.outcome === 'HELD' || a.outcome === 'REPLAY') && !owner.has(a.requestKey)) owner.set(a.requestKey, a);
+    if ((a.outcome === 'HELD' || a.outcome === 'REPLAY') && !owner.has(a.requestKey))
+      owner.set(a.requestKey, a);
   }
   for (const r of facts.sent) if (!owner.has(r.requestKey)) owner.set(r.requestKey, r);
   return owner;
@@ -99,7 +100,11 @@ function unexplainedEnd(status: KeyStatus | undefined, key: string, lifecycle: L
   return false;
 }
 
-function compareWithAudit(audit: StrategyAudit, skus: readonly SkuReading[], activeKeys: Set<string>): string[] {
+function compareWithAudit(
+  audit: StrategyAudit,
+  skus: readonly SkuReading[],
+  activeKeys: Set<string>,
+): string[] {
   const found: string[] = [];
   const audited = new Map(audit.skus.map((s) => [s.sku, s]));
   for (const s of skus) {
@@ -109,15 +114,18 @@ function compareWithAudit(audit: StrategyAudit, skus: readonly SkuReading[], act
       continue;
     }
     if (a.total !== s.total) found.push(`${s.sku} total: audit ${a.total}, given to setup ${s.total}`);
-    if (a.available !== s.remaining) found.push(`${s.sku} available: audit ${a.available}, remaining() ${s.remaining}`);
+    if (a.available !== s.remaining)
+      found.push(`${s.sku} available: audit ${a.available}, remaining() ${s.remaining}`);
     if (a.active !== s.active) found.push(`${s.sku} active: audit ${a.active}, final read ${s.active}`);
   }
   const auditActive = new Set(audit.activeKeys);
   const onlyAudit = [...auditActive].filter((k) => !activeKeys.has(k));
   const onlyRead = [...activeKeys].filter((k) => !auditActive.has(k));
   const sample = (keys: string[]) => `${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}`;
-  if (onlyAudit.length > 0) found.push(`${onlyAudit.length} key(s) active in the audit only: ${sample(onlyAudit)}`);
-  if (onlyRead.length > 0) found.push(`${onlyRead.length} key(s) active by status() only: ${sample(onlyRead)}`);
+  if (onlyAudit.length > 0)
+    found.push(`${onlyAudit.length} key(s) active in the audit only: ${sample(onlyAudit)}`);
+  if (onlyRead.length > 0)
+    found.push(`${onlyRead.length} key(s) active by status() only: ${sample(onlyRead)}`);
   return found;
 }
 

@@ -8,8 +8,16 @@ import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../strategies/contract.ts';
 import { type BoundaryRow, boundaryRows } from './boundary.ts';
 import type { CaseResult } from './case-result.ts';
+import { type CoverageRow, coverageRows } from './coverage.ts';
 import type { Environment } from './environment.ts';
-import { boundaryTable, caseTable, notApplicableLine, type TableData } from './result-tables.ts';
+import {
+  boundaryTable,
+  caseTable,
+  coverageGapLines,
+  coverageTable,
+  notApplicableLine,
+  type TableData,
+} from './result-tables.ts';
 import type { SuiteResult } from './suite.ts';
 
 export interface Report {
@@ -18,6 +26,9 @@ export interface Report {
   environment: Environment;
   cases: CaseResult[];
   boundary: BoundaryRow[];
+  coverage: CoverageRow[];
+  /** Set by `--require-coverage`: the cases that were not covered and so failed the run. */
+  uncovered: string[];
 }
 
 export function buildReport(result: SuiteResult, strategies: readonly Strategy[]): Report {
@@ -27,6 +38,8 @@ export function buildReport(result: SuiteResult, strategies: readonly Strategy[]
     environment: result.environment,
     cases: result.cases,
     boundary: boundaryRows(result.cases, strategies),
+    coverage: coverageRows(result.cases),
+    uncovered: result.uncovered,
   };
 }
 
@@ -64,7 +77,20 @@ export function renderMarkdown(report: Report): string {
     '',
     notApplicableLine(report.cases) ?? '',
     '',
+    '## Coverage',
+    '',
+    'Per strategy and scenario: the verdict, `n/a` where a control sits out a scenario that is not meant to',
+    'catch it, `not covered` where the strategy lacks an optional operation or pause point the scenario needs',
+    '(`run --require-coverage` fails on those).',
+    '',
+    markdown(coverageTable(report.coverage)),
+    '',
+    ...coverageGapLines(report.coverage).map((line) => `- ${line}`),
+    '',
   ];
+  if (report.uncovered.length > 0) {
+    lines.push('## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), '');
+  }
   if (failed.length > 0) {
     lines.push('## Failures', '');
     for (const c of failed) lines.push(`- \`${c.id}\`: ${c.boundary}`);

@@ -4,6 +4,7 @@
  */
 import type { BoundaryRow } from './boundary.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from './case-result.ts';
+import type { CoverageRow } from './coverage.ts';
 import type { Invariants } from './invariants.ts';
 
 export interface TableData {
@@ -61,8 +62,22 @@ export function boundaryTable(rows: readonly BoundaryRow[]): TableData {
   };
 }
 
+export function coverageTable(rows: readonly CoverageRow[]): TableData {
+  const scenarios = [...new Set(rows.flatMap((r) => Object.keys(r.cells)))];
+  return {
+    headers: ['strategy', 'expect', ...scenarios],
+    rows: rows.map((r) => [r.strategy, r.expect, ...scenarios.map((s) => r.cells[s] ?? '-')]),
+  };
+}
+
+/** `hot-row: not covered: expiry — no expire`, one line per strategy with gaps. */
+export function coverageGapLines(rows: readonly CoverageRow[]): string[] {
+  return rows.filter((r) => r.gaps.length > 0).map((r) => `${r.strategy}: not covered: ${r.gaps.join(', ')}`);
+}
+
 export function notApplicableLine(cases: readonly CaseResult[]): string | undefined {
   const skipped = cases.filter((c) => c.status === 'n/a');
   if (skipped.length === 0) return undefined;
-  return `n/a: ${skipped.length} case(s) where a strategy does not take part (negative controls outside the scenario that catches them, missing pause points or lifecycle operations); reasons in report.json`;
+  const gaps = skipped.filter((c) => c.coverage.missing.length > 0).length;
+  return `n/a: ${skipped.length} case(s): ${skipped.length - gaps} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (listed below); reasons in report.json`;
 }

@@ -132,7 +132,7 @@ export async function runCase(
   spec: CaseSpec,
   settings: CaseSettings,
 ): Promise<CaseResult> {
-  const { strategy, moduleUrl } = spec.ref;
+  const { strategy } = spec.ref;
   const { scenario } = spec;
   const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
   const excluded = excludedReason(scenario, strategy);

@@ -2,6 +2,7 @@
 import type { StrategyRef } from '../strategies/contract.ts';
 import type { CaseResult } from './case-result.ts';
 import { ClientPool } from './client-pool.ts';
+import { isCoverageGap } from './coverage.ts';
 import { openRunDatabase } from './database.ts';
 import { type Environment, readEnvironment } from './environment.ts';
 import { runCase } from './run-case.ts';
@@ -22,6 +23,8 @@ export interface SuiteOptions {
   /** Keep the run database even when every case passed. */
   keep: boolean;
   timeoutMs: number;
+  /** A case n/a for lack of an optional operation or pause point fails the run. */
+  requireCoverage: boolean;
   onCase?: (result: CaseResult) => void;
 }
 
@@ -31,6 +34,8 @@ export interface SuiteResult {
   cases: CaseResult[];
   /** What was kept for inspection and how to reach it. */
   kept: string[];
+  /** Cases not covered for lack of an operation or pause point, when `requireCoverage` made them fatal. */
+  uncovered: string[];
 }
 
 /** Overrides apply to the many-client scenarios; an interleaving's inputs are part of its definition. */
@@ -71,7 +76,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     } finally {
       await pool.close();
     }
-    return { ok: !failed(), environment, cases, kept };
+    const uncovered = options.requireCoverage
+      ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
+      : [];
+    return { ok: !failed() && uncovered.length === 0, environment, cases, kept, uncovered };
   } finally {
     kept.push(...(await db.close({ keep: options.keep || failed() })));
   }

@@ -2,7 +2,13 @@
 import Table from 'cli-table3';
 import { type CaseResult, formatOutcomes } from './case-result.ts';
 import type { Report } from './report.ts';
-import { boundaryTable, caseTable, notApplicableLine, type TableData } from './result-tables.ts';
+import {
+  boundaryTable,
+  caseTable,
+  coverageGapLines,
+  notApplicableLine,
+  type TableData,
+} from './result-tables.ts';
 
 function render(table: TableData, wrapColumns: readonly number[] = []): string {
   const widths = table.headers.map((_, i) => (wrapColumns.includes(i) ? 40 : null));
@@ -25,10 +31,14 @@ export function renderTerminal(report: Report): string {
   return [
     render(caseTable(report.cases)),
     notApplicableLine(report.cases) ?? '',
+    ...coverageGapLines(report.coverage),
     '',
     'Boundary table',
     render(boundaryTable(report.boundary), [2, 3, 4]),
     '',
+    ...(report.uncovered.length > 0
+      ? [`NOT ok: ${report.uncovered.length} case(s) not covered and --require-coverage was given (exit 1)`]
+      : []),
     report.ok ? 'ok: every case met its expectation' : 'NOT ok: a case missed its expectation (exit 1)',
   ].join('\n');
 }

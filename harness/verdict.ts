@@ -19,12 +19,14 @@ export function invariantProblems(reading: Reading): Problem[] {
   // Per sku, so that one sku's surplus cannot hide another's deficit.
   const drifting = reading.skus.filter((s) => s.drift !== 0);
   if (drifting.length > 0) {
-    const detail = reading.skus.length > 1 ? ` (${drifting.map((s) => `${s.sku} ${s.drift}`).join(', ')})` : '';
+    const detail =
+      reading.skus.length > 1 ? ` (${drifting.map((s) => `${s.sku} ${s.drift}`).join(', ')})` : '';
     problems.push({ check: 'drift', message: `drift ${inv.drift}${detail}` });
   }
   const counts = ['duplicateActive', 'duplicateKey', 'lostAcknowledged', 'unacknowledgedActive'] as const;
   for (const check of counts) if (inv[check] > 0) problems.push({ check, message: `${check} ${inv[check]}` });
-  for (const line of reading.mismatches) problems.push({ check: 'auditMismatch', message: `auditMismatch: ${line}` });
+  for (const line of reading.mismatches)
+    problems.push({ check: 'auditMismatch', message: `auditMismatch: ${line}` });
   return problems;
 }
 
@@ -72,11 +74,21 @@ export function judge(
     const wanted = strategy.caughtBy?.[scenarioId] ?? [];
     const caught = found.filter((p) => wanted.includes(p.check));
     if (caught.length > 0) {
-      return { status: 'pass', problems: [], boundary: `caught: ${caught.map((p) => p.message).join(', ')}`, fired };
+      return {
+        status: 'pass',
+        problems: [],
+        boundary: `caught: ${caught.map((p) => p.message).join(', ')}`,
+        fired,
+      };
     }
     if (fired.length > 0) {
       const problem = `caught for the wrong reason: ${fired.join(', ')} fired, but ${strategy.id} must be caught by ${wanted.join(' or ')} here`;
-      return { status: 'fail', problems: [problem, ...messages], boundary: `${problem} (${messages.join('; ')})`, fired };
+      return {
+        status: 'fail',
+        problems: [problem, ...messages],
+        boundary: `${problem} (${messages.join('; ')})`,
+        fired,
+      };
     }
     return {
       status: 'fail',
@@ -85,7 +97,8 @@ export function judge(
       fired,
     };
   }
-  if (messages.length > 0) return { status: 'fail', problems: messages, boundary: `broke: ${messages.join('; ')}`, fired };
+  if (messages.length > 0)
+    return { status: 'fail', problems: messages, boundary: `broke: ${messages.join('; ')}`, fired };
   const inv = reading.invariants;
   if (inv.falseSoldOut > 0) {
     return {
@@ -95,5 +108,10 @@ export function judge(
       fired,
     };
   }
-  return { status: 'pass', problems: [], boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0`, fired };
+  return {
+    status: 'pass',
+    problems: [],
+    boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0`,
+    fired,
+  };
 }

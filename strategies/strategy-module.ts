@@ -16,7 +16,10 @@ const pausePoints = z
 
 const strategySchema = z
   .object({
-    id: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
+    id: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
     title: z.string().min(1),
     guarantee: z.string().min(1),
     expect: z.enum(['hold', 'violate']),
@@ -60,7 +63,8 @@ export function checkStrategy(value: unknown): { strategy: Strategy } | { proble
   const problems = parsed.error.issues.map((issue) => {
     const path = issue.path.map(String).join('.') || 'module';
     if (issue.path.length > 0 && valueAt(value, issue.path) === undefined) return `${path} is missing`;
-    const received = issue.code === 'invalid_value' ? `: got ${JSON.stringify(valueAt(value, issue.path))}` : '';
+    const received =
+      issue.code === 'invalid_value' ? `: got ${JSON.stringify(valueAt(value, issue.path))}` : '';
     return `${path} ${issue.message}${received}`;
   });
   return { problem: problems.join('; ') };

@@ -20,7 +20,13 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
   const phase = new Int32Array(task.phase);
   const start = new SharedBarrier(task.start.buffer, task.start.parties);
   const gate = task.admission && new Admission(task.admission.settings, task.admission.buffer);
-  const result: BenchThreadResult = { latenciesMs: [], outcomes: {}, errorsBySqlstate: {}, rejected: 0, heldTotal: 0 };
+  const result: BenchThreadResult = {
+    latenciesMs: [],
+    outcomes: {},
+    errorsBySqlstate: {},
+    rejected: 0,
+    heldTotal: 0,
+  };
   const count = (into: Record<string, number>, key: string) => {
     into[key] = (into[key] ?? 0) + 1;
   };

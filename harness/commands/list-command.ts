@@ -8,7 +8,7 @@ export async function listCommand(json: boolean): Promise<number> {
     id: s.id,
     expect: s.expect,
     guarantee: s.guarantee,
-    scenarios: s.scenarios ?? 'all',
+    scenarios: s.expect === 'violate' ? Object.keys(s.caughtBy ?? {}) : (s.scenarios ?? 'all'),
   }));
   const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
   if (json) {

@@ -25,6 +25,7 @@ export interface RunArgs {
   keep: boolean;
   reports: string;
   'timeout-ms'?: unknown;
+  'require-coverage': boolean;
 }
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -44,6 +45,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     repeat,
     keep: args.keep,
     timeoutMs,
+    requireCoverage: args['require-coverage'],
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
   });

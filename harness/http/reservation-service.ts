@@ -117,7 +117,6 @@ export async function startReservationService(
   };
 
   const status = async (res: ServerResponse, key: string) => {
-    if (!strategy.status) return reply(res, 501, { outcome: 'NOT_IMPLEMENTED' });
     const client = await pool.connect();
     try {
       const found = await strategy.status(client, key);

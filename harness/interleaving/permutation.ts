@@ -5,20 +5,50 @@
  */
 import type { PausePoint, ReserveRequest, ReserveResult } from '../../strategies/contract.ts';
 
+/**
+ * An annotation on one step of a permutation, as the isolation tester's `step(*)`, `step(other)` and
+ * `step(other notices N)`: `once` reports the step as waiting before anything is looked at; `step` holds
+ * back its completion while step `other` is still running; `notices` until `other`'s session has sent N
+ * more notices. They only change when a completion is reported, never what the step does.
+ */
+export type Blocker =
+  | { kind: 'once' }
+  | { kind: 'step'; step: string }
+  | { kind: 'notices'; step: string; count: number };
+
+interface StepBase {
+  name: string;
+  session: string;
+  /** Annotations of this step in this permutation. */
+  blockers?: readonly Blocker[];
+}
+
 export type Step =
   /** Raw SQL on the session's connection. */
-  | { name: string; session: string; sql: string }
+  | (StepBase & { sql: string })
   /**
    * The strategy's reserve. With `until`, the step completes when the operation reaches that pause point
    * and the operation stays there, transaction open, until a `resume` step of the same session.
    */
-  | { name: string; session: string; reserve: ReserveRequest; until?: PausePoint }
+  | (StepBase & { reserve: ReserveRequest; until?: PausePoint })
   /** Continue a paused operation to its end (`commit`), or make it roll back at the pause (`rollback`). */
-  | { name: string; session: string; resume: 'commit' | 'rollback' };
+  | (StepBase & { resume: 'commit' | 'rollback' });
 
 export interface Permutation {
   sessions: readonly string[];
   steps: readonly Step[];
+}
+
+/**
+ * SQL around each permutation, as the isolation tester runs a spec's: `setup` blocks on the control
+ * connection, then each session's own setup on its connection; after the last step each session's
+ * teardown, then `teardown`.
+ */
+export interface PermutationFrame {
+  setup?: readonly string[];
+  teardown?: string;
+  sessionSetup?: Readonly<Record<string, string>>;
+  sessionTeardown?: Readonly<Record<string, string>>;
 }
 
 export type StepResult =
@@ -28,6 +58,8 @@ export type StepResult =
       answer?: ReserveResult;
       paused?: PausePoint;
       rolledBack?: true;
+      /** A resume step found its operation already ended before the pause point: nothing to resume. */
+      endedBeforePause?: true;
     }
   | { status: 'error'; sqlstate?: string; error: string };
 
@@ -40,3 +72,35 @@ export interface StepRecord {
   blocked: boolean;
   result: StepResult;
 }
+
+/** The rows of one row-returning statement, as the server sent them (text, NULL as null). */
+export interface ResultTable {
+  columns: string[];
+  rows: (string | null)[][];
+}
+
+/** An error or notice as the server reported it. */
+export interface ServerMessage {
+  severity: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+}
+
+/**
+ * What a run shows as it unfolds, in the order the isolation tester prints it: a step seen waiting, a
+ * step reported completed (`afterWaiting`: it was reported waiting before) with its result sets and
+ * error, rows returned by setup or teardown SQL, a session's notices, a teardown that failed.
+ */
+export type EngineEvent =
+  | { kind: 'waiting'; step: Step }
+  | {
+      kind: 'completed';
+      step: Step;
+      afterWaiting: boolean;
+      tables: readonly ResultTable[];
+      error?: ServerMessage;
+    }
+  | { kind: 'rows'; tables: readonly ResultTable[] }
+  | { kind: 'notice'; session: string; notice: ServerMessage }
+  | { kind: 'teardown-failed'; where: string; error: string };

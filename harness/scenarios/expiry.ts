@@ -1,5 +1,12 @@
 import { SCENARIO_INPUTS } from '../../fixtures/scenario-inputs.ts';
-import { exactly, figure, observedExactly, requestsFor, type Scenario, type ScriptContext } from './scenario.ts';
+import {
+  exactly,
+  figure,
+  observedExactly,
+  requestsFor,
+  type Scenario,
+  type ScriptContext,
+} from './scenario.ts';
 
 const FIRST_EXPIRED = 8;
 const CONCURRENT_JOBS = 4;

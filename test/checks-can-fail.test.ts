@@ -1,0 +1,148 @@
+/**
+ * Every check proves it can fail: for each invariant and each kind of expectation, a fixture strategy that
+ * breaks that one check (test/fixtures/checks/), run through the real command line, fails the run for that
+ * reason. README's "check → control" table lists the same pairs.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import type { CheckName } from '../strategies/contract.ts';
+import { measured, runCli, runJson } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+const fixture = (name: string) => `test/fixtures/checks/${name}.ts`;
+
+interface Breaker {
+  check: CheckName;
+  strategy: string;
+  scenario: string;
+  /** The checks that fire besides the one under test (none where the fixture breaks it alone). */
+  alsoFires: CheckName[];
+  args?: string[];
+}
+
+const BREAKERS: Breaker[] = [
+  { check: 'drift', strategy: 'leaky-counter', scenario: 'duplicate-key', alsoFires: [] },
+  { check: 'duplicateKey', strategy: 'replay-logged-as-row', scenario: 'duplicate-key', alsoFires: [] },
+  { check: 'auditMismatch', strategy: 'miscounted-audit', scenario: 'contention', alsoFires: [] },
+  { check: 'outcomes', strategy: 'limit-answered-sold-out', scenario: 'user-limit', alsoFires: [] },
+  { check: 'observations', strategy: 'expire-miscount', scenario: 'expiry', alsoFires: [] },
+  { check: 'blocking', strategy: 'hot-row-without-wait', scenario: 'false-sold-out', alsoFires: [] },
+  {
+    check: 'lostAcknowledged',
+    strategy: 'ack-then-rollback',
+    scenario: 'contention',
+    alsoFires: ['outcomes'],
+  },
+  { check: 'unacknowledgedActive', strategy: 'silent-hold', scenario: 'key-reuse', alsoFires: ['outcomes'] },
+  { check: 'errors', strategy: 'throws-on-limit', scenario: 'user-limit', alsoFires: ['outcomes'] },
+];
+
+describe('each check fails a strategy that breaks it', () => {
+  it.each(BREAKERS)('$check: $strategy fails $scenario', async ({ check, strategy, scenario, alsoFires }) => {
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      fixture(strategy),
+      '--scenario',
+      scenario,
+    ]);
+    expect(run.code).toBe(1);
+    expect(report.ok).toBe(false);
+    const c = report.cases.find((x) => x.scenario === scenario);
+    expect(c?.status).toBe('fail');
+    const fired = c && 'fired' in c ? c.fired : [];
+    expect([...fired].sort()).toEqual([check, ...alsoFires].sort());
+  });
+
+  it('oversold and duplicateActive: the seed controls are caught by the check they name (check-then-act, no-active-index)', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      'check-then-act,no-active-index',
+      '--scenario',
+      'contention,user-race',
+    ]);
+    expect(run.code).toBe(0);
+    expect(measured(report.cases, 'contention/check-then-act').fired).toContain('oversold');
+    expect(measured(report.cases, 'user-race/no-active-index').fired).toContain('duplicateActive');
+    for (const id of ['contention/check-then-act', 'user-race/no-active-index']) {
+      expect(measured(report.cases, id).status).toBe('pass');
+    }
+  });
+
+  it('a control caught only by another check fails as "caught for the wrong reason"', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      fixture('wrong-reason-control'),
+      '--scenario',
+      'contention',
+    ]);
+    expect(run.code).toBe(1);
+    const c = measured(report.cases, 'contention/wrong-reason-control');
+    expect(c.status).toBe('fail');
+    expect(c.problems[0]).toMatch(/^caught for the wrong reason: oversold/);
+  });
+
+  it('coverage: a strategy without expire is n/a (reported) in expiry, and --require-coverage fails the run', async () => {
+    const args = ['--strategy', 'test/fixtures/lock-first.ts', '--scenario', 'expiry,contention'];
+    const lenient = await runJson(serverUrl, args);
+    expect(lenient.run.code).toBe(0);
+    const skipped = lenient.report.cases.find((c) => c.id === 'expiry/lock-first');
+    expect(skipped).toMatchObject({ status: 'n/a', coverage: { missing: ['no expire', 'no backdate'] } });
+    expect(lenient.report.coverage[0]?.cells).toEqual({ expiry: 'not covered', contention: 'pass' });
+    expect(lenient.report.boundary[0]?.boundary).toMatch(/not covered: expiry — no expire; no backdate/);
+
+    const strict = await runJson(serverUrl, [...args, '--require-coverage']);
+    expect(strict.run.code).toBe(1);
+    expect(strict.report.ok).toBe(false);
+    expect(strict.report.uncovered).toEqual([expect.stringMatching(/^expiry\/lock-first: not covered/)]);
+  });
+});
+
+describe('strategies that grade themselves are judged by the harness', () => {
+  it('an oversold design fails on the harness-computed counts whether its audit lies (two ways) or not', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      `${fixture('audit-from-counter')},${fixture('audit-available-from-active')},test/fixtures/oversell-declared-safe.ts`,
+      '--scenario',
+      'contention',
+      '--stock',
+      '2',
+      '--clients',
+      '5',
+    ]);
+    expect(run.code).toBe(1);
+    for (const id of ['audit-from-counter', 'audit-available-from-active', 'oversell-declared-safe']) {
+      const c = measured(report.cases, `contention/${id}`);
+      expect(c.status, id).toBe('fail');
+      // Every client read 2 before any wrote: 5 active holds for 2 units, whatever the audit says.
+      expect(c.invariants, id).toMatchObject({ total: 2, active: 5, oversold: 3 });
+      expect(c.fired, id).toEqual(expect.arrayContaining(['oversold', 'drift']));
+    }
+    expect(measured(report.cases, 'contention/audit-from-counter').audit.skus[0]?.active).toBe(1);
+    expect(measured(report.cases, 'contention/audit-from-counter').fired).toContain('auditMismatch');
+    expect(measured(report.cases, 'contention/audit-available-from-active').fired).toContain('auditMismatch');
+    expect(measured(report.cases, 'contention/oversell-declared-safe').fired).not.toContain('auditMismatch');
+  });
+
+  it('a module naming an unknown pause point, or missing members, is refused when it loads (exit 2, one line)', async () => {
+    const bad = await runCli([
+      'run',
+      '--strategy',
+      'test/fixtures/bad-pause-point.ts',
+      '--database-url',
+      serverUrl,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/pausePoints\.reserve\.0 .*got "nope"/);
+    const half = await runCli([
+      'run',
+      '--strategy',
+      'test/fixtures/not-a-strategy.ts',
+      '--database-url',
+      serverUrl,
+    ]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(
+      /title is missing.*setup is missing.*status is missing.*remaining is missing/,
+    );
+  });
+});
