@@ -22,14 +22,14 @@ const BUILT_IN = {
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
 
-export async function importStrategy(moduleUrl: string): Promise<Strategy> {
+export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
   const module: Record<string, unknown> = await import(moduleUrl);
   const candidate = module.default ?? module.strategy;
   if (candidate === undefined) {
-    throw Errors.badInput(`${moduleUrl} has no default export (a strategy, see strategies/contract.ts)`);
+    throw Errors.badInput(`${shownAs} has no default export (a strategy, see strategies/contract.ts)`);
   }
   const checked = checkStrategy(candidate);
-  if ('problem' in checked) throw Errors.badInput(`${moduleUrl} is not a valid strategy: ${checked.problem}`);
+  if ('problem' in checked) throw Errors.badInput(`${shownAs} is not a valid strategy: ${checked.problem}`);
   return checked.strategy;
 }
 
@@ -50,7 +50,7 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
   const moduleUrl = pathToFileURL(file).href;
   let strategy: Strategy;
   try {
-    strategy = await importStrategy(moduleUrl);
+    strategy = await importStrategy(moduleUrl, name);
   } catch (error: unknown) {
     if (error instanceof HarnessError) throw error;
     throw Errors.badInput(`cannot load strategy module ${name}: ${oneLine(error)}`);

@@ -20,7 +20,10 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
       ['run', '--scenario', 'stampede'],
       /unknown scenario "stampede"; choose one of: contention, duplicate-key/,
     ],
-    [['run', '--strategy', 'test/fixtures/not-a-strategy.ts'], /does not export a strategy/],
+    [
+      ['run', '--strategy', 'test/fixtures/not-a-strategy.ts'],
+      /not-a-strategy.ts is not a valid strategy: title is missing/,
+    ],
     [['run', '--strategy', './nowhere/strategy.ts'], /strategy module not found: \.\/nowhere\/strategy\.ts/],
     [['run', '--clients', 'many'], /--clients must be a whole number from 1 to 250, got "many"/],
     [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
