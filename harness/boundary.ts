@@ -54,7 +54,7 @@ export function boundaryRows(cases: readonly CaseResult[], strategies: readonly 
 function boundaryRow(cases: readonly CaseResult[], strategy: Strategy): BoundaryRow {
   const own = cases.filter((c) => c.strategy === strategy.id);
   const measured = own.filter(isMeasured);
-  const broken = own.find((c) => c.status === 'fail' && !isMeasured(c));
+  const broken = own.find((c) => c.status === 'broken');
   const shown = telling(measured);
   const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
   const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };

@@ -48,8 +48,9 @@ export interface CaseCoverage {
   pausePoints: string[];
 }
 
-export interface MeasuredCase extends CaseIdentity {
-  status: 'pass' | 'fail';
+/** A case that ran to its end and was judged: `pass` or `fail`, each its own variant below. */
+interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
+  status: S;
   outcomes: OutcomeCounts;
   /** Computed by the harness from the answers and its final read; never the strategy's self-report. */
   invariants: Invariants;
@@ -72,6 +73,10 @@ export interface MeasuredCase extends CaseIdentity {
   keptSchema?: string;
 }
 
+export type PassedCase = JudgedCase<'pass'>;
+export type FailedCase = JudgedCase<'fail'>;
+export type MeasuredCase = PassedCase | FailedCase;
+
 export interface SkippedCase extends CaseIdentity {
   status: 'n/a';
   outcomes: OutcomeCounts;
@@ -87,15 +92,21 @@ export interface SkippedCase extends CaseIdentity {
 
 /** A case that could not be measured at all (the harness failed, e.g. a session never progressed). */
 export interface BrokenCase extends CaseIdentity {
-  status: 'fail';
+  status: 'broken';
   outcomes: OutcomeCounts;
   invariants: null;
   boundary: string;
   problems: string[];
 }
 
-export type CaseResult = MeasuredCase | SkippedCase | BrokenCase;
+/** Discriminated by `status`, one value per variant: pass, fail, n/a, broken. */
+export type CaseResult = PassedCase | FailedCase | SkippedCase | BrokenCase;
 
 export function isMeasured(c: CaseResult): c is MeasuredCase {
-  return c.invariants !== null;
+  return c.status === 'pass' || c.status === 'fail';
+}
+
+/** A case that makes the run fail: it missed an expectation, or could not be measured at all. */
+export function failsTheRun(c: CaseResult): boolean {
+  return c.status === 'fail' || c.status === 'broken';
 }

@@ -5,7 +5,7 @@
  */
 import type { CaseResult, SkippedCase } from './case-result.ts';
 
-export type CoverageCell = 'pass' | 'fail' | 'n/a' | 'not covered';
+export type CoverageCell = CaseResult['status'] | 'not covered';
 
 export interface CoverageRow {
   strategy: string;
@@ -25,7 +25,7 @@ function cellOf(c: CaseResult): CoverageCell {
   return c.status;
 }
 
-const RANK: Record<CoverageCell, number> = { fail: 3, 'not covered': 2, pass: 1, 'n/a': 0 };
+const RANK: Record<CoverageCell, number> = { broken: 4, fail: 3, 'not covered': 2, pass: 1, 'n/a': 0 };
 
 export function coverageRows(cases: readonly CaseResult[]): CoverageRow[] {
   const rows = new Map<string, CoverageRow>();

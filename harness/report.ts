@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../strategies/contract.ts';
 import { type BoundaryRow, boundaryRows } from './boundary.ts';
-import type { CaseResult } from './case-result.ts';
+import { type CaseResult, failsTheRun } from './case-result.ts';
 import { type CoverageRow, coverageRows } from './coverage.ts';
 import type { Environment } from './environment.ts';
 import {
@@ -49,7 +49,7 @@ function markdown(table: TableData): string {
 
 export function renderMarkdown(report: Report): string {
   const env = report.environment;
-  const failed = report.cases.filter((c) => c.status === 'fail');
+  const failed = report.cases.filter(failsTheRun);
   const lines = [
     '# reservebench report',
     '',

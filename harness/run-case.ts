@@ -204,7 +204,7 @@ export async function runCase(
     const problem = `${stage} failed: ${oneLine(error)}`;
     return {
       ...identity,
-      status: 'fail',
+      status: 'broken',
       outcomes: {},
       invariants: null,
       boundary: problem,

@@ -1,6 +1,6 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
 import type { StrategyRef } from '../strategies/contract.ts';
-import type { CaseResult } from './case-result.ts';
+import { type CaseResult, failsTheRun } from './case-result.ts';
 import { ClientPool } from './client-pool.ts';
 import { isCoverageGap } from './coverage.ts';
 import { openRunDatabase } from './database.ts';
@@ -55,7 +55,7 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
   const cases: CaseResult[] = [];
-  const failed = () => cases.some((c) => c.status === 'fail');
+  const failed = () => cases.some(failsTheRun);
   const kept: string[] = [];
   try {
     const environment = await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded');

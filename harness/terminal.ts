@@ -23,7 +23,7 @@ function render(table: TableData, wrapColumns: readonly number[] = []): string {
 }
 
 export function caseLine(c: CaseResult): string {
-  const mark = c.status === 'pass' ? 'ok  ' : c.status === 'fail' ? 'FAIL' : 'n/a ';
+  const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
   return `${mark} ${c.id} (${c.expect}) ${formatOutcomes(c.outcomes)} — ${c.boundary}`;
 }
 

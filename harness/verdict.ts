@@ -5,7 +5,7 @@
  * (another check firing means the scenario no longer shows what the control exists to show).
  */
 import type { CheckName, Strategy } from '../strategies/contract.ts';
-import { type CaseResult, formatOutcomes, type OutcomeCounts } from './case-result.ts';
+import { formatOutcomes, type OutcomeCounts } from './case-result.ts';
 import type { RequestResult } from './client-task.ts';
 import type { StepRecord } from './interleaving/permutation.ts';
 import type { Reading } from './invariants.ts';
@@ -54,7 +54,7 @@ export function errorProblems(answers: readonly RequestResult[]): Problem[] {
 }
 
 export interface Judgement {
-  status: CaseResult['status'] & ('pass' | 'fail');
+  status: 'pass' | 'fail';
   problems: string[];
   boundary: string;
   /** Every check that fired, whatever the expectation. */
