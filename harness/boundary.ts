@@ -32,12 +32,12 @@ function telling(cases: readonly MeasuredCase[]): MeasuredCase | undefined {
   );
 }
 
-/** What a crash between a node's memory and its ledger cost (node-crash): units lost, or none. */
-function crashNote(cases: readonly MeasuredCase[]): string {
-  const crash = cases.find((c) => typeof c.observations?.unitsLost === 'number');
-  if (!crash) return '';
-  const lost = crash.observations?.unitsLost;
-  return `; undersell after crash: ${lost === 0 ? 'none' : `${lost} unit(s)`} (${crash.id})`;
+/** The clauses scenarios add to a strategy's row (what a crash cost, …), each with the case that showed it. */
+function scenarioNotes(cases: readonly MeasuredCase[]): string {
+  return cases
+    .filter((c) => c.boundaryNote)
+    .map((c) => `; ${c.boundaryNote} (${c.id})`)
+    .join('');
 }
 
 export function boundaryRows(cases: readonly CaseResult[], strategies: readonly Strategy[]): BoundaryRow[] {
@@ -56,20 +56,20 @@ function boundaryRow(cases: readonly CaseResult[], strategy: Strategy): Boundary
   const measured = own.filter(isMeasured);
   const broken = own.find((c) => c.status === 'broken');
   const shown = telling(measured);
-  const headline = measured.find((c) => c.scenario === 'contention') ?? measured[0];
+  const headline = measured.find((c) => c.headline) ?? measured[0];
   const base = { strategy: strategy.id, expect: strategy.expect, guarantee: strategy.guarantee };
   if (broken) return { ...base, counts: '-', boundary: broken.boundary, shownBy: broken.id };
   if (shown)
     return {
       ...base,
       counts: countsOf(shown),
-      boundary: `${shown.boundary}${crashNote(measured)}`,
+      boundary: `${shown.boundary}${scenarioNotes(measured)}`,
       shownBy: shown.id,
     };
   return {
     ...base,
     counts: headline ? countsOf(headline) : '-',
-    boundary: `${measured.length > 0 ? 'none observed' : 'no case measured'}${crashNote(measured)}`,
+    boundary: `${measured.length > 0 ? 'none observed' : 'no case measured'}${scenarioNotes(measured)}`,
     shownBy: measured.map((c) => c.id).join(', ') || '-',
   };
 }

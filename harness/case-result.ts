@@ -69,6 +69,10 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   steps?: StepRecord[];
   /** What a script scenario saw along the way (units each expiry run returned, …). */
   observations?: Observations;
+  /** What the scenario adds to the strategy's boundary row (e.g. what a crash cost). */
+  boundaryNote?: string;
+  /** The scenario whose counts headline the boundary table for a design that showed no boundary. */
+  headline?: true;
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
 }

@@ -10,6 +10,7 @@ import { boundedInteger, databaseUrlFrom, MAX_CLIENTS, MAX_STOCK } from './cli-a
 import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
 import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
+import { type SpecArgs, specCommand } from './commands/spec-command.ts';
 import { Errors, EXIT, HarnessError, oneLine } from './errors.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 import { serve } from './serve.ts';
@@ -18,7 +19,7 @@ function fail(message: string): never {
   throw Errors.badInput(message.split('\n')[0] ?? message);
 }
 
-const COMMANDS = ['run', 'bench', 'serve', 'list'] as const;
+const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec'] as const;
 
 /** Output and database options shared by `run` and `bench`. */
 function reportOptions(written: string) {
@@ -166,6 +167,28 @@ async function main(argv: string[]): Promise<number> {
       (y) => y.option('json', { type: 'boolean', default: false }),
       async (args) => {
         exitCode = await listCommand(args.json);
+      },
+    )
+    .command(
+      'spec <file>',
+      "run a PostgreSQL isolation-tester spec on a fresh database and print the tester's output",
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'the .spec file' })
+          .option('expected', {
+            type: 'string',
+            describe: 'compare the output with this .out file instead; exit 1 with a diff when they differ',
+          })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server instead of the embedded one (also DATABASE_URL)',
+          })
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest a step may neither complete nor block, or stay blocked (60000)',
+          }),
+      async (args) => {
+        exitCode = await specCommand(args as unknown as SpecArgs);
       },
     )
     .demandCommand(1, 'name a command: run, bench, serve or list')

@@ -16,7 +16,7 @@ import { auditInSnapshot, computeReading, type LifecycleFacts } from './invarian
 import { summarizeLatency } from './latency.ts';
 import type { Observations, Problem, Scenario, ScenarioParams } from './scenarios/scenario.ts';
 import { scriptContext } from './script-context.ts';
-import { blockingProblems, errorProblems, invariantProblems, judge } from './verdict.ts';
+import { errorProblems, expectationProblems, invariantProblems, judge } from './verdict.ts';
 
 export interface CaseSpec {
   id: string;
@@ -176,15 +176,19 @@ export async function runCase(
     const outcomes = countOutcomes(driven.answers);
     const found: Problem[] = [
       ...invariantProblems(reading),
-      ...scenario.check(spec.params, outcomes, reading.invariants, driven.observations),
+      ...expectationProblems(
+        scenario,
+        spec.params,
+        { outcomes, invariants: reading.invariants, observed: driven.observations },
+        strategy.id,
+        driven.steps,
+      ),
       ...errorProblems(driven.answers),
-      ...(scenario.kind === 'interleaving' && driven.steps
-        ? blockingProblems(scenario, strategy.id, driven.steps)
-        : []),
     ];
     const judged = judge(strategy, scenario.id, found, outcomes, reading);
     keep = judged.status === 'fail' && settings.keepFailed;
     const { steps, observations } = driven;
+    const note = scenario.expect.boundaryNote?.(observations);
     return {
       ...identity,
       status: judged.status,
@@ -198,6 +202,8 @@ export async function runCase(
       problems: judged.problems,
       ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
       ...(Object.keys(observations).length > 0 ? { observations } : {}),
+      ...(note ? { boundaryNote: note } : {}),
+      ...(scenario.expect.headline ? { headline: true } : {}),
       ...(keep ? { keptSchema: schema } : {}),
     };
   } catch (error: unknown) {

@@ -9,7 +9,15 @@ import { formatOutcomes, type OutcomeCounts } from './case-result.ts';
 import type { RequestResult } from './client-task.ts';
 import type { StepRecord } from './interleaving/permutation.ts';
 import type { Reading } from './invariants.ts';
-import type { InterleavingScenario, Problem } from './scenarios/scenario.ts';
+import {
+  exactly,
+  type Observations,
+  observedExactly,
+  type Problem,
+  type Scenario,
+  type ScenarioParams,
+  type Seen,
+} from './scenarios/scenario.ts';
 
 /** The safety counts that fired: what a safe design must never show. */
 export function invariantProblems(reading: Reading): Problem[] {
@@ -31,18 +39,35 @@ export function invariantProblems(reading: Reading): Problem[] {
 }
 
 /** The steps seen blocked must be exactly the ones the scenario expects for this strategy. */
-export function blockingProblems(
-  scenario: InterleavingScenario,
+function blockingProblems(
+  expectedByStrategy: Readonly<Record<string, readonly string[]>> | undefined,
   strategyId: string,
   steps: readonly StepRecord[],
 ): Problem[] {
-  const expected = scenario.blocking?.[strategyId];
+  const expected = expectedByStrategy?.[strategyId];
   if (!expected) return [];
   const seen = steps.filter((s) => s.blocked).map((s) => s.step);
   const same = seen.length === expected.length && expected.every((s) => seen.includes(s));
   if (same) return [];
   const list = (steps: readonly string[]) => (steps.length > 0 ? steps.join(', ') : 'none');
   return [{ check: 'blocking', message: `blocked: ${list(seen)}; expected ${list(expected)}` }];
+}
+
+/** Every expectation the scenario declares, evaluated against what the case showed. */
+export function expectationProblems(
+  scenario: Scenario,
+  params: ScenarioParams,
+  seen: Seen<Observations>,
+  strategyId: string,
+  steps: readonly StepRecord[] | undefined,
+): Problem[] {
+  const { expect } = scenario;
+  return [
+    ...(expect.outcomes ? exactly(expect.outcomes(params), seen.outcomes) : []),
+    ...(expect.observations ? observedExactly(expect.observations(params), seen.observed) : []),
+    ...(expect.relations ? expect.relations(params, seen) : []),
+    ...(steps ? blockingProblems(expect.blocking, strategyId, steps) : []),
+  ];
 }
 
 export function errorProblems(answers: readonly RequestResult[]): Problem[] {

@@ -127,7 +127,9 @@ const tableOf = (r: RawResult): ResultTable => ({ columns: r.fields.map((f) => f
 
 /** Rows as the driver would have parsed them, for the step records. */
 function parsedRows(r: RawResult): Record<string, unknown>[] {
-  const parsers = r.fields.map((f) => pg.types.getTypeParser(f.dataTypeID, f.format === 'binary' ? 'binary' : 'text'));
+  const parsers = r.fields.map((f) =>
+    pg.types.getTypeParser(f.dataTypeID, f.format === 'binary' ? 'binary' : 'text'),
+  );
   return r.rows.map((values) =>
     Object.fromEntries(
       r.fields.map((f, i) => {
@@ -149,7 +151,10 @@ async function runSql(client: pg.Client, sql: string): Promise<Outcome> {
 }
 
 /** Setup and teardown SQL, which the tester sends with PQexec: only the last result is shown. */
-async function runFrameSql(client: pg.Client, sql: string): Promise<{ tables: ResultTable[] } | { error: string }> {
+async function runFrameSql(
+  client: pg.Client,
+  sql: string,
+): Promise<{ tables: ResultTable[] } | { error: string }> {
   try {
     const last = (await send(client, sql)).at(-1);
     return { tables: last && last.fields.length > 0 ? [tableOf(last)] : [] };
@@ -212,7 +217,9 @@ function startReserve(
   strategy.reserve(ctx, step.reserve).then(
     (answer) => finished.resolve(ok({ status: 'ok', answer })),
     (error: unknown) =>
-      finished.resolve(error instanceof RollbackAtPause ? ok({ status: 'ok', rolledBack: true }) : failure(error)),
+      finished.resolve(
+        error instanceof RollbackAtPause ? ok({ status: 'ok', rolledBack: true }) : failure(error),
+      ),
   );
   return Promise.race([reached.promise, finished.promise]);
 }

@@ -172,14 +172,20 @@ function strategyStep(
   body: Extract<Token, { kind: 'block' }>,
   fail: (at: number, message: string) => never,
 ): Step | undefined {
-  const words = [...body.text.matchAll(/\S+/g)].map((m) => ({ text: m[0], at: body.bodyAt + (m.index ?? 0) }));
+  const words = [...body.text.matchAll(/\S+/g)].map((m) => ({
+    text: m[0],
+    at: body.bodyAt + (m.index ?? 0),
+  }));
   const verb = words[0]?.text.toUpperCase();
   const afterBody = body.bodyAt + body.text.length;
   if (verb === 'RESUME') {
     const mode = words[1];
     const resume = mode?.text.toLowerCase();
     if (resume !== 'commit' && resume !== 'rollback')
-      fail(mode?.at ?? afterBody, `RESUME takes COMMIT or ROLLBACK, got ${mode ? `"${mode.text}"` : 'nothing'}`);
+      fail(
+        mode?.at ?? afterBody,
+        `RESUME takes COMMIT or ROLLBACK, got ${mode ? `"${mode.text}"` : 'nothing'}`,
+      );
     const extra = words[2];
     if (extra) fail(extra.at, `unexpected "${extra.text}" after RESUME ${mode?.text}`);
     return { name, session, resume };
@@ -257,11 +263,10 @@ export function parseSpec(source: string, file: string): ParsedSpec {
     take();
     spec.teardown = block('SQL');
   }
-  const stepAt = new Map<string, { session: string; step: Step; at: number }>();
+  const defined = new Map<string, Step>();
   do {
     const keyword = take();
-    if (!isKeyword(keyword, 'session'))
-      fail(keyword.at, `expected "session", got ${describe(keyword)}`);
+    if (!isKeyword(keyword, 'session')) fail(keyword.at, `expected "session", got ${describe(keyword)}`);
     const session = name('a session name');
     if (spec.sessions.some((s) => s.name === session.name))
       fail(session.at, `duplicate session name "${session.name}"`);
@@ -274,15 +279,16 @@ export function parseSpec(source: string, file: string): ParsedSpec {
     while (isKeyword(peek(), 'step')) {
       take();
       const step = name('a step name');
-      if (stepAt.has(step.name)) fail(step.at, `duplicate step name "${step.name}"`);
+      if (defined.has(step.name)) fail(step.at, `duplicate step name "${step.name}"`);
       const body = take();
-      if (body.kind !== 'block') fail(body.at, `expected { SQL } for step "${step.name}", got ${describe(body)}`);
+      if (body.kind !== 'block')
+        fail(body.at, `expected { SQL } for step "${step.name}", got ${describe(body)}`);
       const parsed = strategyStep(step.name, session.name, body, fail) ?? {
         name: step.name,
         session: session.name,
         sql: body.text,
       };
-      stepAt.set(step.name, { session: session.name, step: parsed, at: step.at });
+      defined.set(step.name, parsed);
       entry.steps.push({ step: parsed, text: body.text, at: locate(step.at) });
     }
     if (isKeyword(peek(), 'teardown')) {
@@ -296,20 +302,21 @@ export function parseSpec(source: string, file: string): ParsedSpec {
   const permutationOf = (listed: ListedStep[]): Permutation => {
     const inPermutation = new Set(listed.map((l) => l.name));
     const steps = listed.map((entry): Step => {
-      const defined = stepAt.get(entry.name);
-      if (!defined) return fail(entry.at, `undefined step "${entry.name}" specified in permutation`);
+      const step = defined.get(entry.name);
+      if (!step) return fail(entry.at, `undefined step "${entry.name}" specified in permutation`);
       used.add(entry.name);
       for (const { blocker, at } of entry.blockers) {
         if (blocker.kind === 'once') continue;
-        const other = stepAt.get(blocker.step);
+        const other = defined.get(blocker.step);
         if (!other || !inPermutation.has(blocker.step))
-          fail(at, `undefined blocking step "${blocker.step}" referenced in permutation step "${entry.name}"`);
-        if (other?.session === defined.session)
+          fail(
+            at,
+            `undefined blocking step "${blocker.step}" referenced in permutation step "${entry.name}"`,
+          );
+        if (other.session === step.session)
           fail(at, `permutation step "${entry.name}" cannot block on its own session`);
       }
-      return entry.blockers.length > 0
-        ? { ...defined.step, blockers: entry.blockers.map((b) => b.blocker) }
-        : defined.step;
+      return entry.blockers.length > 0 ? { ...step, blockers: entry.blockers.map((b) => b.blocker) } : step;
     });
     return { sessions: spec.sessions.map((s) => s.name), steps };
   };
@@ -331,7 +338,8 @@ export function parseSpec(source: string, file: string): ParsedSpec {
             if (isKeyword(peek(), 'notices')) {
               take();
               const count = take();
-              if (count.kind !== 'integer') fail(count.at, `expected a number of notices, got ${describe(count)}`);
+              if (count.kind !== 'integer')
+                fail(count.at, `expected a number of notices, got ${describe(count)}`);
               entry.blockers.push({
                 blocker: { kind: 'notices', step: other.name, count: Number(count.text) },
                 at: other.at,
@@ -343,7 +351,10 @@ export function parseSpec(source: string, file: string): ParsedSpec {
           const separator = take();
           if (separator.kind === 'punct' && separator.text === ')') break;
           if (separator.kind !== 'punct' || separator.text !== ',')
-            fail(separator.at, `expected "," or ")" in the annotation of "${step.name}", got ${describe(separator)}`);
+            fail(
+              separator.at,
+              `expected "," or ")" in the annotation of "${step.name}", got ${describe(separator)}`,
+            );
         }
       }
       listed.push(entry);
@@ -351,8 +362,9 @@ export function parseSpec(source: string, file: string): ParsedSpec {
     spec.permutations.push(permutationOf(listed));
   }
   const rest = peek();
-  if (rest.kind !== 'end') fail(rest.at, `expected "session", "permutation" or end of file, got ${describe(rest)}`);
+  if (rest.kind !== 'end')
+    fail(rest.at, `expected "session", "permutation" or end of file, got ${describe(rest)}`);
   spec.unused =
-    spec.permutations.length > 0 ? [...stepAt.keys()].filter((stepName) => !used.has(stepName)) : [];
+    spec.permutations.length > 0 ? [...defined.keys()].filter((stepName) => !used.has(stepName)) : [];
   return spec;
 }

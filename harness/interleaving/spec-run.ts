@@ -7,8 +7,8 @@
 import { allPermutations } from './all-permutations.ts';
 import { runPermutation } from './engine.ts';
 import type { Permutation, PermutationFrame, Step } from './permutation.ts';
-import type { ParsedSpec } from './spec-parser.ts';
 import { formatEvent, permutationHeader, specHeader } from './spec-output.ts';
+import type { ParsedSpec } from './spec-parser.ts';
 
 export function permutationsOf(spec: ParsedSpec): Iterable<Permutation> {
   return spec.permutations.length > 0

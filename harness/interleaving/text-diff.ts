@@ -13,13 +13,20 @@ function edits(a: readonly string[], b: readonly string[]): Edit[] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
     tail += 1;
   const x = a.slice(head, a.length - tail);
   const y = b.slice(head, b.length - tail);
   const middle: Edit[] = [];
   if (x.length * y.length > MAX_CELLS) {
-    middle.push(...x.map((line) => ({ op: '-' as const, line })), ...y.map((line) => ({ op: '+' as const, line })));
+    middle.push(
+      ...x.map((line) => ({ op: '-' as const, line })),
+      ...y.map((line) => ({ op: '+' as const, line })),
+    );
   } else {
     // lcs[i * (m + 1) + j]: length of the longest common subsequence of x[i..] and y[j..].
     const m = y.length;
@@ -39,7 +46,10 @@ function edits(a: readonly string[], b: readonly string[]): Edit[] {
         middle.push({ op: ' ', line: x[i] ?? '' });
         i += 1;
         j += 1;
-      } else if (i < x.length && (j === m || (lcs[(i + 1) * (m + 1) + j] ?? 0) >= (lcs[i * (m + 1) + j + 1] ?? 0))) {
+      } else if (
+        i < x.length &&
+        (j === m || (lcs[(i + 1) * (m + 1) + j] ?? 0) >= (lcs[i * (m + 1) + j + 1] ?? 0))
+      ) {
         middle.push({ op: '-', line: x[i] ?? '' });
         i += 1;
       } else {

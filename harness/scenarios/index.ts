@@ -1,38 +1,32 @@
+/**
+ * The scenarios: every file in `fixtures/scenarios/` is one, found when the harness loads, so adding a
+ * scenario is adding a file there. Each file's default export is checked to be a scenario whose id is its
+ * file name.
+ */
+import { readdirSync } from 'node:fs';
 import { Errors } from '../errors.ts';
-import { confirmVsExpire } from './confirm-vs-expire.ts';
-import { contention } from './contention.ts';
-import { contentionAborts } from './contention-aborts.ts';
-import { crashRecovery } from './crash-recovery.ts';
-import { disconnect } from './disconnect.ts';
-import { duplicateKey } from './duplicate-key.ts';
-import { expireReplay } from './expire-replay.ts';
-import { expiry } from './expiry.ts';
-import { falseSoldOut } from './false-sold-out.ts';
-import { http } from './http.ts';
-import { keyReuse } from './key-reuse.ts';
-import { nodeCrash } from './node-crash.ts';
-import { restart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
-import { userLimit } from './user-limit.ts';
-import { userRace } from './user-race.ts';
 
-export const SCENARIOS: readonly Scenario[] = [
-  contention,
-  duplicateKey,
-  userLimit,
-  keyReuse,
-  falseSoldOut,
-  contentionAborts,
-  userRace,
-  expiry,
-  confirmVsExpire,
-  crashRecovery,
-  expireReplay,
-  restart,
-  nodeCrash,
-  http,
-  disconnect,
-];
+const FOLDER = new URL('../../fixtures/scenarios/', import.meta.url);
+
+async function loadScenarios(): Promise<Scenario[]> {
+  const files = readdirSync(FOLDER)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const module = (await import(new URL(file, FOLDER).href)) as { default?: Scenario };
+      const scenario = module.default;
+      const id = file.slice(0, -'.ts'.length);
+      if (!scenario || scenario.id !== id || !scenario.expect) {
+        throw new Error(`fixtures/scenarios/${file} must export default a scenario with id "${id}"`);
+      }
+      return scenario;
+    }),
+  );
+}
+
+export const SCENARIOS: readonly Scenario[] = await loadScenarios();
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -1,4 +1,3 @@
-import { requestKey, type ScenarioInput, userId } from '../../fixtures/scenario-inputs.ts';
 import type {
   CheckName,
   NodeIdentity,
@@ -11,12 +10,39 @@ import type {
 } from '../../strategies/contract.ts';
 import type { AdmissionSettings } from '../admission.ts';
 import type { OutcomeCounts } from '../case-result.ts';
+
+export type { OutcomeCounts };
+
 import type { ClientScript, RequestResult } from '../client-task.ts';
 import type { CrashOperation } from '../crash-order.ts';
 import type { CrashedChild } from '../crash-runner.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import type { Invariants } from '../invariants.ts';
+
+/**
+ * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users
+ * like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the many-client
+ * scenarios; an interleaving's inputs are part of its definition.
+ */
+export interface ScenarioInput {
+  clients: number;
+  stock: { sku: string; total: number }[];
+  user: string;
+  ttlMs: number;
+}
+
+export const LAB_SKU = 'sku-lab-01';
+export const TTL_MS = 60_000;
+
+/** user-0001 … user-0150: the zero-padded ids the seed uses. */
+export function userId(n: number): string {
+  return `user-${String(n).padStart(4, '0')}`;
+}
+
+export function requestKey(n: number): string {
+  return `req-${String(n).padStart(4, '0')}`;
+}
 
 /** The inputs of one case after CLI overrides are applied to the scenario's fixture. */
 export interface ScenarioParams {
@@ -47,7 +73,36 @@ export interface PauseNeed {
 /** Optional operations of the contract a scenario drives. */
 export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate';
 
-interface ScenarioBase {
+/** What a case showed, for the expectations that relate its figures to each other. */
+export interface Seen<O extends Observations> {
+  outcomes: OutcomeCounts;
+  invariants: Invariants;
+  observed: Partial<O>;
+}
+
+/**
+ * What a safe design must show in a scenario, as data the generic runner evaluates (verdict.ts); nothing
+ * outside the scenario's own file knows what it expects.
+ */
+export interface Expectations<O extends Observations> {
+  /** The exact answer counts (absent outcomes mean 0). */
+  outcomes?(params: ScenarioParams): OutcomeCounts;
+  /** Observations that must equal these values exactly. */
+  observations?(params: ScenarioParams): Partial<O>;
+  /** Relations between figures that are not fixed numbers (sums the scheduler splits, bounds). */
+  relations?(params: ScenarioParams, seen: Seen<O>): Problem[];
+  /**
+   * Interleavings, per strategy id: exactly the steps that must be seen blocked in the listed permutation
+   * (every other step must not block). A strategy without an entry is recorded, not judged, on this.
+   */
+  blocking?: Readonly<Record<string, readonly string[]>>;
+  /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
+  boundaryNote?(observed: Partial<O>): string | undefined;
+  /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
+  headline?: boolean;
+}
+
+interface ScenarioBase<O extends Observations> {
   id: string;
   /** One line on what the scenario drives, for `list` and the report. */
   summary: string;
@@ -56,20 +111,17 @@ interface ScenarioBase {
   requires?: readonly PauseNeed[];
   /** Optional operations the strategy must implement for the scenario to apply. */
   operations?: readonly LifecycleOperation[];
-  /** What a safe strategy's outcomes must satisfy; returns the problems, empty when met. */
-  check(
-    params: ScenarioParams,
-    outcomes: OutcomeCounts,
-    invariants: Invariants,
-    observed: Observations,
-  ): Problem[];
+  expect: Expectations<O>;
 }
 
-/** Named values a script scenario saw along the way (units each expiry run returned, …). */
-export type Observations = Record<string, number | number[] | string | Record<string, number>>;
+/** A value a script scenario observed along the way. */
+export type Observed = number | number[] | string | Record<string, number>;
+
+/** Named values a script scenario saw along the way (units each expiry run returned, …); typed per scenario. */
+export type Observations = Record<string, Observed>;
 
 /** What a script scenario may do: every operation goes through the strategy, on real connections. */
-export interface ScriptContext {
+export interface ScriptContext<O extends Observations = Observations> {
   params: ScenarioParams;
   strategy: Strategy;
   /**
@@ -100,33 +152,36 @@ export interface ScriptContext {
     settings: { admission: AdmissionSettings; workMs: number },
     work: (service: ReservationService) => Promise<T>,
   ): Promise<T>;
-  observe(name: string, value: Observations[string]): void;
+  observe<K extends keyof O & string>(name: K, value: O[K]): void;
 }
 
 /** A sequence of phases (reserve, backdate, expire, crash …) written as code. */
-export interface ScriptScenario extends ScenarioBase {
+export interface ScriptScenario<O extends Observations = Observations> extends ScenarioBase<O> {
   kind: 'script';
-  run(ctx: ScriptContext): Promise<void>;
+  run(ctx: ScriptContext<O>): Promise<void>;
 }
 
 /** Many virtual clients on the worker-thread driver. */
-export interface ClientsScenario extends ScenarioBase {
+export interface ClientsScenario extends ScenarioBase<Observations> {
   kind: 'clients';
   plan(params: ScenarioParams): CasePlan;
 }
 
 /** A fixed interleaving of a few sessions on the interleaving engine (fixture inputs, no overrides). */
-export interface InterleavingScenario extends ScenarioBase {
+export interface InterleavingScenario extends ScenarioBase<Observations> {
   kind: 'interleaving';
   permutation(params: ScenarioParams): Permutation;
-  /**
-   * Per strategy id: exactly the steps that must be seen blocked (every other step must not block). A
-   * strategy without an entry is recorded, not judged, on this.
-   */
-  blocking?: Readonly<Record<string, readonly string[]>>;
 }
 
-export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario;
+// biome-ignore lint/suspicious/noExplicitAny: each script scenario types its own observations
+export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario<any>;
+
+/** Gives a scenario file its types; the runner sees it as a plain Scenario. */
+export function defineScenario<O extends Observations>(scenario: ScriptScenario<O>): Scenario;
+export function defineScenario(scenario: ClientsScenario | InterleavingScenario): Scenario;
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}
 
 export function firstSku(params: ScenarioParams): StockLine {
   const line = params.stock[0];
@@ -143,7 +198,7 @@ export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): Problem
 }
 
 /** Each observation must equal its expected value. */
-export function observedExactly(expected: Observations, observed: Observations): Problem[] {
+export function observedExactly(expected: Partial<Observations>, observed: Partial<Observations>): Problem[] {
   return Object.entries(expected)
     .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
     .map(([k, v]) => ({
@@ -162,6 +217,17 @@ export function figure(name: string, actual: number, expected: number, why = '')
 /** One request on the first sku with this key and user. */
 export function requestOn(params: ScenarioParams, requestKey: string, user: string): ReserveRequest {
   return { requestKey, user, sku: firstSku(params).sku, ttlMs: params.ttlMs };
+}
+
+/** One client per user (user-0001 …), one request each, on the first sku. */
+export function distinctUserClients(params: ScenarioParams): ClientScript[] {
+  return requestsFor(params, 1, params.clients).map((request, index) => ({ index, requests: [request] }));
+}
+
+/** Runs expire on `jobs` sessions at once (real connections contending for the same row locks). */
+export async function expireConcurrently(ctx: ScriptContext, jobs: number): Promise<number> {
+  const units = await ctx.withSessions(jobs, (sessions) => Promise.all(sessions.map((s) => ctx.expire(s))));
+  return units.reduce((a, b) => a + b, 0);
 }
 
 export function requestsFor(params: ScenarioParams, from: number, count: number): ReserveRequest[] {

@@ -1,0 +1,448 @@
+/**
+ * Isolation-tester specs: the grammar (with its one extension, strategy steps), the generator of all
+ * permutations, the tester's output format, and the `spec` command against the real server. Expected
+ * outputs are compared whole: they hold only what PostgreSQL itself makes deterministic (the deadlock
+ * victim is fixed by deadlock_timeout), never a PID or a timing.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { allPermutations, interleavings } from '../harness/interleaving/all-permutations.ts';
+import { runPermutation } from '../harness/interleaving/engine.ts';
+import type { Step } from '../harness/interleaving/permutation.ts';
+import { formatTable } from '../harness/interleaving/spec-output.ts';
+import { parseSpec } from '../harness/interleaving/spec-parser.ts';
+import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
+import { unifiedDiff } from '../harness/interleaving/text-diff.ts';
+import { loadStrategy } from '../strategies/registry.ts';
+import { useRunDatabase } from './db-fixture.ts';
+import { runCli } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+const { db, admin } = useRunDatabase();
+
+const SPECS = ['nowait', 'skip-locked', 'deadlock', 'lost-update', 'serialization-failure'];
+const specPath = (name: string) => `fixtures/specs/${name}.spec`;
+const expectedPath = (name: string) => `fixtures/specs/expected/${name}.out`;
+
+function parseError(source: string): string {
+  try {
+    parseSpec(source, 'x.spec');
+  } catch (error: unknown) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error('parsed without an error');
+}
+
+describe('spec grammar', () => {
+  it('reads setups, teardown, sessions with their own setup and teardown, quoted names and comments', () => {
+    const spec = parseSpec(
+      [
+        '# a comment',
+        'setup { CREATE TABLE a (i int); }',
+        'setup',
+        '{',
+        '\tINSERT INTO a VALUES (1);   ',
+        '}',
+        'teardown { DROP TABLE a; }',
+        'session "first ""one"""',
+        'setup\t{ BEGIN; }',
+        'step s1a\t{ SELECT 1; }  # trailing comment',
+        'step "s1-b" { SELECT 2; }',
+        'teardown { COMMIT; }',
+        'session s2',
+        'step s2a { SELECT #not a comment in SQL',
+        '  3; }',
+      ].join('\n'),
+      'x.spec',
+    );
+    // Spaces and tabs are trimmed at the block's ends, newlines kept, as the tester prints them.
+    expect(spec.setup).toEqual(['CREATE TABLE a (i int);', '\n\tINSERT INTO a VALUES (1);   \n']);
+    expect(spec.teardown).toBe('DROP TABLE a;');
+    expect(spec.sessions.map((s) => s.name)).toEqual(['first "one"', 's2']);
+    expect(spec.sessions[0]).toMatchObject({ setup: 'BEGIN;', teardown: 'COMMIT;' });
+    expect(spec.sessions[1]?.setup).toBeUndefined();
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual([
+      { name: 's1a', session: 'first "one"', sql: 'SELECT 1;' },
+      { name: 's1-b', session: 'first "one"', sql: 'SELECT 2;' },
+    ]);
+    expect(spec.sessions[1]?.steps[0]).toMatchObject({
+      text: 'SELECT #not a comment in SQL\n  3;',
+      at: { line: 14, column: 6 },
+    });
+    expect(spec.permutations).toEqual([]);
+  });
+
+  it('attaches (*), (step) and (step notices N) annotations to the permutation steps', () => {
+    const spec = parseSpec(
+      [
+        'session s1',
+        'step s1a { SELECT 1; }',
+        'step s1b { SELECT 2; }',
+        'session s2',
+        'step s2a { SELECT 3; }',
+        'step s2b { SELECT 4; }',
+        'step s2c { SELECT 5; }',
+        'permutation s1a s2a(*) s1b(s2a, *) s2b(s1b notices 2)',
+        'permutation "s2a" "s1a"',
+      ].join('\n'),
+      'x.spec',
+    );
+    expect(spec.permutations).toHaveLength(2);
+    const [first, second] = spec.permutations;
+    expect(first?.sessions).toEqual(['s1', 's2']);
+    expect(first?.steps.map((s) => [s.name, s.blockers])).toEqual([
+      ['s1a', undefined],
+      ['s2a', [{ kind: 'once' }]],
+      ['s1b', [{ kind: 'step', step: 's2a' }, { kind: 'once' }]],
+      ['s2b', [{ kind: 'notices', step: 's1b', count: 2 }]],
+    ]);
+    expect(second?.steps.map((s) => s.name)).toEqual(['s2a', 's1a']);
+    // The tester warns about steps that no listed permutation uses.
+    expect(spec.unused).toEqual(['s2c']);
+  });
+
+  it('parses the extension: RESERVE up to a pause point, with TTL, and RESUME COMMIT / ROLLBACK', () => {
+    const spec = parseSpec(
+      [
+        'session t1',
+        'step t1take { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }',
+        'step t1rb   { RESUME ROLLBACK }',
+        'session t2',
+        'step t2take { reserve req-t2 user-0002 sku-lab-01 ttl 500 }',
+        'step t2fin  { Resume Commit }',
+      ].join('\n'),
+      'x.spec',
+    );
+    const steps = spec.sessions.flatMap((s) => s.steps.map((t) => t.step));
+    expect(steps).toEqual<Step[]>([
+      {
+        name: 't1take',
+        session: 't1',
+        reserve: { requestKey: 'req-t1', user: 'user-0001', sku: 'sku-lab-01', ttlMs: 60_000 },
+        until: 'before-commit',
+      },
+      { name: 't1rb', session: 't1', resume: 'rollback' },
+      {
+        name: 't2take',
+        session: 't2',
+        reserve: { requestKey: 'req-t2', user: 'user-0002', sku: 'sku-lab-01', ttlMs: 500 },
+      },
+      { name: 't2fin', session: 't2', resume: 'commit' },
+    ]);
+    expect(spec.sessions[0]?.steps[0]?.text).toBe('RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit');
+  });
+
+  it.each([
+    [
+      'session s1\nstep a { SELECT 1; }\nstep b { RESERVE k u s UNTIL before-comit }',
+      /^x\.spec:3:30: unknown pause point "before-comit"; choose one of: after-read, before-commit/,
+    ],
+    [
+      'session s1\nstep a { RESERVE k u s TTL soon }',
+      /^x\.spec:2:28: TTL must be a whole number of milliseconds, got "soon"$/,
+    ],
+    ['session s1\nstep a { RESERVE k u }', /^x\.spec:2:20: RESERVE needs a request key, a user and a sku$/],
+    ['session s1\nstep a { RESUME LATER }', /^x\.spec:2:17: RESUME takes COMMIT or ROLLBACK, got "LATER"$/],
+    [
+      'session s1\nstep a { RESERVE k u s UNTIL after-read UNTIL after-read }',
+      /^x\.spec:2:41: UNTIL is given twice$/,
+    ],
+    [
+      'session s1\nstep a { SELECT 1; }\npermutation a b',
+      /^x\.spec:3:15: undefined step "b" specified in permutation$/,
+    ],
+    ['session s1\nstep a { SELECT 1; }\nstep a { SELECT 2; }', /^x\.spec:3:6: duplicate step name "a"$/],
+    [
+      'session s1\nstep a { SELECT 1; }\nstep b { SELECT 2; }\npermutation a b(a)',
+      /^x\.spec:4:17: permutation step "b" cannot block on its own session$/,
+    ],
+    [
+      'session s1\nstep a { SELECT 1; }\nsession s2\nstep b { SELECT 2; }\npermutation b(a)',
+      /^x\.spec:5:15: undefined blocking step "a" referenced in permutation step "b"$/,
+    ],
+    [
+      'session s1\nstep a { SELECT 1; }\npermutation a(*',
+      /^x\.spec:3:16: expected "," or "\)" in the annotation of "a", got end of file$/,
+    ],
+    ['session s1\nstep a { SELECT 1;\n', /^x\.spec:2:8: unterminated sql block$/],
+    ['session s1\nstep a { SELECT 1; }\n@', /^x\.spec:3:1: syntax error: unexpected character "@"$/],
+    ['session s1\nstep "a\nb" { SELECT 1; }', /^x\.spec:2:8: unexpected newline in quoted identifier$/],
+    [
+      'session s1\nsetup { BEGIN; }\nteardown { COMMIT; }',
+      /^x\.spec:3:1: session "s1" needs at least one step$/,
+    ],
+    ['setup { SELECT 1; }\nstep a { SELECT 1; }', /^x\.spec:2:1: expected "session", got "step"$/],
+    ['session step\nstep a { SELECT 1; }', /^x\.spec:1:9: expected a session name, got "step"$/],
+    [
+      'session s1\nstep a { SELECT 1; }\nsetup { SELECT 2; }',
+      /^x\.spec:3:1: expected "session", "permutation" or end of file, got "setup"$/,
+    ],
+  ])('rejects %j in one line with file:line:column', (source, message) => {
+    const error = parseError(source);
+    expect(error).toMatch(message);
+    expect(error).not.toContain('\n');
+  });
+});
+
+const multinomial = (sizes: number[]) => {
+  const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+  return sizes.reduce((acc, n) => acc / factorial(n), factorial(sizes.reduce((a, b) => a + b, 0)));
+};
+
+describe('all permutations', () => {
+  it.each([[[2, 2]], [[3, 2, 1]], [[2, 2, 2]], [[4, 1]], [[1]]])(
+    'piles of %j give the multinomial count, all distinct, each pile in its own order',
+    (sizes) => {
+      const piles = sizes.map((n, p) => Array.from({ length: n }, (_, i) => `p${p}.${i}`));
+      const all = [...interleavings(piles)];
+      expect(all).toHaveLength(multinomial(sizes));
+      expect(new Set(all.map((a) => a.join(' '))).size).toBe(all.length);
+      for (const order of all) {
+        expect(order).toHaveLength(piles.flat().length);
+        for (const pile of piles) expect(order.filter((x) => pile.includes(x))).toEqual(pile);
+      }
+    },
+  );
+
+  it("comes in the isolation tester's order (that of PostgreSQL's expected/nowait.out)", () => {
+    const step = (name: string, session: string): Step => ({ name, session, sql: '' });
+    const orders = [
+      ...allPermutations([
+        { name: 's1', steps: [step('s1a', 's1'), step('s1b', 's1')] },
+        { name: 's2', steps: [step('s2a', 's2'), step('s2b', 's2')] },
+      ]),
+    ].map((p) => p.steps.map((s) => s.name).join(' '));
+    expect(orders).toEqual([
+      's1a s1b s2a s2b',
+      's1a s2a s1b s2b',
+      's1a s2a s2b s1b',
+      's2a s1a s1b s2b',
+      's2a s1a s2b s1b',
+      's2a s2b s1a s1b',
+    ]);
+  });
+
+  it('is what a spec without permutations runs', () => {
+    const spec = parseSpec(readFileSync(specPath('nowait'), 'utf8'), 'nowait.spec');
+    expect(spec.permutations).toEqual([]);
+    expect([...permutationsOf(spec)]).toHaveLength(6);
+  });
+});
+
+describe("the tester's output format", () => {
+  it('prints result sets as PQprint: numbers right-aligned, widths in bytes, NULL as blank', () => {
+    const table = formatTable({
+      columns: ['n', 't', 'e'],
+      rows: [
+        ['1', 'é', '1e5'],
+        ['-20', null, 'E1'],
+      ],
+    });
+    expect(table).toBe(
+      ['  n|t |e  ', '---+--+---', '  1|é|1e5', '-20|  |E1 ', '(2 rows)', '', ''].join('\n'),
+    );
+    expect(formatTable({ columns: ['id'], rows: [] })).toBe('id\n--\n(0 rows)\n\n');
+    expect(formatTable({ columns: [], rows: [[]] })).toBe('');
+  });
+
+  it('diffs expected and actual output in unified form', () => {
+    expect(unifiedDiff('a\nb\n', 'a\nb\n', { expected: 'e', actual: 'a' })).toEqual([]);
+    expect(unifiedDiff('a\nb\nc\n', 'a\nx\nc\n', { expected: 'e.out', actual: 'actual' })).toEqual([
+      '--- e.out',
+      '+++ actual',
+      '@@ -1,4 +1,4 @@',
+      ' a',
+      '-b',
+      '+x',
+      ' c',
+      ' ',
+    ]);
+  });
+
+  it('reports (*), (step) and (step notices N) annotations as the tester does', async () => {
+    const spec = parseSpec(
+      [
+        'setup { CREATE TABLE annotated (id int PRIMARY KEY, v int NOT NULL); INSERT INTO annotated VALUES (1, 0); }',
+        'teardown { DROP TABLE annotated; }',
+        'session s1',
+        'setup { BEGIN; }',
+        'step s1u { UPDATE annotated SET v = 1 WHERE id = 1; }',
+        'step s1c { COMMIT; }',
+        'step s1n { DO $$ BEGIN RAISE NOTICE $n$hello$n$; END $$; }',
+        'session s2',
+        "step s2q { SELECT 'seen' AS q; }",
+        'step s2u { UPDATE annotated SET v = 2 WHERE id = 1 RETURNING v; }',
+        'permutation s2q(*) s1u s1c',
+        'permutation s1u s2u s1c(s2u)',
+        'permutation s2q(s1n notices 1) s1n',
+      ].join('\n'),
+      'annotated.spec',
+    );
+    let output = '';
+    await runSpec(spec, {
+      connectionString: db().connectionString,
+      timeoutMs: 20_000,
+      write: (text) => {
+        output += text;
+      },
+      warn: (line) => {
+        throw new Error(line);
+      },
+    });
+    const seen = 'q   \n----\nseen\n(1 row)\n\n';
+    expect(output).toBe(
+      [
+        'Parsed test spec with 2 sessions\n',
+        '\nstarting permutation: s2q s1u s1c\n',
+        "step s2q: SELECT 'seen' AS q; <waiting ...>\n",
+        'step s1u: UPDATE annotated SET v = 1 WHERE id = 1;\n',
+        `step s2q: <... completed>\n${seen}`,
+        'step s1c: COMMIT;\n',
+        '\nstarting permutation: s1u s2u s1c\n',
+        'step s1u: UPDATE annotated SET v = 1 WHERE id = 1;\n',
+        'step s2u: UPDATE annotated SET v = 2 WHERE id = 1 RETURNING v; <waiting ...>\n',
+        'step s1c: COMMIT; <waiting ...>\n',
+        'step s2u: <... completed>\nv\n-\n2\n(1 row)\n\n',
+        'step s1c: <... completed>\n',
+        '\nstarting permutation: s2q s1n\n',
+        "step s2q: SELECT 'seen' AS q; <waiting ...>\n",
+        's1: NOTICE:  hello\n',
+        'step s1n: DO $$ BEGIN RAISE NOTICE $n$hello$n$; END $$;\n',
+        `step s2q: <... completed>\n${seen}`,
+      ].join(''),
+    );
+  });
+});
+
+describe('strategy steps from a spec run through the engine', () => {
+  const source = [
+    '# Seed C28-14 (false-sold-out) written as a spec: 2 units.',
+    'session t1',
+    'step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }',
+    'step "t1-rollback" { RESUME ROLLBACK }',
+    'session t2',
+    'step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 }',
+    'session t3',
+    'step "t3-ask" { RESERVE req-t3 user-0003 sku-lab-01 }',
+    'permutation "t1-take" "t2-take" "t3-ask" "t1-rollback"',
+  ].join('\n');
+
+  it.each([
+    ['hot-row', { t2: true, t3: true }, 'HELD'],
+    ['skip-locked-slots', { t2: false, t3: false }, 'SOLD_OUT'],
+  ] as const)('%s: blocked %j, t3 answered %s', async (id, blocked, t3) => {
+    const { strategy } = await loadStrategy(id);
+    const schema = await db().createCaseSchema(`spec ${id}`);
+    await admin().query(`SET search_path TO ${schema}`);
+    try {
+      await strategy.setup(admin(), [{ sku: 'sku-lab-01', total: 2 }]);
+    } finally {
+      await admin().query('RESET search_path');
+    }
+    const [permutation] = parseSpec(source, 'false-sold-out.spec').permutations;
+    if (!permutation) throw new Error('no permutation');
+    const records = await runPermutation(permutation, {
+      connectionString: db().connectionString,
+      schema,
+      strategy,
+      timeoutMs: 20_000,
+    });
+    const by = new Map(records.map((r) => [r.step, r]));
+    expect(by.get('t1-take')?.result).toMatchObject({ status: 'ok', paused: 'before-commit' });
+    expect(by.get('t2-take')).toMatchObject({ blocked: blocked.t2, result: { answer: { outcome: 'HELD' } } });
+    expect(by.get('t3-ask')).toMatchObject({ blocked: blocked.t3, result: { answer: { outcome: t3 } } });
+    expect(by.get('t1-rollback')?.result).toMatchObject({ status: 'ok', rolledBack: true });
+  });
+});
+
+describe('reservebench spec', () => {
+  it.each(SPECS)('%s.spec gives exactly its expected output', async (name) => {
+    const run = await runCli([
+      'spec',
+      specPath(name),
+      '--database-url',
+      serverUrl,
+      '--expected',
+      expectedPath(name),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(`output of ${specPath(name)} matches ${expectedPath(name)}\n`);
+    expect(run.code).toBe(0);
+  });
+
+  it('prints the output itself without --expected', async () => {
+    const run = await runCli(['spec', specPath('deadlock'), '--database-url', serverUrl]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(readFileSync(expectedPath('deadlock'), 'utf8'));
+    // Exactly one session is chosen as the deadlock victim, and it is always s2.
+    expect(run.stdout.match(/deadlock detected/g)).toHaveLength(1);
+    expect(run.stdout).toContain('step s2a: <... completed>\nERROR:  deadlock detected\n');
+  });
+
+  describe('with files of its own', () => {
+    let dir = '';
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'reservebench-spec-'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('exits 1 with a unified diff when the output differs from --expected', async () => {
+      const wrong = join(dir, 'lost-update.out');
+      writeFileSync(
+        wrong,
+        readFileSync(expectedPath('lost-update'), 'utf8').replace(
+          'sku-lab-01|        9',
+          'sku-lab-01|        8',
+        ),
+      );
+      const run = await runCli([
+        'spec',
+        specPath('lost-update'),
+        '--database-url',
+        serverUrl,
+        '--expected',
+        wrong,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`--- ${wrong}\n+++ output of ${specPath('lost-update')}\n`);
+      expect(run.stdout).toContain('\n-sku-lab-01|        8\n+sku-lab-01|        9\n');
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `reservebench: output of ${specPath('lost-update')} differs from ${wrong}`,
+      ]);
+    });
+
+    it('exits 2 with one line naming file, line and column for a malformed spec', async () => {
+      const bad = join(dir, 'bad.spec');
+      writeFileSync(bad, 'session s1\nstep s1a { SELECT 1; }\npermutation s1a s9\n');
+      const run = await runCli(['spec', bad, '--database-url', serverUrl]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`reservebench: ${bad}:3:17: undefined step "s9" specified in permutation\n`);
+    });
+
+    it('exits 1 with one line naming the step when a permutation cannot go on', async () => {
+      const stuck = join(dir, 'stuck.spec');
+      writeFileSync(
+        stuck,
+        [
+          'setup { CREATE TABLE stuck (id int PRIMARY KEY); INSERT INTO stuck VALUES (1); }',
+          'teardown { DROP TABLE stuck; }',
+          'session s1',
+          'setup { BEGIN; }',
+          'step s1lock { SELECT id FROM stuck FOR UPDATE; }',
+          'session s2',
+          'step s2lock { SELECT id FROM stuck FOR UPDATE; }',
+          'permutation s1lock s2lock',
+        ].join('\n'),
+      );
+      const run = await runCli(['spec', stuck, '--database-url', serverUrl, '--timeout-ms', '300']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('step s2lock: SELECT id FROM stuck FOR UPDATE; <waiting ...>\n');
+      expect(run.stderr).toBe(
+        'reservebench: blocked step(s) s2lock did not complete within 0.3 s: a session cannot make progress\n',
+      );
+    });
+  });
+});
