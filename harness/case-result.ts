@@ -48,6 +48,16 @@ export interface CaseCoverage {
   pausePoints: string[];
 }
 
+/** One order of an interleaving's steps, run on fresh tables (`run --permutations all`). */
+export interface PermutationReport {
+  order: string;
+  /** `invalid`: a session's next step came while its previous one waited on idle sessions. */
+  status: 'pass' | 'fail' | 'broken' | 'invalid';
+  blocked: string[];
+  outcomes: OutcomeCounts;
+  problems?: string[];
+}
+
 /** A case that ran to its end and was judged: `pass` or `fail`, each its own variant below. */
 interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   status: S;
@@ -69,6 +79,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   steps?: StepRecord[];
   /** What a script scenario saw along the way (units each expiry run returned, …). */
   observations?: Observations;
+  /** Every order of an interleaving's steps, when they were all run; the first is the listed one. */
+  permutations?: PermutationReport[];
   /** What the scenario adds to the strategy's boundary row (e.g. what a crash cost). */
   boundaryNote?: string;
   /** The scenario whose counts headline the boundary table for a design that showed no boundary. */

@@ -73,6 +73,11 @@ async function main(argv: string[]): Promise<number> {
             type: 'string',
             describe: 'longest wait at a barrier before a case is stuck (60000)',
           })
+          .option('permutations', {
+            type: 'string',
+            default: 'listed',
+            describe: 'interleavings: the permutation each spec lists, or all orders of its steps',
+          })
           .option('require-coverage', {
             type: 'boolean',
             default: false,

@@ -4,17 +4,25 @@
  * unless the case failed.
  */
 import { OUTCOMES, type ReserveRequest, type Strategy, type StrategyRef } from '../strategies/contract.ts';
-import type { AuditSummary, CaseResult, OutcomeCounts } from './case-result.ts';
+import type { AuditSummary, CaseResult, OutcomeCounts, PermutationReport } from './case-result.ts';
 import type { ClientPool } from './client-pool.ts';
 import type { RequestResult } from './client-task.ts';
 import type { RunDatabase } from './database.ts';
 import { oneLine } from './errors.ts';
 import { readBack } from './final-read.ts';
-import { runPermutation } from './interleaving/engine.ts';
+import { allPermutations } from './interleaving/all-permutations.ts';
+import { InvalidPermutation, runPermutation } from './interleaving/engine.ts';
 import type { Permutation, StepRecord } from './interleaving/permutation.ts';
+import { parseSpec } from './interleaving/spec-parser.ts';
 import { auditInSnapshot, computeReading, type LifecycleFacts } from './invariants.ts';
 import { summarizeLatency } from './latency.ts';
-import type { Observations, Problem, Scenario, ScenarioParams } from './scenarios/scenario.ts';
+import type {
+  InterleavingScenario,
+  Observations,
+  Problem,
+  Scenario,
+  ScenarioParams,
+} from './scenarios/scenario.ts';
 import { scriptContext } from './script-context.ts';
 import { errorProblems, expectationProblems, invariantProblems, judge } from './verdict.ts';
 
@@ -30,6 +38,11 @@ export interface CaseSettings {
   keepFailed: boolean;
   /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
   timeoutMs: number;
+  /**
+   * Interleavings: `listed` runs the permutation the spec lists; `all` also runs every other order of the
+   * steps that keeps each session's own order, each on fresh tables, and reports each one.
+   */
+  permutations: 'listed' | 'all';
 }
 
 /** Counts per outcome, in the contract's order (HELD first, ERROR last) so reports read the same every run. */
@@ -126,6 +139,80 @@ interface Driven {
 
 const NO_LIFECYCLE: LifecycleFacts = { released: new Set(), expireRan: false };
 
+interface ParsedInterleaving {
+  listed: Permutation;
+  all: Permutation[];
+}
+
+const parsed = new Map<string, ParsedInterleaving>();
+
+/** The scenario's isolation spec: the one permutation it lists, and every order of its steps. */
+function interleavingOf(scenario: InterleavingScenario): ParsedInterleaving {
+  const known = parsed.get(scenario.id);
+  if (known) return known;
+  const spec = parseSpec(scenario.spec, `fixtures/scenarios/${scenario.id}.ts`);
+  const [listed, ...more] = spec.permutations;
+  if (!listed || more.length > 0) {
+    throw new Error(`scenario ${scenario.id}: its spec must list exactly one permutation (the one judged)`);
+  }
+  const all = [
+    ...allPermutations(spec.sessions.map((s) => ({ name: s.name, steps: s.steps.map((t) => t.step) }))),
+  ];
+  const entry = { listed, all };
+  parsed.set(scenario.id, entry);
+  return entry;
+}
+
+const orderOf = (permutation: Permutation) => permutation.steps.map((s) => s.name).join(' ');
+
+function summaryOf(result: CaseResult, permutation: Permutation): PermutationReport {
+  return {
+    order: orderOf(permutation),
+    status: result.status === 'n/a' ? 'broken' : result.status,
+    blocked: 'steps' in result ? (result.steps ?? []).filter((s) => s.blocked).map((s) => s.step) : [],
+    outcomes: result.outcomes,
+    ...(result.status === 'fail' || result.status === 'broken' ? { problems: result.problems } : {}),
+  };
+}
+
+/** One more order of the steps, on fresh tables; judged on everything but the listed order's blocking. */
+async function permutationReport(
+  db: RunDatabase,
+  pool: ClientPool,
+  spec: CaseSpec,
+  settings: CaseSettings,
+  permutation: Permutation,
+): Promise<PermutationReport> {
+  try {
+    return summaryOf(
+      await measure(db, pool, spec, { ...settings, keepFailed: false }, permutation, false),
+      permutation,
+    );
+  } catch (error: unknown) {
+    if (!(error instanceof InvalidPermutation)) throw error;
+    return { order: orderOf(permutation), status: 'invalid', blocked: [error.waitingStep], outcomes: {} };
+  }
+}
+
+/** The listed permutation's result, failed when any other order failed, with every order reported. */
+function withPermutations(listed: CaseResult, permutations: PermutationReport[]): CaseResult {
+  if (listed.status !== 'pass' && listed.status !== 'fail') return listed;
+  const failed = permutations.filter((p) => p.status === 'fail' || p.status === 'broken');
+  const problems = failed.map((p) => `permutation ${p.order}: ${(p.problems ?? []).join('; ')}`);
+  const valid = permutations.filter((p) => p.status !== 'invalid').length;
+  const note = ` (${valid} permutations, ${failed.length} failed, ${permutations.length - valid} invalid)`;
+  if (problems.length === 0 || listed.expect === 'violate') {
+    return { ...listed, boundary: `${listed.boundary}${note}`, permutations };
+  }
+  return {
+    ...listed,
+    status: 'fail',
+    problems: [...listed.problems, ...problems],
+    boundary: `${listed.boundary}${note}`,
+    permutations,
+  };
+}
+
 export async function runCase(
   db: RunDatabase,
   pool: ClientPool,
@@ -150,6 +237,29 @@ export async function runCase(
     };
   }
 
+  if (scenario.kind !== 'interleaving') return measure(db, pool, spec, settings);
+  const spec_ = interleavingOf(scenario);
+  const listed = await measure(db, pool, spec, settings, spec_.listed);
+  if (settings.permutations === 'listed' || listed.status === 'broken') return listed;
+  const others: PermutationReport[] = [];
+  for (const permutation of spec_.all) {
+    if (orderOf(permutation) === orderOf(spec_.listed)) continue;
+    others.push(await permutationReport(db, pool, spec, settings, permutation));
+  }
+  return withPermutations(listed, [summaryOf(listed, spec_.listed), ...others]);
+}
+
+async function measure(
+  db: RunDatabase,
+  pool: ClientPool,
+  spec: CaseSpec,
+  settings: CaseSettings,
+  permutation?: Permutation,
+  judgeBlocking = true,
+): Promise<CaseResult> {
+  const { strategy } = spec.ref;
+  const { scenario } = spec;
+  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
   const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
   const target = { connectionString: db.connectionString, schema };
   let keep = settings.keepFailed;
@@ -158,7 +268,7 @@ export async function runCase(
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
     stage = 'driving the clients';
-    const driven = await drive(spec, db, pool, schema, settings);
+    const driven = await drive(spec, db, pool, schema, settings, permutation);
     stage = 'the final read';
     const read = await readBack(
       target,
@@ -181,7 +291,7 @@ export async function runCase(
         spec.params,
         { outcomes, invariants: reading.invariants, observed: driven.observations },
         strategy.id,
-        driven.steps,
+        judgeBlocking ? driven.steps : undefined,
       ),
       ...errorProblems(driven.answers),
     ];
@@ -207,6 +317,7 @@ export async function runCase(
       ...(keep ? { keptSchema: schema } : {}),
     };
   } catch (error: unknown) {
+    if (error instanceof InvalidPermutation) throw error;
     const problem = `${stage} failed: ${oneLine(error)}`;
     return {
       ...identity,
@@ -228,6 +339,7 @@ async function drive(
   pool: ClientPool,
   schema: string,
   settings: CaseSettings,
+  listed?: Permutation,
 ): Promise<Driven> {
   const { scenario } = spec;
   const { strategy, moduleUrl } = spec.ref;
@@ -265,12 +377,13 @@ async function drive(
       observations: {},
     };
   }
-  const permutation = scenario.permutation(spec.params);
+  const permutation = listed ?? interleavingOf(scenario).listed;
   const steps = await runPermutation(permutation, {
     connectionString: db.connectionString,
     schema,
     strategy,
     timeoutMs: settings.timeoutMs,
+    rejectInvalid: permutation !== interleavingOf(scenario).listed,
   });
   const requests = requestsOf(permutation);
   const untils = permutation.steps.flatMap((s) => ('until' in s && s.until ? [`reserve:${s.until}`] : []));

@@ -25,6 +25,8 @@ export interface SuiteOptions {
   timeoutMs: number;
   /** A case n/a for lack of an optional operation or pause point fails the run. */
   requireCoverage: boolean;
+  /** Interleavings: the listed permutation only, or every order of their steps. */
+  permutations: 'listed' | 'all';
   onCase?: (result: CaseResult) => void;
 }
 
@@ -66,7 +68,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
         for (const ref of options.strategies) {
           for (let repetition = 1; repetition <= options.repeat; repetition++) {
             const id = `${scenario.id}/${ref.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
-            const settings = { keepFailed: true, timeoutMs: options.timeoutMs };
+            const settings = {
+              keepFailed: true,
+              timeoutMs: options.timeoutMs,
+              permutations: options.permutations,
+            };
             const result = await runCase(db, pool, { id, scenario, ref, params }, settings);
             cases.push(result);
             options.onCase?.(result);

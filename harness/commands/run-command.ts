@@ -8,7 +8,7 @@ import {
   MAX_STOCK,
   resolveStrategies,
 } from '../cli-arguments.ts';
-import { EXIT } from '../errors.ts';
+import { Errors, EXIT } from '../errors.ts';
 import { buildReport, writeReportFiles } from '../report.ts';
 import { findScenario, SCENARIOS } from '../scenarios/index.ts';
 import { runSuite } from '../suite.ts';
@@ -26,6 +26,12 @@ export interface RunArgs {
   reports: string;
   'timeout-ms'?: unknown;
   'require-coverage': boolean;
+  permutations: string;
+}
+
+function permutationsFrom(value: string): 'listed' | 'all' {
+  if (value === 'listed' || value === 'all') return value;
+  throw Errors.badInput(`--permutations must be listed or all, got "${value}"`);
 }
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -46,6 +52,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     keep: args.keep,
     timeoutMs,
     requireCoverage: args['require-coverage'],
+    permutations: permutationsFrom(args.permutations),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
   });

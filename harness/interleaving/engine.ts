@@ -39,6 +39,8 @@ export interface EngineOptions {
   frame?: PermutationFrame;
   /** Told what happens, in the order the isolation tester prints it. */
   onEvent?: (event: EngineEvent) => void;
+  /** Throw InvalidPermutation instead of waiting for a step that nothing can let go on. */
+  rejectInvalid?: boolean;
 }
 
 interface Deferred<T> {
@@ -241,6 +243,23 @@ function startStep(session: Session, step: Step, strategy: Strategy | undefined)
   return paused.finished;
 }
 
+/**
+ * The permutation asks a session for its next step while that session's previous step waits on a lock
+ * held by sessions that are themselves idle, waiting for steps that come later: nothing can let it go on
+ * (the isolation tester's "invalid permutation detected"). Seen on the database, not timed out.
+ */
+export class InvalidPermutation extends HarnessError {
+  constructor(
+    readonly step: string,
+    readonly waitingStep: string,
+  ) {
+    super(
+      `invalid permutation: ${step} needs its session, whose step ${waitingStep} waits on idle sessions`,
+      EXIT.expectationFailed,
+    );
+  }
+}
+
 /** The tester's flags: `nonblock` returns once the step is seen waiting; `retry` for a step already reported waiting. */
 interface Look {
   nonblock: boolean;
@@ -289,11 +308,19 @@ export async function runPermutation(
       if ('error' in out) throw Errors.badInput(`setup of session ${session.name} failed: ${out.error}`);
       if (out.tables.length > 0) emit({ kind: 'rows', tables: out.tables });
     }
-    const sessionPids = new Set([...sessions.values()].map((s) => s.pid));
 
-    const blockedByAnotherSession = async (pid: number): Promise<boolean> => {
+    const blockingSessions = async (pid: number): Promise<Session[]> => {
       const { rows } = await control.query<{ pids: number[] }>('SELECT pg_blocking_pids($1) AS pids', [pid]);
-      return (rows[0]?.pids ?? []).some((p) => sessionPids.has(p));
+      const pids = new Set(rows[0]?.pids ?? []);
+      return [...sessions.values()].filter((s) => pids.has(s.pid));
+    };
+    const blockedByAnotherSession = async (pid: number): Promise<boolean> =>
+      (await blockingSessions(pid)).length > 0;
+    /** Blocked only by sessions with no step running: they will not move before a later step is sent. */
+    const waitsOnIdleSessions = async (step: InFlight): Promise<boolean> => {
+      if (step.outcome) return false;
+      const by = await blockingSessions(step.session.pid);
+      return by.length > 0 && by.every((s) => s.active === undefined) && !step.outcome;
     };
 
     // A backend reports an error before it rolls back and lets go of its locks; until it is idle, a step
@@ -428,6 +455,9 @@ export async function runPermutation(
       if (!session) throw Errors.badInput(`step ${step.name} names an unknown session ${step.session}`);
       // Like isolationtester: a session's next step waits until its blocked one has been reported done.
       const deadline = performance.now() + options.timeoutMs;
+      if (options.rejectInvalid && session.active && (await waitsOnIdleSessions(session.active))) {
+        throw new InvalidPermutation(step.name, session.active.step.name);
+      }
       while (session.active) {
         const active = session.active;
         if (!(await tryComplete(active, { nonblock: false, retry: true }))) {

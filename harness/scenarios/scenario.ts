@@ -17,7 +17,6 @@ import type { ClientScript, RequestResult } from '../client-task.ts';
 import type { CrashOperation } from '../crash-order.ts';
 import type { CrashedChild } from '../crash-runner.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
-import type { Permutation } from '../interleaving/permutation.ts';
 import type { Invariants } from '../invariants.ts';
 
 /**
@@ -168,9 +167,14 @@ export interface ClientsScenario extends ScenarioBase<Observations> {
 }
 
 /** A fixed interleaving of a few sessions on the interleaving engine (fixture inputs, no overrides). */
+/**
+ * A few sessions on the interleaving engine, written in PostgreSQL's isolation spec language (see
+ * harness/interleaving/spec-parser.ts: RESERVE and RESUME steps call the strategy). The spec lists the one
+ * permutation whose blocking is judged; `run --permutations all` also runs every other order.
+ */
 export interface InterleavingScenario extends ScenarioBase<Observations> {
   kind: 'interleaving';
-  permutation(params: ScenarioParams): Permutation;
+  spec: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each script scenario types its own observations
