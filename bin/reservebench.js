@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../harness/cli.ts');
+await import('../harness/cli/cli.ts');

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { BENCH_SKU, runBench } from '../harness/bench/run-bench.ts';
-import { openRunDatabase } from '../harness/database.ts';
-import { startEmbeddedServer } from '../harness/embedded-server.ts';
-import { loadStrategy } from '../strategies/registry.ts';
+import { openRunDatabase } from '../harness/database/database.ts';
+import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
+import { loadStrategy } from '../harness/registry/registry.ts';
 
 const run = promisify(execFile);
 

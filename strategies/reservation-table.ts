@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
-import { SQLSTATE, sqlstateOf } from '../harness/sqlstate.ts';
 import type {
   ReservationStatus,
   ReserveRequest,
@@ -12,6 +11,7 @@ import type {
   Strategy,
   StrategyAudit,
 } from './contract.ts';
+import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
 import { inTransaction } from './transaction.ts';
 
 const RESERVATION_SQL = readFileSync(new URL('./reservation.sql', import.meta.url), 'utf8');

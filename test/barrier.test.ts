@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SharedBarrier } from '../harness/barrier.ts';
+import { SharedBarrier } from '../harness/driver/barrier.ts';
 import { HarnessError } from '../harness/errors.ts';
 
 describe('SharedBarrier', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database.ts';
+import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database/database.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { BIN, runCli } from './run-cli.ts';
 

@@ -1,7 +1,7 @@
 /** A fresh database on the shared test server for one test file, dropped again afterwards. */
 import type pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { openRunDatabase, type RunDatabase } from '../harness/database.ts';
+import { openRunDatabase, type RunDatabase } from '../harness/database/database.ts';
 
 export function useRunDatabase(): { db: () => RunDatabase; admin: () => pg.Client } {
   let db: RunDatabase | undefined;

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedServer } from '../harness/embedded-server.ts';
+import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

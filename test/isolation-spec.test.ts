@@ -15,7 +15,7 @@ import { formatTable } from '../harness/interleaving/spec-output.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
 import { unifiedDiff } from '../harness/interleaving/text-diff.ts';
-import { loadStrategy } from '../strategies/registry.ts';
+import { loadStrategy } from '../harness/registry/registry.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 

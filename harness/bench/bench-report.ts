@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { type ChartSeries, renderLineChart } from '../charts.ts';
-import type { Environment } from '../environment.ts';
-import { refreshLatest, reportFolder } from '../report.ts';
+import type { Environment } from '../database/environment.ts';
+import { refreshLatest, reportFolder } from '../report/report.ts';
+import { type ChartSeries, renderLineChart } from './charts.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
 import type { UncontendedEntry } from './uncontended.ts';
 

@@ -1,7 +1,7 @@
 /** A benchmark series as sent to a worker thread, and what each thread sends back. */
 import type { NodeIdentity } from '../../strategies/contract.ts';
-import type { AdmissionSettings } from '../admission.ts';
-import type { BarrierHandle, SessionTarget } from '../client-task.ts';
+import type { BarrierHandle, SessionTarget } from '../driver/client-task.ts';
+import type { AdmissionSettings } from '../http/admission.ts';
 
 /** Phases of a series, set by the main thread in one shared cell. */
 export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;

@@ -6,10 +6,10 @@
 import { setTimeout as backOff } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext } from '../../strategies/contract.ts';
-import { importStrategy } from '../../strategies/registry.ts';
-import { Admission } from '../admission.ts';
-import { SharedBarrier } from '../barrier.ts';
-import { sqlstateOf } from '../sqlstate.ts';
+import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { SharedBarrier } from '../driver/barrier.ts';
+import { Admission } from '../http/admission.ts';
+import { importStrategy } from '../registry/registry.ts';
 import { type BenchTask, type BenchThreadResult, PHASE } from './bench-task.ts';
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */

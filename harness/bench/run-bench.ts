@@ -6,14 +6,14 @@
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import type { StrategyRef } from '../../strategies/contract.ts';
-import { Admission, type AdmissionSettings } from '../admission.ts';
-import { SharedBarrier } from '../barrier.ts';
-import { ClientPool } from '../client-pool.ts';
-import { openRunDatabase, type RunDatabase } from '../database.ts';
-import { type Environment, readEnvironment } from '../environment.ts';
+import { openRunDatabase, type RunDatabase } from '../database/database.ts';
+import { type Environment, readEnvironment } from '../database/environment.ts';
+import { SharedBarrier } from '../driver/barrier.ts';
+import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts';
+import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
-import { type LatencyPercentiles, summarizeLatency } from '../latency.ts';
-import { nodeIdentity } from '../node-identity.ts';
+import { Admission, type AdmissionSettings } from '../http/admission.ts';
+import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { PHASE } from './bench-task.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
@@ -80,7 +80,7 @@ function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
 
 async function runSeries(
   db: RunDatabase,
-  pool: ClientPool,
+  pool: BenchPool,
   ref: StrategyRef,
   clients: number,
   admission: AdmissionSettings | undefined,
@@ -111,7 +111,7 @@ async function runSeries(
         ...(gate && admission ? { admission: { buffer: gate.buffer, settings: admission } } : {}),
       };
     });
-    const running = Promise.all(tasks.map((task) => pool.runBench(task)));
+    const running = Promise.all(tasks.map((task) => pool.run(task)));
     // The window opens once every client has connected and passed the start barrier (or the threads ended
     // early with an error, which `await running` reports below).
     let tasksEnded = false;
@@ -194,7 +194,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const kept: string[] = [];
   try {
     const environment = await readEnvironment(db.admin, settings.databaseUrl ? 'url' : 'embedded');
-    const pool = new ClientPool(settings.threads);
+    const pool = new BenchPool(settings.threads);
     try {
       for (const ref of settings.strategies) {
         uncontended.push(await measureUncontended(db, ref, settings.stock, BENCH_SKU));

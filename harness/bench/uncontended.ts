@@ -2,8 +2,8 @@
 import pg from 'pg';
 import { Bench } from 'tinybench';
 import type { StrategyRef } from '../../strategies/contract.ts';
-import type { RunDatabase } from '../database.ts';
-import { nodeIdentity } from '../node-identity.ts';
+import type { RunDatabase } from '../database/database.ts';
+import { nodeIdentity } from '../driver/node-identity.ts';
 
 export interface UncontendedEntry {
   strategy: string;

@@ -13,8 +13,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { setTimeout as work } from 'node:timers/promises';
 import pg from 'pg';
 import type { NodeIdentity, Outcome, Strategy } from '../../strategies/contract.ts';
-import { Admission, type AdmissionCounters, type AdmissionSettings } from '../admission.ts';
 import { oneLine } from '../errors.ts';
+import { Admission, type AdmissionCounters, type AdmissionSettings } from './admission.ts';
 import { checkReserveBody, readBody } from './reserve-body.ts';
 
 export interface ServiceOptions {

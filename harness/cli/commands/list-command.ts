@@ -1,0 +1,31 @@
+/** `reservebench list`: the strategies (id, expect, how each stays correct) and the scenarios. */
+
+import { EXIT } from '../../errors.ts';
+import { loadAllBuiltIn } from '../../registry/registry.ts';
+import { SCENARIOS } from '../../scenario/index.ts';
+
+export async function listCommand(json: boolean): Promise<number> {
+  const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
+    id: s.id,
+    expect: s.expect,
+    guarantee: s.guarantee,
+    scenarios: s.expect === 'violate' ? Object.keys(s.caughtBy ?? {}) : (s.scenarios ?? 'all'),
+  }));
+  const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ strategies, scenarios }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const width = Math.max(...strategies.map((s) => s.id.length), ...scenarios.map((s) => s.id.length));
+  const lines = [
+    'strategies (id, expect, how it stays correct):',
+    ...strategies.map((s) => `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`),
+    '',
+    'scenarios:',
+    ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
+    '',
+    'A strategy can also be given as a path to a module: --strategy ./my-strategy.ts',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}

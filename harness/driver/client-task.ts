@@ -1,0 +1,57 @@
+/** What the main thread sends a worker thread, and what comes back: plain data, cloneable across threads. */
+import type {
+  NodeIdentity,
+  Outcome,
+  PausePoint,
+  ReservationStatus,
+  ReserveRequest,
+} from '../../strategies/contract.ts';
+
+export interface SessionTarget {
+  connectionString: string;
+  /** The case's schema; every session sets it as search_path so it only sees the case's tables. */
+  schema: string;
+}
+
+export interface BarrierHandle {
+  buffer: SharedArrayBuffer;
+  parties: number;
+}
+
+export interface ClientScript {
+  index: number;
+  requests: ReserveRequest[];
+  /** Roll the transaction back when the operation reaches this pause point (an aborting holder). */
+  rollbackAt?: PausePoint;
+  /** The node the client talks to; by default, its worker thread stands for one node per case. */
+  node?: NodeIdentity;
+}
+
+export interface ClientTask {
+  strategyModuleUrl: string;
+  target: SessionTarget;
+  clients: ClientScript[];
+  /** Every client connects first, then waits here so all start together. */
+  start: BarrierHandle;
+  /** When set, every client is held at this pause point until all have reached it (or ended before it). */
+  hold?: BarrierHandle & { point: PausePoint };
+  timeoutMs: number;
+}
+
+export interface RequestResult {
+  requestKey: string;
+  /** Who sent it, for what: the harness attributes each key's final status to its sender. */
+  user: string;
+  sku: string;
+  /** ROLLED_BACK: the client rolled back at a pause point (it was never told HELD). */
+  outcome: Outcome | 'ROLLED_BACK' | 'ERROR';
+  status?: ReservationStatus;
+  latencyMs: number;
+  sqlstate?: string;
+  error?: string;
+}
+
+export interface ClientResult {
+  index: number;
+  results: RequestResult[];
+}

@@ -1,0 +1,393 @@
+/**
+ * One case: a scenario against a strategy on fresh tables — set up, drive the clients (or the
+ * interleaving), audit in one snapshot, judge against the strategy's expectation, and drop the tables
+ * unless the case failed.
+ */
+import { OUTCOMES, type ReserveRequest, type Strategy, type StrategyRef } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { ClientPool } from '../driver/client-pool.ts';
+import type { RequestResult } from '../driver/client-task.ts';
+import { summarizeLatency } from '../driver/latency.ts';
+import { oneLine } from '../errors.ts';
+import { allPermutations } from '../interleaving/all-permutations.ts';
+import { InvalidPermutation, runPermutation } from '../interleaving/engine.ts';
+import type { Permutation, StepRecord } from '../interleaving/permutation.ts';
+import { parseSpec } from '../interleaving/spec-parser.ts';
+import type { AuditSummary, CaseResult, OutcomeCounts, PermutationReport } from '../verdict/case-result.ts';
+import { readBack } from '../verdict/final-read.ts';
+import { auditInSnapshot, computeReading, type LifecycleFacts } from '../verdict/invariants.ts';
+import { errorProblems, expectationProblems, invariantProblems, judge } from '../verdict/verdict.ts';
+import type { InterleavingScenario, Observations, Problem, Scenario, ScenarioParams } from './scenario.ts';
+import { scriptContext } from './script-context.ts';
+
+export interface CaseSpec {
+  id: string;
+  scenario: Scenario;
+  ref: StrategyRef;
+  params: ScenarioParams;
+}
+
+export interface CaseSettings {
+  /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
+  keepFailed: boolean;
+  /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
+  timeoutMs: number;
+  /**
+   * Interleavings: `listed` runs the permutation the spec lists; `all` also runs every other order of the
+   * steps that keeps each session's own order, each on fresh tables, and reports each one.
+   */
+  permutations: 'listed' | 'all';
+}
+
+/** Counts per outcome, in the contract's order (HELD first, ERROR last) so reports read the same every run. */
+function countOutcomes(answers: readonly RequestResult[]): OutcomeCounts {
+  const counts: OutcomeCounts = {};
+  for (const outcome of [...OUTCOMES, 'ROLLED_BACK', 'ERROR'] as const) {
+    const n = answers.filter((a) => a.outcome === outcome).length;
+    if (n > 0) counts[outcome] = n;
+  }
+  return counts;
+}
+
+function requestsOf(permutation: Permutation): ReserveRequest[] {
+  return permutation.steps.flatMap((s) => ('reserve' in s ? [s.reserve] : []));
+}
+
+/** The final answer of each operation in an interleaving (a paused step is not an answer). */
+function answersOf(steps: readonly StepRecord[], requests: readonly ReserveRequest[]): RequestResult[] {
+  const byKey = new Map(requests.map((r) => [r.requestKey, r]));
+  return steps.flatMap((s): RequestResult[] => {
+    const request = s.requestKey ? byKey.get(s.requestKey) : undefined;
+    if (!request) return [];
+    const { result } = s;
+    const base = { requestKey: request.requestKey, user: request.user, sku: request.sku, latencyMs: 0 };
+    if (result.status === 'error') {
+      return [
+        {
+          ...base,
+          outcome: 'ERROR',
+          error: result.error,
+          ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
+        },
+      ];
+    }
+    if (result.rolledBack) return [{ ...base, outcome: 'ROLLED_BACK' }];
+    return result.answer ? [{ ...base, ...result.answer }] : [];
+  });
+}
+
+/**
+ * What the strategy lacks for the scenario: optional operations, and pause points an operation does not
+ * declare. Each is a coverage gap, reported, never a failure.
+ */
+export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
+  const operations = (scenario.operations ?? []).filter((op) => !strategy[op]).map((op) => `no ${op}`);
+  const points = (scenario.requires ?? [])
+    .filter((need) => !need.anyOf.some((p) => strategy.pausePoints[need.operation]?.includes(p)))
+    .filter((need) => need.operation === 'reserve' || strategy[need.operation])
+    .map((need) => `${need.operation} declares no pause point ${need.anyOf.join(' or ')}`);
+  return [...operations, ...points];
+}
+
+/** Why a strategy sits a scenario out by its own choice (a control outside the cases that catch it). */
+function excludedReason(scenario: Scenario, strategy: Strategy): string | undefined {
+  if (strategy.expect === 'violate') {
+    if (strategy.caughtBy?.[scenario.id]) return undefined;
+    const catching = Object.keys(strategy.caughtBy ?? {}).join(', ');
+    return strategy.notApplicable ?? `negative control: caught in ${catching}`;
+  }
+  if (!strategy.scenarios || strategy.scenarios.includes(scenario.id)) return undefined;
+  return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
+}
+
+function auditSummary(audit: Awaited<ReturnType<Strategy['audit']>>): AuditSummary {
+  return {
+    skus: audit.skus,
+    duplicateActive: audit.duplicateActive,
+    duplicateKey: audit.duplicateKey,
+    activeKeys: audit.activeKeys.length,
+    endedKeys: audit.endedKeys.length,
+  };
+}
+
+function observedNote(observations: Observations): string {
+  const entries = Object.entries(observations);
+  return entries.length > 0 ? ` (${entries.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')})` : '';
+}
+
+function blockedNote(steps: readonly StepRecord[]): string {
+  const blocked = steps.filter((s) => s.blocked).map((s) => s.step);
+  return blocked.length > 0 ? ` (blocked, then completed: ${blocked.join(', ')})` : ' (no step blocked)';
+}
+
+/** What one drive of a scenario produced, whatever its kind. */
+interface Driven {
+  sent: ReserveRequest[];
+  answers: RequestResult[];
+  lifecycle: LifecycleFacts;
+  exercised: string[];
+  pausePoints: string[];
+  observations: Observations;
+  steps?: StepRecord[];
+}
+
+const NO_LIFECYCLE: LifecycleFacts = { released: new Set(), expireRan: false };
+
+interface ParsedInterleaving {
+  listed: Permutation;
+  all: Permutation[];
+}
+
+const parsed = new Map<string, ParsedInterleaving>();
+
+/** The scenario's isolation spec: the one permutation it lists, and every order of its steps. */
+function interleavingOf(scenario: InterleavingScenario): ParsedInterleaving {
+  const known = parsed.get(scenario.id);
+  if (known) return known;
+  const spec = parseSpec(scenario.spec, `fixtures/scenarios/${scenario.id}.ts`);
+  const [listed, ...more] = spec.permutations;
+  if (!listed || more.length > 0) {
+    throw new Error(`scenario ${scenario.id}: its spec must list exactly one permutation (the one judged)`);
+  }
+  const all = [
+    ...allPermutations(spec.sessions.map((s) => ({ name: s.name, steps: s.steps.map((t) => t.step) }))),
+  ];
+  const entry = { listed, all };
+  parsed.set(scenario.id, entry);
+  return entry;
+}
+
+const orderOf = (permutation: Permutation) => permutation.steps.map((s) => s.name).join(' ');
+
+function summaryOf(result: CaseResult, permutation: Permutation): PermutationReport {
+  return {
+    order: orderOf(permutation),
+    status: result.status === 'n/a' ? 'broken' : result.status,
+    blocked: 'steps' in result ? (result.steps ?? []).filter((s) => s.blocked).map((s) => s.step) : [],
+    outcomes: result.outcomes,
+    ...(result.status === 'fail' || result.status === 'broken' ? { problems: result.problems } : {}),
+  };
+}
+
+/** One more order of the steps, on fresh tables; judged on everything but the listed order's blocking. */
+async function permutationReport(
+  db: RunDatabase,
+  pool: ClientPool,
+  spec: CaseSpec,
+  settings: CaseSettings,
+  permutation: Permutation,
+): Promise<PermutationReport> {
+  try {
+    return summaryOf(
+      await measure(db, pool, spec, { ...settings, keepFailed: false }, permutation, false),
+      permutation,
+    );
+  } catch (error: unknown) {
+    if (!(error instanceof InvalidPermutation)) throw error;
+    return { order: orderOf(permutation), status: 'invalid', blocked: [error.waitingStep], outcomes: {} };
+  }
+}
+
+/** The listed permutation's result, failed when any other order failed, with every order reported. */
+function withPermutations(listed: CaseResult, permutations: PermutationReport[]): CaseResult {
+  if (listed.status !== 'pass' && listed.status !== 'fail') return listed;
+  const failed = permutations.filter((p) => p.status === 'fail' || p.status === 'broken');
+  const problems = failed.map((p) => `permutation ${p.order}: ${(p.problems ?? []).join('; ')}`);
+  const valid = permutations.filter((p) => p.status !== 'invalid').length;
+  const note = ` (${valid} permutations, ${failed.length} failed, ${permutations.length - valid} invalid)`;
+  if (problems.length === 0 || listed.expect === 'violate') {
+    return { ...listed, boundary: `${listed.boundary}${note}`, permutations };
+  }
+  return {
+    ...listed,
+    status: 'fail',
+    problems: [...listed.problems, ...problems],
+    boundary: `${listed.boundary}${note}`,
+    permutations,
+  };
+}
+
+export async function runCase(
+  db: RunDatabase,
+  pool: ClientPool,
+  spec: CaseSpec,
+  settings: CaseSettings,
+): Promise<CaseResult> {
+  const { strategy } = spec.ref;
+  const { scenario } = spec;
+  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
+  const excluded = excludedReason(scenario, strategy);
+  const missing = excluded ? [] : missingFor(scenario, strategy);
+  if (excluded || missing.length > 0) {
+    const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;
+    return {
+      ...identity,
+      status: 'n/a',
+      outcomes: {},
+      invariants: null,
+      boundary: `n/a: ${reason}`,
+      reason,
+      coverage: { missing },
+    };
+  }
+
+  if (scenario.kind !== 'interleaving') return measure(db, pool, spec, settings);
+  const spec_ = interleavingOf(scenario);
+  const listed = await measure(db, pool, spec, settings, spec_.listed);
+  if (settings.permutations === 'listed' || listed.status === 'broken') return listed;
+  const others: PermutationReport[] = [];
+  for (const permutation of spec_.all) {
+    if (orderOf(permutation) === orderOf(spec_.listed)) continue;
+    others.push(await permutationReport(db, pool, spec, settings, permutation));
+  }
+  return withPermutations(listed, [summaryOf(listed, spec_.listed), ...others]);
+}
+
+async function measure(
+  db: RunDatabase,
+  pool: ClientPool,
+  spec: CaseSpec,
+  settings: CaseSettings,
+  permutation?: Permutation,
+  judgeBlocking = true,
+): Promise<CaseResult> {
+  const { strategy } = spec.ref;
+  const { scenario } = spec;
+  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
+  const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
+  const target = { connectionString: db.connectionString, schema };
+  let keep = settings.keepFailed;
+  let stage = 'setup';
+  try {
+    await db.admin.query(`SET search_path TO ${schema}`);
+    await strategy.setup(db.admin, spec.params.stock);
+    stage = 'driving the clients';
+    const driven = await drive(spec, db, pool, schema, settings, permutation);
+    stage = 'the final read';
+    const read = await readBack(
+      target,
+      strategy,
+      [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)],
+      spec.params.stock.map((s) => s.sku),
+    );
+    stage = 'the audit';
+    const audit = await auditInSnapshot(db.admin, strategy);
+    const reading = computeReading(
+      { stock: spec.params.stock, sent: driven.sent, answers: driven.answers, lifecycle: driven.lifecycle },
+      read,
+      audit,
+    );
+    const outcomes = countOutcomes(driven.answers);
+    const found: Problem[] = [
+      ...invariantProblems(reading),
+      ...expectationProblems(
+        scenario,
+        spec.params,
+        { outcomes, invariants: reading.invariants, observed: driven.observations },
+        strategy.id,
+        judgeBlocking ? driven.steps : undefined,
+      ),
+      ...errorProblems(driven.answers),
+    ];
+    const judged = judge(strategy, scenario.id, found, outcomes, reading);
+    keep = judged.status === 'fail' && settings.keepFailed;
+    const { steps, observations } = driven;
+    const note = scenario.expect.boundaryNote?.(observations);
+    return {
+      ...identity,
+      status: judged.status,
+      outcomes,
+      invariants: reading.invariants,
+      audit: auditSummary(audit),
+      finalRead: { statuses: reading.statusCounts, skus: reading.skus },
+      coverage: { exercised: driven.exercised, pausePoints: driven.pausePoints },
+      fired: judged.fired,
+      boundary: `${judged.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
+      problems: judged.problems,
+      ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
+      ...(Object.keys(observations).length > 0 ? { observations } : {}),
+      ...(note ? { boundaryNote: note } : {}),
+      ...(scenario.expect.headline ? { headline: true } : {}),
+      ...(keep ? { keptSchema: schema } : {}),
+    };
+  } catch (error: unknown) {
+    if (error instanceof InvalidPermutation) throw error;
+    const problem = `${stage} failed: ${oneLine(error)}`;
+    return {
+      ...identity,
+      status: 'broken',
+      outcomes: {},
+      invariants: null,
+      boundary: problem,
+      problems: [problem],
+    };
+  } finally {
+    await db.admin.query('RESET search_path').catch(() => undefined);
+    if (!keep) await db.dropCaseSchema(schema);
+  }
+}
+
+async function drive(
+  spec: CaseSpec,
+  db: RunDatabase,
+  pool: ClientPool,
+  schema: string,
+  settings: CaseSettings,
+  listed?: Permutation,
+): Promise<Driven> {
+  const { scenario } = spec;
+  const { strategy, moduleUrl } = spec.ref;
+  const final = ['status', 'remaining'];
+  if (scenario.kind === 'script') {
+    const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs);
+    await scenario.run(script.ctx);
+    return {
+      sent: script.sent,
+      answers: script.answers,
+      lifecycle: script.lifecycle,
+      exercised: [...script.exercised, ...final],
+      pausePoints: [...script.pausePoints],
+      observations: script.observations,
+    };
+  }
+  if (scenario.kind === 'clients') {
+    const plan = scenario.plan(spec.params);
+    const holdAt =
+      plan.holdAt && strategy.pausePoints.reserve?.includes(plan.holdAt) ? plan.holdAt : undefined;
+    const clients = await pool.drive({
+      strategyModuleUrl: moduleUrl,
+      target: { connectionString: db.connectionString, schema },
+      clients: plan.clients,
+      timeoutMs: settings.timeoutMs,
+      ...(holdAt ? { holdAt } : {}),
+    });
+    const rollbacks = [...new Set(plan.clients.flatMap((c) => (c.rollbackAt ? [c.rollbackAt] : [])))];
+    return {
+      sent: plan.clients.flatMap((c) => c.requests),
+      answers: clients.flatMap((c) => c.results),
+      lifecycle: NO_LIFECYCLE,
+      exercised: ['reserve', ...final],
+      pausePoints: [...(holdAt ? [`reserve:${holdAt}`] : []), ...rollbacks.map((p) => `reserve:${p}`)],
+      observations: {},
+    };
+  }
+  const permutation = listed ?? interleavingOf(scenario).listed;
+  const steps = await runPermutation(permutation, {
+    connectionString: db.connectionString,
+    schema,
+    strategy,
+    timeoutMs: settings.timeoutMs,
+    rejectInvalid: permutation !== interleavingOf(scenario).listed,
+  });
+  const requests = requestsOf(permutation);
+  const untils = permutation.steps.flatMap((s) => ('until' in s && s.until ? [`reserve:${s.until}`] : []));
+  return {
+    sent: requests,
+    answers: answersOf(steps, requests),
+    lifecycle: NO_LIFECYCLE,
+    exercised: ['reserve', ...final],
+    pausePoints: [...new Set(untils)],
+    observations: {},
+    steps,
+  };
+}

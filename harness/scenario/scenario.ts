@@ -1,0 +1,263 @@
+import type {
+  CheckName,
+  NodeIdentity,
+  PausePoint,
+  PausingOperation,
+  ReserveRequest,
+  SessionContext,
+  StockLine,
+  Strategy,
+} from '../../strategies/contract.ts';
+import type { CrashOperation } from '../crash/crash-order.ts';
+import type { CrashedChild } from '../crash/crash-runner.ts';
+import type { ClientScript, RequestResult } from '../driver/client-task.ts';
+import type { AdmissionSettings } from '../http/admission.ts';
+import type { ReservationService } from '../http/reservation-service.ts';
+import type { Observations, Observed, OutcomeCounts } from '../verdict/case-result.ts';
+import type { Invariants } from '../verdict/invariants.ts';
+
+/**
+ * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users
+ * like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the many-client
+ * scenarios; an interleaving's inputs are part of its definition.
+ */
+export interface ScenarioInput {
+  clients: number;
+  stock: { sku: string; total: number }[];
+  user: string;
+  ttlMs: number;
+}
+
+export const LAB_SKU = 'sku-lab-01';
+export const TTL_MS = 60_000;
+
+/** user-0001 … user-0150: the zero-padded ids the seed uses. */
+export function userId(n: number): string {
+  return `user-${String(n).padStart(4, '0')}`;
+}
+
+export function requestKey(n: number): string {
+  return `req-${String(n).padStart(4, '0')}`;
+}
+
+/** The inputs of one case after CLI overrides are applied to the scenario's fixture. */
+export interface ScenarioParams {
+  clients: number;
+  stock: StockLine[];
+  user: string;
+  ttlMs: number;
+}
+
+export interface CasePlan {
+  clients: ClientScript[];
+  /** Hold every client at this pause point until all have reached it (when the strategy passes it). */
+  holdAt?: PausePoint;
+}
+
+/** One expectation a case missed, named by the check it belongs to (what a control's `caughtBy` names). */
+export interface Problem {
+  check: CheckName;
+  message: string;
+}
+
+/** The scenario holds (or kills) `operation` at one of these points: the first one it declares. */
+export interface PauseNeed {
+  operation: PausingOperation;
+  anyOf: readonly PausePoint[];
+}
+
+/** Optional operations of the contract a scenario drives. */
+export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate';
+
+/** What a case showed, for the expectations that relate its figures to each other. */
+export interface Seen<O extends Observations> {
+  outcomes: OutcomeCounts;
+  invariants: Invariants;
+  observed: Partial<O>;
+}
+
+/**
+ * What a safe design must show in a scenario, as data the generic runner evaluates (verdict.ts); nothing
+ * outside the scenario's own file knows what it expects.
+ */
+export interface Expectations<O extends Observations> {
+  /** The exact answer counts (absent outcomes mean 0). */
+  outcomes?(params: ScenarioParams): OutcomeCounts;
+  /** Observations that must equal these values exactly. */
+  observations?(params: ScenarioParams): Partial<O>;
+  /** Relations between figures that are not fixed numbers (sums the scheduler splits, bounds). */
+  relations?(params: ScenarioParams, seen: Seen<O>): Problem[];
+  /**
+   * Interleavings, per strategy id: exactly the steps that must be seen blocked in the listed permutation
+   * (every other step must not block). A strategy without an entry is recorded, not judged, on this.
+   */
+  blocking?: Readonly<Record<string, readonly string[]>>;
+  /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
+  boundaryNote?(observed: Partial<O>): string | undefined;
+  /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
+  headline?: boolean;
+}
+
+interface ScenarioBase<O extends Observations> {
+  id: string;
+  /** One line on what the scenario drives, for `list` and the report. */
+  summary: string;
+  input: ScenarioInput;
+  /** Pause points the scenario needs; a strategy that declares none of them is n/a, with the reason. */
+  requires?: readonly PauseNeed[];
+  /** Optional operations the strategy must implement for the scenario to apply. */
+  operations?: readonly LifecycleOperation[];
+  expect: Expectations<O>;
+}
+
+export type { Observations, Observed, OutcomeCounts };
+
+/** What a script scenario may do: every operation goes through the strategy, on real connections. */
+export interface ScriptContext<O extends Observations = Observations> {
+  params: ScenarioParams;
+  strategy: Strategy;
+  /**
+   * One client per request on the worker-thread driver, all started at one barrier; `nodeOf` binds
+   * request i to a node (default: the worker thread's).
+   */
+  reserve(requests: ReserveRequest[], nodeOf?: (i: number) => NodeIdentity): Promise<RequestResult[]>;
+  /** Node `index` of `count` in its `start`-th run (a restart is a new start). */
+  node(index: number, count: number, start: number): NodeIdentity;
+  /** `count` sessions, each on its own connection, closed afterwards. */
+  withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T>;
+  /** The strategy's backdate hook: these reservations' expiry lies in the past. */
+  backdate(requestKeys: readonly string[]): Promise<void>;
+  /** The strategy's lifecycle operations on a session; the case records what they did. */
+  confirm(session: SessionContext, requestKey: string): Promise<boolean>;
+  release(session: SessionContext, requestKey: string): Promise<boolean>;
+  expire(session: SessionContext): Promise<number>;
+  /** Σ remaining(sku) over the case's stock, as the strategy's own state says, read now. */
+  available(): Promise<number>;
+  /** Runs the operation in a child process until it stops at `crashAt` (see crash-runner.ts). */
+  crash(operation: CrashOperation, crashAt: PausePoint): Promise<CrashedChild>;
+  /** Requests sent some other way (over HTTP), so the final read covers their keys. */
+  sent(requests: readonly ReserveRequest[]): void;
+  /** Answers clients received some other way (over HTTP). */
+  answered(results: readonly RequestResult[]): void;
+  /** The HTTP service in front of the strategy on a free loopback port, closed after `work`. */
+  withService<T>(
+    settings: { admission: AdmissionSettings; workMs: number },
+    work: (service: ReservationService) => Promise<T>,
+  ): Promise<T>;
+  observe<K extends keyof O & string>(name: K, value: O[K]): void;
+}
+
+/** A sequence of phases (reserve, backdate, expire, crash …) written as code. */
+export interface ScriptScenario<O extends Observations = Observations> extends ScenarioBase<O> {
+  kind: 'script';
+  run(ctx: ScriptContext<O>): Promise<void>;
+}
+
+/** Many virtual clients on the worker-thread driver. */
+export interface ClientsScenario extends ScenarioBase<Observations> {
+  kind: 'clients';
+  plan(params: ScenarioParams): CasePlan;
+}
+
+/** A fixed interleaving of a few sessions on the interleaving engine (fixture inputs, no overrides). */
+/**
+ * A few sessions on the interleaving engine, written in PostgreSQL's isolation spec language (see
+ * harness/interleaving/spec-parser.ts: RESERVE and RESUME steps call the strategy). The spec lists the one
+ * permutation whose blocking is judged; `run --permutations all` also runs every other order.
+ */
+export interface InterleavingScenario extends ScenarioBase<Observations> {
+  kind: 'interleaving';
+  spec: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: each script scenario types its own observations
+export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario<any>;
+
+/** Gives a scenario file its types; the runner sees it as a plain Scenario. */
+export function defineScenario<O extends Observations>(scenario: ScriptScenario<O>): Scenario;
+export function defineScenario(scenario: ClientsScenario | InterleavingScenario): Scenario;
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}
+
+export function firstSku(params: ScenarioParams): StockLine {
+  const line = params.stock[0];
+  if (!line) throw new Error('a scenario needs at least one stock line');
+  return line;
+}
+
+/** The counts must be exactly these (absent keys mean 0). */
+export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): Problem[] {
+  const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+  return [...keys]
+    .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
+    .map((k) => ({ check: 'outcomes', message: `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}` }));
+}
+
+/** Each observation must equal its expected value. */
+export function observedExactly(expected: Partial<Observations>, observed: Partial<Observations>): Problem[] {
+  return Object.entries(expected)
+    .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
+    .map(([k, v]) => ({
+      check: 'observations',
+      message: `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`,
+    }));
+}
+
+/** A figure the scenario derives from the final read (active after expiry, …) must be this. */
+export function figure(name: string, actual: number, expected: number, why = ''): Problem[] {
+  return actual === expected
+    ? []
+    : [{ check: 'observations', message: `${name} ${actual}, expected ${expected}${why ? ` ${why}` : ''}` }];
+}
+
+/** One request on the first sku with this key and user. */
+export function requestOn(params: ScenarioParams, requestKey: string, user: string): ReserveRequest {
+  return { requestKey, user, sku: firstSku(params).sku, ttlMs: params.ttlMs };
+}
+
+/** One client per user (user-0001 …), one request each, on the first sku. */
+export function distinctUserClients(params: ScenarioParams): ClientScript[] {
+  return requestsFor(params, 1, params.clients).map((request, index) => ({ index, requests: [request] }));
+}
+
+/** Runs expire on `jobs` sessions at once (real connections contending for the same row locks). */
+export async function expireConcurrently(ctx: ScriptContext, jobs: number): Promise<number> {
+  const units = await ctx.withSessions(jobs, (sessions) => Promise.all(sessions.map((s) => ctx.expire(s))));
+  return units.reduce((a, b) => a + b, 0);
+}
+
+export function requestsFor(params: ScenarioParams, from: number, count: number): ReserveRequest[] {
+  const sku = firstSku(params).sku;
+  return Array.from({ length: count }, (_, i) => ({
+    requestKey: requestKey(from + i),
+    user: userId(from + i),
+    sku,
+    ttlMs: params.ttlMs,
+  }));
+}
+
+/**
+ * For runs where some holders roll back: every unit the committing clients could have taken is either
+ * HELD or counted as a false sold-out, no request errored, and only aborting clients rolled back.
+ */
+export function everyUnitAccounted(
+  counts: { stock: number; clients: number; aborting: number },
+  outcomes: OutcomeCounts,
+  invariants: Invariants,
+): Problem[] {
+  const problems: string[] = [];
+  const held = outcomes.HELD ?? 0;
+  const attainable = Math.min(counts.stock, counts.clients - counts.aborting);
+  if (held + invariants.falseSoldOut !== attainable) {
+    problems.push(
+      `HELD ${held} + falseSoldOut ${invariants.falseSoldOut}, expected ${attainable} units accounted`,
+    );
+  }
+  if ((outcomes.ROLLED_BACK ?? 0) > counts.aborting) {
+    problems.push(`ROLLED_BACK ${outcomes.ROLLED_BACK}, at most ${counts.aborting} clients abort`);
+  }
+  const answered = Object.values(outcomes).reduce((a, b) => a + b, 0);
+  if (answered !== counts.clients) problems.push(`${answered} answers for ${counts.clients} clients`);
+  return problems.map((message) => ({ check: 'outcomes', message }));
+}

@@ -1,0 +1,169 @@
+/**
+ * The ScriptContext a script scenario runs against: every phase goes through the strategy on real
+ * connections (the worker-thread driver for reservations, sessions of their own for lifecycle jobs, a
+ * child process for crashes); answers and observations are collected for the audit.
+ */
+import pg from 'pg';
+import type { ReserveRequest, SessionContext, Strategy, StrategyRef } from '../../strategies/contract.ts';
+import { runUntilStage } from '../crash/crash-runner.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { ClientPool } from '../driver/client-pool.ts';
+import type { RequestResult } from '../driver/client-task.ts';
+import { nodeIdentity } from '../driver/node-identity.ts';
+import { startReservationService } from '../http/reservation-service.ts';
+import type { LifecycleFacts } from '../verdict/invariants.ts';
+import type { Observations, ScenarioParams, ScriptContext } from './scenario.ts';
+
+export interface ScriptRun {
+  ctx: ScriptContext;
+  /** Every request the scenario sent (a crashed child's too, which never got an answer). */
+  sent: ReserveRequest[];
+  /** Answers the scenario's clients received; a scenario driving HTTP adds its own with `answered`. */
+  answers: RequestResult[];
+  observations: Observations;
+  lifecycle: LifecycleFacts;
+  /** Contract operations the scenario called, and the pause points it killed them at. */
+  exercised: Set<string>;
+  pausePoints: Set<string>;
+}
+
+/** Pause points do nothing in a lifecycle session: only the crash child stops at one. */
+const passThrough = async () => undefined;
+
+/** run-case never starts a scenario whose operations the strategy lacks; this guards one that forgot to declare. */
+function missing(strategy: Strategy, operation: string): Error {
+  return new Error(`the scenario calls ${operation}, which ${strategy.id} does not implement`);
+}
+
+export function scriptContext(
+  db: RunDatabase,
+  pool: ClientPool,
+  ref: StrategyRef,
+  schema: string,
+  params: ScenarioParams,
+  timeoutMs: number,
+): ScriptRun {
+  const { strategy, moduleUrl } = ref;
+  const answers: RequestResult[] = [];
+  const sent: ReserveRequest[] = [];
+  const observations: Observations = {};
+  const lifecycle = { released: new Set<string>(), expireRan: false };
+  const exercised = new Set<string>();
+  const pausePoints = new Set<string>();
+  let sessionCount = 0;
+  let crashCount = 0;
+
+  const ctx: ScriptContext = {
+    params,
+    strategy,
+    async reserve(requests, nodeOf) {
+      sent.push(...requests);
+      exercised.add('reserve');
+      const clients = await pool.drive({
+        strategyModuleUrl: moduleUrl,
+        target: { connectionString: db.connectionString, schema },
+        clients: requests.map((r, index) => {
+          const node = nodeOf?.(index);
+          return { index, requests: [r], ...(node ? { node } : {}) };
+        }),
+        timeoutMs,
+      });
+      const results = clients.flatMap((c) => c.results);
+      answers.push(...results);
+      return results;
+    },
+    async withSessions(count, work) {
+      const clients = Array.from({ length: count }, () => {
+        sessionCount += 1;
+        const client = new pg.Client({
+          connectionString: db.connectionString,
+          application_name: `reservebench-job-${sessionCount}`,
+          options: `-c search_path=${schema}`,
+        });
+        client.on('error', () => undefined);
+        return client;
+      });
+      try {
+        await Promise.all(clients.map((c) => c.connect()));
+        const node = nodeIdentity(schema, 0, 1);
+        return await work(clients.map((c): SessionContext => ({ db: c, pause: passThrough, node })));
+      } finally {
+        await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+      }
+    },
+    async backdate(keys) {
+      if (!strategy.backdate) throw new Error(`${strategy.id} has no backdate hook`);
+      exercised.add('backdate');
+      await strategy.backdate(db.admin, keys);
+    },
+    async confirm(session, key) {
+      exercised.add('confirm');
+      if (!strategy.confirm) throw missing(strategy, 'confirm');
+      return strategy.confirm(session, key);
+    },
+    async release(session, key) {
+      exercised.add('release');
+      if (!strategy.release) throw missing(strategy, 'release');
+      const moved = await strategy.release(session, key);
+      if (moved) lifecycle.released.add(key);
+      return moved;
+    },
+    async expire(session) {
+      exercised.add('expire');
+      lifecycle.expireRan = true;
+      if (!strategy.expire) throw missing(strategy, 'expire');
+      return strategy.expire(session);
+    },
+    async available() {
+      let sum = 0;
+      for (const { sku } of params.stock) sum += await strategy.remaining(db.admin, sku);
+      return sum;
+    },
+    node: (index, count, start) => nodeIdentity(schema, index, count, start),
+    crash(operation, crashAt) {
+      crashCount += 1;
+      pausePoints.add(`${operation === 'expire' ? 'expire' : 'reserve'}:${crashAt}`);
+      if (operation === 'expire') {
+        lifecycle.expireRan = true;
+        exercised.add('expire');
+      } else {
+        sent.push(operation.reserve);
+        exercised.add('reserve');
+      }
+      const order = {
+        strategyModuleUrl: moduleUrl,
+        connectionString: db.connectionString,
+        schema,
+        applicationName: `reservebench-crash-${process.pid}-${crashCount}`,
+        operation,
+        crashAt,
+      };
+      return runUntilStage(order, db.admin, timeoutMs);
+    },
+    sent(requests) {
+      sent.push(...requests);
+      exercised.add('reserve');
+    },
+    answered(results) {
+      answers.push(...results);
+    },
+    async withService(settings, work) {
+      const service = await startReservationService({
+        strategy,
+        connectionString: db.connectionString,
+        schema,
+        node: nodeIdentity(schema, 0, 1),
+        ...settings,
+      });
+      try {
+        return await work(service);
+      } finally {
+        await service.close();
+      }
+    },
+    observe(name, value) {
+      observations[name] = value;
+    },
+  };
+  return { ctx, sent, answers, observations, lifecycle, exercised, pausePoints };
+}

@@ -1,0 +1,92 @@
+/** A run: every selected scenario against every selected strategy, on one run database and one pool. */
+import type { StrategyRef } from '../../strategies/contract.ts';
+import { openRunDatabase } from '../database/database.ts';
+import { type Environment, readEnvironment } from '../database/environment.ts';
+import { ClientPool } from '../driver/client-pool.ts';
+import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
+import { isCoverageGap } from '../verdict/coverage.ts';
+import { runCase } from './run-case.ts';
+import type { Scenario, ScenarioParams } from './scenario.ts';
+
+export interface ScenarioOverrides {
+  clients?: number;
+  /** Replaces the total of the scenario's first sku. */
+  stock?: number;
+}
+
+export interface SuiteOptions {
+  strategies: StrategyRef[];
+  scenarios: readonly Scenario[];
+  overrides: ScenarioOverrides;
+  repeat: number;
+  databaseUrl?: string;
+  /** Keep the run database even when every case passed. */
+  keep: boolean;
+  timeoutMs: number;
+  /** A case n/a for lack of an optional operation or pause point fails the run. */
+  requireCoverage: boolean;
+  /** Interleavings: the listed permutation only, or every order of their steps. */
+  permutations: 'listed' | 'all';
+  onCase?: (result: CaseResult) => void;
+}
+
+export interface SuiteResult {
+  ok: boolean;
+  environment: Environment;
+  cases: CaseResult[];
+  /** What was kept for inspection and how to reach it. */
+  kept: string[];
+  /** Cases not covered for lack of an operation or pause point, when `requireCoverage` made them fatal. */
+  uncovered: string[];
+}
+
+/** Overrides apply to the many-client scenarios; an interleaving's inputs are part of its definition. */
+export function paramsFor(scenario: Scenario, given: ScenarioOverrides): ScenarioParams {
+  const overrides = scenario.kind === 'clients' ? given : {};
+  const stock = scenario.input.stock.map((line, i) =>
+    i === 0 && overrides.stock !== undefined ? { ...line, total: overrides.stock } : { ...line },
+  );
+  return {
+    clients: overrides.clients ?? scenario.input.clients,
+    stock,
+    user: scenario.input.user,
+    ttlMs: scenario.input.ttlMs,
+  };
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+  const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
+  const cases: CaseResult[] = [];
+  const failed = () => cases.some(failsTheRun);
+  const kept: string[] = [];
+  try {
+    const environment = await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded');
+    const pool = new ClientPool();
+    try {
+      for (const scenario of options.scenarios) {
+        const params = paramsFor(scenario, options.overrides);
+        for (const ref of options.strategies) {
+          for (let repetition = 1; repetition <= options.repeat; repetition++) {
+            const id = `${scenario.id}/${ref.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
+            const settings = {
+              keepFailed: true,
+              timeoutMs: options.timeoutMs,
+              permutations: options.permutations,
+            };
+            const result = await runCase(db, pool, { id, scenario, ref, params }, settings);
+            cases.push(result);
+            options.onCase?.(result);
+          }
+        }
+      }
+    } finally {
+      await pool.close();
+    }
+    const uncovered = options.requireCoverage
+      ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
+      : [];
+    return { ok: !failed() && uncovered.length === 0, environment, cases, kept, uncovered };
+  } finally {
+    kept.push(...(await db.close({ keep: options.keep || failed() })));
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * A case's result, discriminated on `status` (tinybench style): failures are recorded, not thrown, so one
+ * broken case never hides the others. Field names are the public JSON of DESIGN.md.
+ */
+import type { CheckName, Expectation, SkuCounts } from '../../strategies/contract.ts';
+import type { LatencyPercentiles } from '../driver/latency.ts';
+import type { StepRecord } from '../interleaving/permutation.ts';
+import type { Invariants, SkuReading } from './invariants.ts';
+
+export type OutcomeCounts = Record<string, number>;
+
+/** A value a script scenario observed along the way. */
+export type Observed = number | number[] | string | Record<string, number>;
+
+/** Named values a script scenario saw along the way (units each expiry run returned, …); typed per scenario. */
+export type Observations = Record<string, Observed>;
+
+/** `HELD 40, SOLD_OUT 110`, or `-` when nothing was counted. */
+export function formatOutcomes(outcomes: OutcomeCounts): string {
+  return (
+    Object.entries(outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || '-'
+  );
+}
+
+interface CaseIdentity {
+  id: string;
+  scenario: string;
+  strategy: string;
+  expect: Expectation;
+}
+
+/** The strategy's own reading of its tables: a second opinion, compared with the harness's final read. */
+export interface AuditSummary {
+  skus: SkuCounts[];
+  duplicateActive: number;
+  duplicateKey: number;
+  activeKeys: number;
+  endedKeys: number;
+}
+
+/** What the harness read back through the business API after the case. */
+export interface FinalReadSummary {
+  /** How many of the keys the case sent ended in each status. */
+  statuses: Record<string, number>;
+  skus: SkuReading[];
+}
+
+/** What a measured case drove: contract operations called, and pause points it held or killed at. */
+export interface CaseCoverage {
+  exercised: string[];
+  pausePoints: string[];
+}
+
+/** One order of an interleaving's steps, run on fresh tables (`run --permutations all`). */
+export interface PermutationReport {
+  order: string;
+  /** `invalid`: a session's next step came while its previous one waited on idle sessions. */
+  status: 'pass' | 'fail' | 'broken' | 'invalid';
+  blocked: string[];
+  outcomes: OutcomeCounts;
+  problems?: string[];
+}
+
+/** A case that ran to its end and was judged: `pass` or `fail`, each its own variant below. */
+interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
+  status: S;
+  outcomes: OutcomeCounts;
+  /** Computed by the harness from the answers and its final read; never the strategy's self-report. */
+  invariants: Invariants;
+  audit: AuditSummary;
+  finalRead: FinalReadSummary;
+  coverage: CaseCoverage;
+  /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
+  fired: CheckName[];
+  /** One line on what this case showed. */
+  boundary: string;
+  /** Why a case failed: each expectation it missed. Empty on pass. */
+  problems: string[];
+  /** Per-request latency of a clients scenario (includes time held at a barrier). */
+  latency?: LatencyPercentiles;
+  /** The recorded steps of an interleaving scenario: blocked or not, and each step's result. */
+  steps?: StepRecord[];
+  /** What a script scenario saw along the way (units each expiry run returned, …). */
+  observations?: Observations;
+  /** Every order of an interleaving's steps, when they were all run; the first is the listed one. */
+  permutations?: PermutationReport[];
+  /** What the scenario adds to the strategy's boundary row (e.g. what a crash cost). */
+  boundaryNote?: string;
+  /** The scenario whose counts headline the boundary table for a design that showed no boundary. */
+  headline?: true;
+  /** The schema holding this case's tables when they were kept for inspection. */
+  keptSchema?: string;
+}
+
+export type PassedCase = JudgedCase<'pass'>;
+export type FailedCase = JudgedCase<'fail'>;
+export type MeasuredCase = PassedCase | FailedCase;
+
+export interface SkippedCase extends CaseIdentity {
+  status: 'n/a';
+  outcomes: OutcomeCounts;
+  invariants: null;
+  boundary: string;
+  reason: string;
+  /**
+   * What the strategy lacks for this scenario (optional operations, pause points). Non-empty means a
+   * coverage gap (`--require-coverage` fails on it); empty means the strategy chose not to take part.
+   */
+  coverage: { missing: string[] };
+}
+
+/** A case that could not be measured at all (the harness failed, e.g. a session never progressed). */
+export interface BrokenCase extends CaseIdentity {
+  status: 'broken';
+  outcomes: OutcomeCounts;
+  invariants: null;
+  boundary: string;
+  problems: string[];
+}
+
+/** Discriminated by `status`, one value per variant: pass, fail, n/a, broken. */
+export type CaseResult = PassedCase | FailedCase | SkippedCase | BrokenCase;
+
+export function isMeasured(c: CaseResult): c is MeasuredCase {
+  return c.status === 'pass' || c.status === 'fail';
+}
+
+/** A case that makes the run fail: it missed an expectation, or could not be measured at all. */
+export function failsTheRun(c: CaseResult): boolean {
+  return c.status === 'fail' || c.status === 'broken';
+}
