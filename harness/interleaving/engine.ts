@@ -191,12 +191,13 @@ async function openSession(
   return session;
 }
 
-function startReserve(
+/** A strategy call that may stop at `until`, transaction open, until a RESUME step of its session. */
+function startPausable(
   session: Session,
-  step: Extract<Step, { reserve: unknown }>,
-  strategy: Strategy | undefined,
+  step: { name: string; until?: PausePoint },
+  requestKey: string,
+  call: (ctx: SessionContext) => Promise<StepResult>,
 ): Promise<Outcome> {
-  if (!strategy) throw Errors.badInput(`step ${step.name} reserves, but no strategy was given`);
   const reached = deferred<Outcome>();
   const gate = deferred<'commit' | 'rollback'>();
   const finished = deferred<Outcome>();
@@ -207,17 +208,13 @@ function startReserve(
     pause: async (point: PausePoint) => {
       if (point !== step.until || pausedOnce) return;
       pausedOnce = true;
-      session.paused = {
-        requestKey: step.reserve.requestKey,
-        release: gate.resolve,
-        finished: finished.promise,
-      };
+      session.paused = { requestKey, release: gate.resolve, finished: finished.promise };
       reached.resolve(ok({ status: 'ok', paused: point }));
       if ((await gate.promise) === 'rollback') throw new RollbackAtPause(point);
     },
   };
-  strategy.reserve(ctx, step.reserve).then(
-    (answer) => finished.resolve(ok({ status: 'ok', answer })),
+  call(ctx).then(
+    (result) => finished.resolve(ok(result)),
     (error: unknown) =>
       finished.resolve(
         error instanceof RollbackAtPause ? ok({ status: 'ok', rolledBack: true }) : failure(error),
@@ -226,11 +223,55 @@ function startReserve(
   return Promise.race([reached.promise, finished.promise]);
 }
 
+function startLifecycle(
+  session: Session,
+  step: Extract<Step, { operation: unknown }>,
+  strategy: Strategy | undefined,
+): Promise<Outcome> {
+  if (!strategy)
+    throw Errors.badInput(`step ${step.name} calls ${step.operation}, but no strategy was given`);
+  const key = step.requestKey ?? '';
+  const missing = () => Errors.badInput(`step ${step.name}: ${strategy.id} has no ${step.operation}`);
+  return startPausable(session, step, key, async (ctx): Promise<StepResult> => {
+    switch (step.operation) {
+      case 'confirm':
+        if (!strategy.confirm) throw missing();
+        return { status: 'ok', value: await strategy.confirm(ctx, key) };
+      case 'release':
+        if (!strategy.release) throw missing();
+        return { status: 'ok', value: await strategy.release(ctx, key) };
+      case 'expire':
+        if (!strategy.expire) throw missing();
+        return { status: 'ok', value: await strategy.expire(ctx) };
+      case 'backdate':
+        if (!strategy.backdate) throw missing();
+        await strategy.backdate(ctx.db, [key]);
+        return { status: 'ok' };
+    }
+  });
+}
+
+function startReserve(
+  session: Session,
+  step: Extract<Step, { reserve: unknown }>,
+  strategy: Strategy | undefined,
+): Promise<Outcome> {
+  if (!strategy) throw Errors.badInput(`step ${step.name} reserves, but no strategy was given`);
+  return startPausable(session, step, step.reserve.requestKey, async (ctx) => ({
+    status: 'ok',
+    answer: await strategy.reserve(ctx, step.reserve),
+  }));
+}
+
 function startStep(session: Session, step: Step, strategy: Strategy | undefined): Promise<Outcome> {
   if ('sql' in step) return runSql(session.client, step.sql);
   if ('reserve' in step) {
     session.reserved = true;
     return startReserve(session, step, strategy);
+  }
+  if ('operation' in step) {
+    session.reserved = true;
+    return startLifecycle(session, step, strategy);
   }
   const paused = session.paused;
   // The operation ended before its pause point (it answered early, e.g. after waiting on a unique index):
@@ -426,7 +467,12 @@ export async function runPermutation(
 
     const records: StepRecord[] = [];
     const start = (session: Session, step: Step): InFlight => {
-      const requestKey = 'reserve' in step ? step.reserve.requestKey : session.paused?.requestKey;
+      const requestKey =
+        'reserve' in step
+          ? step.reserve.requestKey
+          : 'operation' in step
+            ? step.requestKey
+            : session.paused?.requestKey;
       const started = startStep(session, step, options.strategy);
       const record: StepRecord = {
         step: step.name,

@@ -32,7 +32,15 @@ export type Step =
    */
   | (StepBase & { reserve: ReserveRequest; until?: PausePoint })
   /** Continue a paused operation to its end (`commit`), or make it roll back at the pause (`rollback`). */
-  | (StepBase & { resume: 'commit' | 'rollback' });
+  | (StepBase & { resume: 'commit' | 'rollback' })
+  /**
+   * A lifecycle operation of the strategy: confirm, release (of `requestKey`), expire, or the backdate hook
+   * (`requestKey`'s expiry moved into the past). With `until`, it stops at that pause point like a reserve.
+   */
+  | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint });
+
+export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate'] as const;
+export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
 export interface Permutation {
   sessions: readonly string[];
@@ -58,6 +66,8 @@ export type StepResult =
       answer?: ReserveResult;
       paused?: PausePoint;
       rolledBack?: true;
+      /** What a lifecycle step returned: confirm and release, whether it moved the row; expire, units back. */
+      value?: boolean | number;
       /** A resume step found its operation already ended before the pause point: nothing to resume. */
       endedBeforePause?: true;
     }

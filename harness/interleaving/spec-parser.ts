@@ -19,13 +19,18 @@
  * Annotations: `s2a(*)` reports s2a as waiting once; `s2a(s1b)` reports s2a completed only once s1b has
  * completed; `s2a(s1b notices 1)` only once s1b's session has sent one more notice.
  *
- * Extension (the only one): a step whose body starts with RESERVE or RESUME calls the strategy instead of
- * sending SQL, and parses into the engine's `reserve` and `resume` steps:
+ * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE or
+ * BACKDATE calls the strategy instead of sending SQL, and parses into the engine's strategy steps:
  *
  *   step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }
  *   step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 TTL 500 }
  *   step "t1-undo" { RESUME ROLLBACK }     # or RESUME COMMIT
  *
+ *   step "c1"      { CONFIRM req-t1 }         # also RELEASE req-t1, EXPIRE, BACKDATE req-t1
+ *   step "e1"      { EXPIRE UNTIL before-commit }
+ *
+ * CONFIRM, RELEASE and EXPIRE call the strategy's lifecycle operations (and, with UNTIL, stop at that pause
+ * point like a reserve); BACKDATE moves a reservation's expiry into the past through the strategy's hook.
  * RESERVE takes a request key, a user and a sku, then optionally `TTL <ms>` (default 60000) and
  * `UNTIL <pause point>`: the step then completes when the operation reaches that point, its transaction
  * open, and a later RESUME step of the same session lets it commit or makes it roll back there. The
@@ -35,7 +40,13 @@
  */
 import { PAUSE_POINTS, type PausePoint } from '../../strategies/contract.ts';
 import { Errors } from '../errors.ts';
-import type { Blocker, Permutation, Step } from './permutation.ts';
+import {
+  type Blocker,
+  LIFECYCLE_STEPS,
+  type LifecycleStep,
+  type Permutation,
+  type Step,
+} from './permutation.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
 
@@ -165,7 +176,40 @@ const isKeyword = (token: Token, keyword: string) => token.kind === 'word' && to
 const isName = (token: Token) =>
   token.kind === 'quoted' || (token.kind === 'word' && !KEYWORDS.has(token.text));
 
-/** RESERVE / RESUME bodies; undefined for SQL. */
+/** CONFIRM key / RELEASE key / EXPIRE / BACKDATE key, each with an optional UNTIL <pause point>. */
+function lifecycleStep(
+  name: string,
+  session: string,
+  operation: LifecycleStep,
+  words: { text: string; at: number }[],
+  afterBody: number,
+  fail: (at: number, message: string) => never,
+): Step {
+  const takesKey = operation !== 'expire';
+  const [verb, ...rest] = words;
+  const requestKey = takesKey ? rest.shift() : undefined;
+  if (takesKey && !requestKey) fail(afterBody, `${verb?.text} needs a request key`);
+  let until: PausePoint | undefined;
+  const [option, value, extra] = rest;
+  if (option) {
+    if (option.text.toUpperCase() !== 'UNTIL' || operation === 'backdate')
+      fail(option.at, `unexpected "${option.text}" in ${verb?.text}`);
+    if (!value) fail(option.at, 'UNTIL needs a pause point');
+    if (!(PAUSE_POINTS as readonly string[]).includes(value.text))
+      fail(value.at, `unknown pause point "${value.text}"; choose one of: ${PAUSE_POINTS.join(', ')}`);
+    until = value.text as PausePoint;
+    if (extra) fail(extra.at, `unexpected "${extra.text}" after UNTIL ${value.text}`);
+  }
+  return {
+    name,
+    session,
+    operation,
+    ...(requestKey ? { requestKey: requestKey.text } : {}),
+    ...(until ? { until } : {}),
+  };
+}
+
+/** RESERVE / RESUME / lifecycle bodies; undefined for SQL. */
 function strategyStep(
   name: string,
   session: string,
@@ -190,6 +234,8 @@ function strategyStep(
     if (extra) fail(extra.at, `unexpected "${extra.text}" after RESUME ${mode?.text}`);
     return { name, session, resume };
   }
+  const lifecycle = LIFECYCLE_STEPS.find((op) => op.toUpperCase() === verb);
+  if (lifecycle) return lifecycleStep(name, session, lifecycle, words, afterBody, fail);
   if (verb !== 'RESERVE') return undefined;
   const [, requestKey, user, sku, ...options] = words;
   if (!requestKey || !user || !sku)

@@ -11,7 +11,7 @@ import { summarizeLatency } from '../driver/latency.ts';
 import { oneLine } from '../errors.ts';
 import { allPermutations } from '../interleaving/all-permutations.ts';
 import { InvalidPermutation, runPermutation } from '../interleaving/engine.ts';
-import type { Permutation, StepRecord } from '../interleaving/permutation.ts';
+import type { Permutation, Step, StepRecord } from '../interleaving/permutation.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { AuditSummary, CaseResult, OutcomeCounts, PermutationReport } from '../verdict/case-result.ts';
 import { readBack } from '../verdict/final-read.ts';
@@ -53,27 +53,52 @@ function requestsOf(permutation: Permutation): ReserveRequest[] {
   return permutation.steps.flatMap((s) => ('reserve' in s ? [s.reserve] : []));
 }
 
-/** The final answer of each operation in an interleaving (a paused step is not an answer). */
-function answersOf(steps: readonly StepRecord[], requests: readonly ReserveRequest[]): RequestResult[] {
-  const byKey = new Map(requests.map((r) => [r.requestKey, r]));
-  return steps.flatMap((s): RequestResult[] => {
-    const request = s.requestKey ? byKey.get(s.requestKey) : undefined;
-    if (!request) return [];
-    const { result } = s;
+interface InterleavingFacts {
+  answers: RequestResult[];
+  lifecycle: LifecycleFacts;
+  exercised: string[];
+}
+
+/**
+ * What an interleaving's steps amount to: the final answer of each reserve (a paused step is not an
+ * answer; its RESUME step carries it), the keys released and whether expiry ran.
+ */
+function interleavingFacts(steps: readonly StepRecord[], permutation: Permutation): InterleavingFacts {
+  const byName = new Map(permutation.steps.map((s) => [s.name, s]));
+  const pausable = new Map<string, Step>();
+  const answers: RequestResult[] = [];
+  const released = new Set<string>();
+  let expireRan = false;
+  const exercised = new Set<string>();
+  for (const record of steps) {
+    const defined = byName.get(record.step);
+    if (!defined || 'sql' in defined) continue;
+    const op = 'resume' in defined ? pausable.get(defined.session) : defined;
+    if (!('resume' in defined)) pausable.set(defined.session, defined);
+    if (!op || 'sql' in op || 'resume' in op) continue;
+    const { result } = record;
+    if (result.status === 'ok' && result.paused) continue;
+    if ('operation' in op) {
+      exercised.add(op.operation);
+      if (op.operation === 'expire') expireRan = true;
+      if (op.operation === 'release' && op.requestKey && result.status === 'ok' && result.value === true)
+        released.add(op.requestKey);
+      continue;
+    }
+    exercised.add('reserve');
+    const request = op.reserve;
     const base = { requestKey: request.requestKey, user: request.user, sku: request.sku, latencyMs: 0 };
     if (result.status === 'error') {
-      return [
-        {
-          ...base,
-          outcome: 'ERROR',
-          error: result.error,
-          ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
-        },
-      ];
-    }
-    if (result.rolledBack) return [{ ...base, outcome: 'ROLLED_BACK' }];
-    return result.answer ? [{ ...base, ...result.answer }] : [];
-  });
+      answers.push({
+        ...base,
+        outcome: 'ERROR',
+        error: result.error,
+        ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
+      });
+    } else if (result.rolledBack) answers.push({ ...base, outcome: 'ROLLED_BACK' });
+    else if (result.answer) answers.push({ ...base, ...result.answer });
+  }
+  return { answers, lifecycle: { released, expireRan }, exercised: [...exercised] };
 }
 
 /**
@@ -379,13 +404,15 @@ async function drive(
     timeoutMs: settings.timeoutMs,
     rejectInvalid: permutation !== interleavingOf(scenario).listed,
   });
-  const requests = requestsOf(permutation);
-  const untils = permutation.steps.flatMap((s) => ('until' in s && s.until ? [`reserve:${s.until}`] : []));
+  const facts = interleavingFacts(steps, permutation);
+  const untils = permutation.steps.flatMap((s) =>
+    'until' in s && s.until ? [`${'operation' in s ? s.operation : 'reserve'}:${s.until}`] : [],
+  );
   return {
-    sent: requests,
-    answers: answersOf(steps, requests),
-    lifecycle: NO_LIFECYCLE,
-    exercised: ['reserve', ...final],
+    sent: requestsOf(permutation),
+    answers: facts.answers,
+    lifecycle: facts.lifecycle,
+    exercised: [...facts.exercised, ...final],
     pausePoints: [...new Set(untils)],
     observations: {},
     steps,
