@@ -60,6 +60,11 @@ describe('honest designs (test/fixtures/honest/)', () => {
         expect(caseOf(report.cases, scenario, strategy)?.status, `${scenario}/${strategy}`).toBe('pass');
       }
     }
+    // Its reserve declares between-transactions, its expire only before-commit: the kill is at expire's own.
+    const crashed = caseOf(report.cases, 'crash-recovery', 'two-transaction-reserve');
+    expect(crashed?.status === 'pass' ? crashed.coverage.pausePoints : crashed).toEqual([
+      'expire:before-commit',
+    ]);
 
     expect(report.ok).toBe(true);
     expect(run.code).toBe(0);
