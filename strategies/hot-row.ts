@@ -53,7 +53,8 @@ const hotRow: Strategy = {
       const claim = await claimRequestKey(ctx.db, request);
       if (claim !== 'claimed') return claim;
       await ctx.pause('after-read');
-      if (!(await takeUnitOrRollBackClaim(ctx.db, request.sku))) return { outcome: 'SOLD_OUT' };
+      const unit = await takeUnitOrRollBackClaim(ctx.db, request.sku);
+      if (unit !== 'taken') return unit;
       await ctx.pause('before-commit');
       return { outcome: 'HELD', status: 'HELD' };
     }),

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
-import type { StockLine, StrategyAudit } from './contract.ts';
+import type { ReserveResult, StockLine, StrategyAudit } from './contract.ts';
 import {
   auditWithStockCounts,
   createReservationTable,
@@ -41,16 +41,18 @@ export function auditStockAndReservation(db: ClientBase): Promise<StrategyAudit>
 /**
  * Takes one unit with the conditional decrement: `available > 0` is re-evaluated under the row lock
  * against the newest committed count. When none is left, rolls back to SAVEPOINT `claim` (undoing the
- * reservation row just inserted) and returns false.
+ * reservation row just inserted) and answers SOLD_OUT, or BAD_REQUEST for a sku with no stock row (the
+ * foreign key is only checked at commit, see stock-row.sql).
  */
-export async function takeUnitOrRollBackClaim(db: ClientBase, sku: string): Promise<boolean> {
+export async function takeUnitOrRollBackClaim(db: ClientBase, sku: string): Promise<'taken' | ReserveResult> {
   const taken = await db.query(
     'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
     [sku],
   );
-  if (taken.rowCount === 1) return true;
+  if (taken.rowCount === 1) return 'taken';
   await db.query('ROLLBACK TO SAVEPOINT claim');
-  return false;
+  const known = await db.query('SELECT 1 FROM sku_stock WHERE sku = $1', [sku]);
+  return { outcome: known.rowCount ? 'SOLD_OUT' : 'BAD_REQUEST' };
 }
 
 /**

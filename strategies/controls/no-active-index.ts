@@ -35,7 +35,8 @@ const noActiveIndex: Strategy = {
       if (active.rowCount) return { outcome: 'USER_LIMIT' };
       const claim = await claimRequestKey(ctx.db, request);
       if (claim !== 'claimed') return claim;
-      if (!(await takeUnitOrRollBackClaim(ctx.db, request.sku))) return { outcome: 'SOLD_OUT' };
+      const unit = await takeUnitOrRollBackClaim(ctx.db, request.sku);
+      if (unit !== 'taken') return unit;
       await ctx.pause('before-commit');
       return { outcome: 'HELD', status: 'HELD' };
     }),
