@@ -49,7 +49,8 @@ export type PausePoints = Partial<Record<PausingOperation, readonly PausePoint[]
  * (`caughtBy`); the harness computes all of them itself from the answers and its own final read.
  * The first seven are counts (see Invariants in the harness); `outcomes` is the scenario's exact answer
  * counts, `observations` the figures it observed along the way, `blocking` which interleaving steps were
- * seen waiting, `errors` requests that failed with an exception.
+ * seen waiting, `errors` requests that failed with an exception, `exercised` that the case drove what it
+ * claims (an abort that held a unit, a confirm that won, …).
  */
 export const CHECKS = [
   'oversold',
@@ -63,6 +64,7 @@ export const CHECKS = [
   'observations',
   'blocking',
   'errors',
+  'exercised',
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 

@@ -23,6 +23,11 @@ export interface ClientScript {
   requests: ReserveRequest[];
   /** Roll the transaction back when the operation reaches this pause point (an aborting holder). */
   rollbackAt?: PausePoint;
+  /**
+   * Meet the others' hold barrier at this point instead of the common one: a lead client held at
+   * `before-commit`, unit taken, while every other client waits at `after-read`.
+   */
+  holdAt?: PausePoint;
   /** The node the client talks to; by default, its worker thread stands for one node per case. */
   node?: NodeIdentity;
 }

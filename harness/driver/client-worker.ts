@@ -62,7 +62,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
       db: client,
       ...(script.node ? { node: script.node } : {}),
       pause: async (point: PausePoint) => {
-        if (hold && point === hold.point && !passedHold) {
+        if (hold && point === (script.holdAt ?? hold.point) && !passedHold) {
           passedHold = true;
           await hold.barrier.arriveAndWait(task.timeoutMs, `hold at ${point}`);
         }

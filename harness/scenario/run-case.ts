@@ -3,7 +3,13 @@
  * interleaving), audit in one snapshot, judge against the strategy's expectation, and drop the tables
  * unless the case failed.
  */
-import { OUTCOMES, type ReserveRequest, type Strategy, type StrategyRef } from '../../strategies/contract.ts';
+import {
+  OUTCOMES,
+  type PausePoint,
+  type ReserveRequest,
+  type Strategy,
+  type StrategyRef,
+} from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientPool } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
@@ -379,10 +385,17 @@ async function drive(
     const plan = scenario.plan(spec.params);
     const holdAt =
       plan.holdAt && strategy.pausePoints.reserve?.includes(plan.holdAt) ? plan.holdAt : undefined;
+    const declared = (point: PausePoint | undefined) =>
+      !!point && !!strategy.pausePoints.reserve?.includes(point);
+    // A lead held at its own point only makes sense while the others are held too: alone, it would keep
+    // what they wait for.
+    const scripts = plan.clients.map(({ holdAt: lead, ...client }) =>
+      holdAt && declared(lead) ? { ...client, holdAt: lead } : client,
+    );
     const clients = await pool.drive({
       strategyModuleUrl: moduleUrl,
       target: { connectionString: db.connectionString, schema },
-      clients: plan.clients,
+      clients: scripts,
       timeoutMs: settings.timeoutMs,
       ...(holdAt ? { holdAt } : {}),
     });

@@ -88,6 +88,11 @@ export interface Expectations<O extends Observations> {
   /** Relations between figures that are not fixed numbers (sums the scheduler splits, bounds). */
   relations?(params: ScenarioParams, seen: Seen<O>): Problem[];
   /**
+   * What the case must have driven to mean anything (an abort that held a unit, a confirm that won, a
+   * hold that real time expired): one line per claim that did not happen, reported as "not exercised".
+   */
+  exercised?(params: ScenarioParams, seen: Seen<O>): string[];
+  /**
    * Interleavings, per strategy id: exactly the steps that must be seen blocked in the listed permutation
    * (every other step must not block). A strategy without an entry is recorded, not judged, on this.
    */
@@ -120,7 +125,17 @@ export interface ScriptContext<O extends Observations = Observations> {
    * One client per request on the worker-thread driver, all started at one barrier; `nodeOf` binds
    * request i to a node (default: the worker thread's).
    */
-  reserve(requests: ReserveRequest[], nodeOf?: (i: number) => NodeIdentity): Promise<RequestResult[]>;
+  reserve(
+    requests: ReserveRequest[],
+    nodeOf?: (i: number) => NodeIdentity,
+    options?: { rollbackAt?: PausePoint },
+  ): Promise<RequestResult[]>;
+  /** remaining(sku) as the strategy's own state says, read now. */
+  remaining(sku: string): Promise<number>;
+  /** status(key) as the strategy says, read now. */
+  status(requestKey: string): Promise<string>;
+  /** Waits until the database clock (clock_timestamp()) has passed `ms` from now: real time, observed. */
+  databaseClockPasses(ms: number): Promise<void>;
   /** Node `index` of `count` in its `start`-th run (a restart is a new start). */
   node(index: number, count: number, start: number): NodeIdentity;
   /** `count` sessions, each on its own connection, closed afterwards. */

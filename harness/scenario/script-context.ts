@@ -3,6 +3,7 @@
  * connections (the worker-thread driver for reservations, sessions of their own for lifecycle jobs, a
  * child process for crashes); answers and observations are collected for the audit.
  */
+import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { ReserveRequest, SessionContext, Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { runUntilStage } from '../crash/crash-runner.ts';
@@ -56,15 +57,17 @@ export function scriptContext(
   const ctx: ScriptContext = {
     params,
     strategy,
-    async reserve(requests, nodeOf) {
+    async reserve(requests, nodeOf, options) {
       sent.push(...requests);
       exercised.add('reserve');
+      const rollbackAt = options?.rollbackAt;
+      if (rollbackAt) pausePoints.add(`reserve:${rollbackAt}`);
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
         target: { connectionString: db.connectionString, schema },
         clients: requests.map((r, index) => {
           const node = nodeOf?.(index);
-          return { index, requests: [r], ...(node ? { node } : {}) };
+          return { index, requests: [r], ...(node ? { node } : {}), ...(rollbackAt ? { rollbackAt } : {}) };
         }),
         timeoutMs,
       });
@@ -113,6 +116,25 @@ export function scriptContext(
       lifecycle.expireRan = true;
       if (!strategy.expire) throw missing(strategy, 'expire');
       return strategy.expire(session);
+    },
+    remaining: (sku) => strategy.remaining(db.admin, sku),
+    status: (key) => strategy.status(db.admin, key),
+    async databaseClockPasses(ms) {
+      const { rows } = await db.admin.query<{ at: Date }>(
+        'SELECT clock_timestamp() + make_interval(secs => $1 / 1000.0) AS at',
+        [ms],
+      );
+      const target = rows[0]?.at;
+      const deadline = performance.now() + timeoutMs;
+      // Polling only looks at the clock; the database's own time decides when the hold has expired.
+      for (;;) {
+        const now = await db.admin.query<{ passed: boolean }>('SELECT clock_timestamp() > $1 AS passed', [
+          target,
+        ]);
+        if (now.rows[0]?.passed) return;
+        if (performance.now() > deadline) throw new Error(`the database clock did not pass +${ms} ms`);
+        await nextLook(5);
+      }
     },
     async available() {
       let sum = 0;

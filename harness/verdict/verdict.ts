@@ -67,6 +67,12 @@ export function expectationProblems(
     ...(expect.observations ? observedExactly(expect.observations(params), seen.observed) : []),
     ...(expect.relations ? expect.relations(params, seen) : []),
     ...(steps ? blockingProblems(expect.blocking, strategyId, steps) : []),
+    ...(expect.exercised?.(params, seen) ?? []).map(
+      (line): Problem => ({
+        check: 'exercised',
+        message: `not exercised: ${line}`,
+      }),
+    ),
   ];
 }
 
