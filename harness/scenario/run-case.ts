@@ -63,6 +63,8 @@ interface InterleavingFacts {
   answers: RequestResult[];
   lifecycle: LifecycleFacts;
   exercised: string[];
+  /** What the lifecycle steps returned, summed: rows confirmed and released, units expiry gave back. */
+  observed: Observations;
 }
 
 /**
@@ -76,6 +78,10 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
   const released = new Set<string>();
   let expireRan = false;
   const exercised = new Set<string>();
+  const observed: Record<string, number> = {};
+  const add = (name: string, n: number) => {
+    observed[name] = (observed[name] ?? 0) + n;
+  };
   for (const record of steps) {
     const defined = byName.get(record.step);
     if (!defined || 'sql' in defined) continue;
@@ -86,9 +92,16 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
     if (result.status === 'ok' && result.paused) continue;
     if ('operation' in op) {
       exercised.add(op.operation);
-      if (op.operation === 'expire') expireRan = true;
-      if (op.operation === 'release' && op.requestKey && result.status === 'ok' && result.value === true)
-        released.add(op.requestKey);
+      const value = result.status === 'ok' ? result.value : undefined;
+      if (op.operation === 'expire') {
+        expireRan = true;
+        add('unitsReturned', typeof value === 'number' ? value : 0);
+      }
+      if (op.operation === 'confirm') add('confirmed', value === true ? 1 : 0);
+      if (op.operation === 'release') {
+        add('released', value === true ? 1 : 0);
+        if (op.requestKey && value === true) released.add(op.requestKey);
+      }
       continue;
     }
     exercised.add('reserve');
@@ -104,7 +117,7 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
     } else if (result.rolledBack) answers.push({ ...base, outcome: 'ROLLED_BACK' });
     else if (result.answer) answers.push({ ...base, ...result.answer });
   }
-  return { answers, lifecycle: { released, expireRan }, exercised: [...exercised] };
+  return { answers, lifecycle: { released, expireRan }, exercised: [...exercised], observed };
 }
 
 /**
@@ -427,7 +440,7 @@ async function drive(
     lifecycle: facts.lifecycle,
     exercised: [...facts.exercised, ...final],
     pausePoints: [...new Set(untils)],
-    observations: {},
+    observations: facts.observed,
     steps,
   };
 }

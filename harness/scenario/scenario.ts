@@ -180,16 +180,18 @@ export interface ClientsScenario extends ScenarioBase<Observations> {
  * harness/interleaving/spec-parser.ts: RESERVE and RESUME steps call the strategy). The spec lists the one
  * permutation whose blocking is judged; `run --permutations all` also runs every other order.
  */
-export interface InterleavingScenario extends ScenarioBase<Observations> {
+export interface InterleavingScenario<O extends Observations = Observations> extends ScenarioBase<O> {
   kind: 'interleaving';
   spec: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each script scenario types its own observations
-export type Scenario = ClientsScenario | InterleavingScenario | ScriptScenario<any>;
+export type Scenario = ClientsScenario | InterleavingScenario<any> | ScriptScenario<any>;
 
 /** Gives a scenario file its types; the runner sees it as a plain Scenario. */
-export function defineScenario<O extends Observations>(scenario: ScriptScenario<O>): Scenario;
+export function defineScenario<O extends Observations>(
+  scenario: ScriptScenario<O> | InterleavingScenario<O>,
+): Scenario;
 export function defineScenario(scenario: ClientsScenario | InterleavingScenario): Scenario;
 export function defineScenario(scenario: Scenario): Scenario {
   return scenario;
