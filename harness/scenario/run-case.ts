@@ -154,9 +154,12 @@ function auditSummary(audit: Awaited<ReturnType<Strategy['audit']>>): AuditSumma
   };
 }
 
+/** The observations in the case line, or their count where there are too many to read in one line. */
 function observedNote(observations: Observations): string {
   const entries = Object.entries(observations);
-  return entries.length > 0 ? ` (${entries.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')})` : '';
+  if (entries.length === 0) return '';
+  if (entries.length > 6) return ` (${entries.length} observations; see the JSON)`;
+  return ` (${entries.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')})`;
 }
 
 function blockedNote(steps: readonly StepRecord[]): string {

@@ -6,7 +6,8 @@
  * sells them again: 60 sales in the ledger for 40 units, found only by reconciling afterwards.
  *
  * How the suite catches it every run: `restart` restarts node-1 after it sold out and sends it more
- * clients (oversold 20); `node-crash` kills a node between memory and ledger and restarts it (oversold).
+ * clients (oversold 20); `node-restart-partial` restarts it mid-sale (oversold 5); `node-crash` kills a node
+ * between memory and ledger and restarts it (oversold).
  */
 import type { Strategy } from '../contract.ts';
 import { memoryQuotaDesign } from '../memory-quota-design.ts';
@@ -16,8 +17,9 @@ const memoryQuotaConfigRestart: Strategy = {
   title: 'In-memory share per node, restarted from its configured share',
   guarantee: 'none: a restarted node forgets what it sold and sells its share again',
   expect: 'violate',
-  caughtBy: { restart: ['oversold'], 'node-crash': ['oversold'] },
-  notApplicable: 'negative control: restart and node-crash are the cases that must catch it',
+  caughtBy: { restart: ['oversold'], 'node-restart-partial': ['oversold'], 'node-crash': ['oversold'] },
+  notApplicable:
+    'negative control: restart, node-restart-partial and node-crash are the cases that must catch it',
   ...memoryQuotaDesign({ rebuildFromLedger: false }),
 };
 
