@@ -5,7 +5,19 @@
  */
 import type { ClientBase } from 'pg';
 
-export const OUTCOMES = ['HELD', 'REPLAY', 'SOLD_OUT', 'USER_LIMIT', 'KEY_REUSED', 'BAD_REQUEST'] as const;
+/**
+ * GAVE_UP: a design with a bounded retry loop (optimistic concurrency, SERIALIZABLE) ran out of attempts;
+ * the request was not served and nothing of it was written.
+ */
+export const OUTCOMES = [
+  'HELD',
+  'REPLAY',
+  'SOLD_OUT',
+  'USER_LIMIT',
+  'KEY_REUSED',
+  'BAD_REQUEST',
+  'GAVE_UP',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const STATUSES = ['HELD', 'CONFIRMED', 'RELEASED', 'EXPIRED'] as const;
@@ -40,7 +52,7 @@ export const PAUSE_POINTS = [
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** The operations that can pass pause points; each declares its own, so a scenario holds the right one. */
-export const PAUSING_OPERATIONS = ['reserve', 'confirm', 'release', 'expire'] as const;
+export const PAUSING_OPERATIONS = ['reserve', 'confirm', 'release', 'expire', 'disable'] as const;
 export type PausingOperation = (typeof PAUSING_OPERATIONS)[number];
 export type PausePoints = Partial<Record<PausingOperation, readonly PausePoint[]>>;
 
@@ -87,6 +99,11 @@ export interface SessionContext {
   db: ClientBase;
   pause(point: PausePoint): Promise<void>;
   node?: NodeIdentity;
+  /**
+   * Tells the harness the operation is trying again (after a 40001, a lost version check …), with the
+   * reason (a SQLSTATE or a word); the harness counts retries per request and per case.
+   */
+  retried?(reason: string): void;
 }
 
 export interface StockLine {
@@ -159,6 +176,12 @@ export interface Strategy {
   remaining(db: ClientBase, sku: string): Promise<number>;
   /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
   backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
+  /**
+   * An administrator stops selling `sku` (seed 001's "disable the resource"): waits for reservations in
+   * flight, and every reserve after it answers SOLD_OUT without booking anything. True when this call
+   * disabled it.
+   */
+  disable?(ctx: SessionContext, sku: string): Promise<boolean>;
   /**
    * A second, independent reading of the strategy's own tables (it alone sees rows no key reaches, and
    * duplicate keys). The harness compares it with its own final read; any disagreement is `auditMismatch`.

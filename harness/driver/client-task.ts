@@ -52,6 +52,8 @@ export interface RequestResult {
   outcome: Outcome | 'ROLLED_BACK' | 'ERROR';
   status?: ReservationStatus;
   latencyMs: number;
+  /** Attempts the strategy made again before this answer, by reason (SessionContext.retried). */
+  retries?: Record<string, number>;
   sqlstate?: string;
   error?: string;
 }

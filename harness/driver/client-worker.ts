@@ -58,8 +58,12 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
       };
     }
     let passedHold = false;
+    let retries: Record<string, number> = {};
     const ctx: SessionContext = {
       db: client,
+      retried: (reason) => {
+        retries[reason] = (retries[reason] ?? 0) + 1;
+      },
       ...(script.node ? { node: script.node } : {}),
       pause: async (point: PausePoint) => {
         if (hold && point === (script.holdAt ?? hold.point) && !passedHold) {
@@ -74,10 +78,19 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
       await start.arriveAndWait(task.timeoutMs, 'start barrier');
       for (const request of script.requests) {
         const began = performance.now();
+        retries = {};
+        const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});
         try {
           const answer = await strategy.reserve(ctx, request);
           const { requestKey, user, sku } = request;
-          results.push({ requestKey, user, sku, ...answer, latencyMs: performance.now() - began });
+          results.push({
+            requestKey,
+            user,
+            sku,
+            ...answer,
+            latencyMs: performance.now() - began,
+            ...retried(),
+          });
         } catch (error: unknown) {
           const latencyMs = performance.now() - began;
           results.push(

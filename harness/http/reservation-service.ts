@@ -41,6 +41,8 @@ const STATUS_OF: Record<Outcome, number> = {
   USER_LIMIT: 409,
   KEY_REUSED: 422,
   BAD_REQUEST: 400,
+  // Nothing was written: the client may try again with the same key.
+  GAVE_UP: 503,
 };
 
 function reply(

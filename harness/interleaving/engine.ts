@@ -247,6 +247,9 @@ function startLifecycle(
         if (!strategy.backdate) throw missing();
         await strategy.backdate(ctx.db, [key]);
         return { status: 'ok' };
+      case 'disable':
+        if (!strategy.disable) throw missing();
+        return { status: 'ok', value: await strategy.disable(ctx, key) };
     }
   });
 }

@@ -34,12 +34,12 @@ export type Step =
   /** Continue a paused operation to its end (`commit`), or make it roll back at the pause (`rollback`). */
   | (StepBase & { resume: 'commit' | 'rollback' })
   /**
-   * A lifecycle operation of the strategy: confirm, release (of `requestKey`), expire, or the backdate hook
-   * (`requestKey`'s expiry moved into the past). With `until`, it stops at that pause point like a reserve.
+   * A lifecycle operation of the strategy: confirm, release (of `requestKey`), expire, disable (the sku in
+   * `requestKey`), or the backdate hook (`requestKey`'s expiry moved into the past). With `until`, it stops at that pause point like a reserve.
    */
   | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint });
 
-export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate'] as const;
+export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
 export interface Permutation {

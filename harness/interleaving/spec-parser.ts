@@ -26,7 +26,7 @@
  *   step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 TTL 500 }
  *   step "t1-undo" { RESUME ROLLBACK }     # or RESUME COMMIT
  *
- *   step "c1"      { CONFIRM req-t1 }         # also RELEASE req-t1, EXPIRE, BACKDATE req-t1
+ *   step "c1"      { CONFIRM req-t1 }         # also RELEASE req-t1, EXPIRE, BACKDATE req-t1, DISABLE sku
  *   step "e1"      { EXPIRE UNTIL before-commit }
  *
  * CONFIRM, RELEASE and EXPIRE call the strategy's lifecycle operations (and, with UNTIL, stop at that pause

@@ -36,6 +36,7 @@ const strategySchema = z
     release: operation.optional(),
     expire: operation.optional(),
     backdate: operation.optional(),
+    disable: operation.optional(),
   })
   .superRefine((s, ctx) => {
     if (s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)) {

@@ -98,6 +98,7 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
         add('unitsReturned', typeof value === 'number' ? value : 0);
       }
       if (op.operation === 'confirm') add('confirmed', value === true ? 1 : 0);
+      if (op.operation === 'disable') add('disabled', value === true ? 1 : 0);
       if (op.operation === 'release') {
         add('released', value === true ? 1 : 0);
         if (op.requestKey && value === true) released.add(op.requestKey);

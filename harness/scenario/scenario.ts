@@ -67,7 +67,7 @@ export interface PauseNeed {
 }
 
 /** Optional operations of the contract a scenario drives. */
-export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate';
+export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate' | 'disable';
 
 /** What a case showed, for the expectations that relate its figures to each other. */
 export interface Seen<O extends Observations> {
@@ -146,6 +146,7 @@ export interface ScriptContext<O extends Observations = Observations> {
   confirm(session: SessionContext, requestKey: string): Promise<boolean>;
   release(session: SessionContext, requestKey: string): Promise<boolean>;
   expire(session: SessionContext): Promise<number>;
+  disable(session: SessionContext, sku: string): Promise<boolean>;
   /** Σ remaining(sku) over the case's stock, as the strategy's own state says, read now. */
   available(): Promise<number>;
   /** Runs the operation in a child process until it stops at `crashAt` (see crash-runner.ts). */

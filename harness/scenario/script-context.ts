@@ -111,6 +111,11 @@ export function scriptContext(
       if (moved) lifecycle.released.add(key);
       return moved;
     },
+    async disable(session, sku) {
+      exercised.add('disable');
+      if (!strategy.disable) throw missing(strategy, 'disable');
+      return strategy.disable(session, sku);
+    },
     async expire(session) {
       exercised.add('expire');
       lifecycle.expireRan = true;
