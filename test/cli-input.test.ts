@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 /** Bad input gets one line and exit 2, an unreachable server exit 3 quickly, never a stack trace. */
 import { describe, expect, inject, it } from 'vitest';
 import { runCli } from './run-cli.ts';
@@ -18,7 +19,7 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
     ],
     [
       ['run', '--scenario', 'stampede'],
-      /unknown scenario "stampede"; choose one of: contention, duplicate-key/,
+      /unknown scenario "stampede"; choose one of: confirm-expire-race, confirm-vs-expire, contention/,
     ],
     [
       ['run', '--strategy', 'test/fixtures/not-a-strategy.ts'],
@@ -76,23 +77,15 @@ describe('list and help', () => {
       ['no-active-index', 'violate'],
       ['memory-quota-config-restart', 'violate'],
     ]);
-    expect(listing.scenarios.map((s) => s.id)).toEqual([
-      'contention',
-      'duplicate-key',
-      'user-limit',
-      'key-reuse',
-      'false-sold-out',
-      'contention-aborts',
-      'user-race',
-      'expiry',
-      'confirm-vs-expire',
-      'crash-recovery',
-      'expire-replay',
-      'restart',
-      'node-crash',
-      'http',
-      'disconnect',
-    ]);
+    // One scenario per file in fixtures/scenarios/, listed by id.
+    const files = readdirSync(new URL('../fixtures/scenarios/', import.meta.url))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3))
+      .sort();
+    expect(listing.scenarios.map((s) => s.id)).toEqual(files);
+    expect(files).toEqual(
+      expect.arrayContaining(['contention', 'false-sold-out', 'lifecycle-matrix', 'http']),
+    );
     for (const s of [
       ...listing.strategies.map((x) => x.guarantee),
       ...listing.scenarios.map((x) => x.summary),

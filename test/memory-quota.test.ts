@@ -40,13 +40,22 @@ describe('node-crash (killed -9 after the memory decrement, before the ledger in
     ]);
     const safe = measured(report.cases, 'node-crash/memory-quota');
     expect(safe.status).toBe('pass');
-    expect(safe.observations).toEqual({ childSignal: 'SIGKILL', unitsLost: 0, oversoldAfterCrash: 0 });
+    expect(safe.observations).toEqual({
+      crashedAt: 'after-memory-before-ledger',
+      childSignal: 'SIGKILL',
+      unitsLost: 0,
+      oversoldAfterCrash: 0,
+    });
     expect(safe.outcomes).toEqual({ HELD: 20, SOLD_OUT: 19 });
     expect(safe.invariants).toMatchObject({ total: 20, active: 20, available: 0, drift: 0, oversold: 0 });
 
     const control = measured(report.cases, 'node-crash/memory-quota-config-restart');
     expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
-    expect(control.observations).toEqual({ childSignal: 'SIGKILL', unitsLost: 0, oversoldAfterCrash: 10 });
+    expect(control.observations).toMatchObject({
+      childSignal: 'SIGKILL',
+      unitsLost: 0,
+      oversoldAfterCrash: 10,
+    });
     expect(control.invariants).toMatchObject({ active: 30, oversold: 10 });
     const rows = new Map(report.boundary.map((b) => [b.strategy, b]));
     expect(rows.get('memory-quota-config-restart')?.boundary).toMatch(/^caught: oversold/);

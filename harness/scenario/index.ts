@@ -10,9 +10,10 @@ import type { Scenario } from './scenario.ts';
 const FOLDER = new URL('../../fixtures/scenarios/', import.meta.url);
 
 async function loadScenarios(): Promise<Scenario[]> {
+  // Sorted by id, so a report reads the same every run whatever order the directory lists.
   const files = readdirSync(FOLDER)
     .filter((f) => f.endsWith('.ts'))
-    .sort();
+    .sort((a, b) => a.slice(0, -3).localeCompare(b.slice(0, -3)));
   return Promise.all(
     files.map(async (file) => {
       const module = (await import(new URL(file, FOLDER).href)) as { default?: Scenario };
