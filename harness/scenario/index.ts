@@ -13,7 +13,9 @@ async function loadScenarios(): Promise<Scenario[]> {
   // Sorted by id, so a report reads the same every run whatever order the directory lists.
   const files = readdirSync(FOLDER)
     .filter((f) => f.endsWith('.ts'))
-    .sort((a, b) => a.slice(0, -3).localeCompare(b.slice(0, -3)));
+    .map((f) => f.slice(0, -'.ts'.length))
+    .sort()
+    .map((id) => `${id}.ts`);
   return Promise.all(
     files.map(async (file) => {
       const module = (await import(new URL(file, FOLDER).href)) as { default?: Scenario };
