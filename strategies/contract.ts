@@ -135,12 +135,21 @@ export interface StrategyAudit {
 
 export type Expectation = 'hold' | 'violate';
 
+/** Transaction isolation levels a run can put every session of a case at (`run --isolation`). */
+export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
+
 export interface Strategy {
   id: string;
   title: string;
   /** One line: how the design stays correct (or, for a control, what it gets wrong). */
   guarantee: string;
   expect: Expectation;
+  /**
+   * The isolation levels `expect` is claimed at (default: read-committed only). At any other level of
+   * `run --isolation` the strategy is measured, not judged: what broke is reported, the run does not fail.
+   */
+  isolation?: readonly IsolationLevel[];
   /**
    * Scenarios a safe design takes part in; omitted means all. A negative control's scenarios are the keys
    * of `caughtBy`. Every other case is reported `n/a` with `notApplicable` as the reason.

@@ -73,6 +73,11 @@ async function main(argv: string[]): Promise<number> {
             type: 'string',
             describe: 'longest wait at a barrier before a case is stuck (60000)',
           })
+          .option('isolation', {
+            type: 'string',
+            array: true,
+            describe: 'run each case at these levels too: read-committed, repeatable-read, serializable',
+          })
           .option('permutations', {
             type: 'string',
             default: 'listed',

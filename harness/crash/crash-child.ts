@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import type { PausePoint } from '../../strategies/contract.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
@@ -13,7 +14,7 @@ const strategy = await importStrategy(order.strategyModuleUrl);
 const client = new pg.Client({
   connectionString: order.connectionString,
   application_name: order.applicationName,
-  options: `-c search_path=${order.schema}`,
+  options: sessionOptions(order),
 });
 await client.connect();
 const pause = async (point: PausePoint): Promise<void> => {

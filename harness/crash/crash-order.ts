@@ -1,4 +1,4 @@
-import type { NodeIdentity, PausePoint, ReserveRequest } from '../../strategies/contract.ts';
+import type { IsolationLevel, NodeIdentity, PausePoint, ReserveRequest } from '../../strategies/contract.ts';
 
 /** `expire`, or one reservation made on a node (the child process is that node for its lifetime). */
 export type CrashOperation = 'expire' | { reserve: ReserveRequest; node: NodeIdentity };
@@ -8,6 +8,7 @@ export interface CrashOrder {
   strategyModuleUrl: string;
   connectionString: string;
   schema: string;
+  isolation?: IsolationLevel;
   /** The child's backend is found (and seen gone) in pg_stat_activity by this name. */
   applicationName: string;
   operation: CrashOperation;

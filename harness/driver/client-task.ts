@@ -1,5 +1,6 @@
 /** What the main thread sends a worker thread, and what comes back: plain data, cloneable across threads. */
 import type {
+  IsolationLevel,
   NodeIdentity,
   Outcome,
   PausePoint,
@@ -11,6 +12,17 @@ export interface SessionTarget {
   connectionString: string;
   /** The case's schema; every session sets it as search_path so it only sees the case's tables. */
   schema: string;
+  /** Every session's default_transaction_isolation (`run --isolation`); the server's default when absent. */
+  isolation?: IsolationLevel;
+}
+
+/** Startup options of a case's session: its schema, and the isolation level the run puts it at. */
+export function sessionOptions(target: { schema: string; isolation?: IsolationLevel | undefined }): string {
+  // A space inside a startup option is escaped with a backslash.
+  const level = target.isolation
+    ? ` -c default_transaction_isolation=${target.isolation.replace('-', '\\ ')}`
+    : '';
+  return `-c search_path=${target.schema}${level}`;
 }
 
 export interface BarrierHandle {

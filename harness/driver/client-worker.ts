@@ -8,7 +8,13 @@ import { sqlstateOf } from '../../strategies/sqlstate.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { SharedBarrier } from './barrier.ts';
-import type { ClientResult, ClientScript, ClientTask, RequestResult } from './client-task.ts';
+import {
+  type ClientResult,
+  type ClientScript,
+  type ClientTask,
+  type RequestResult,
+  sessionOptions,
+} from './client-task.ts';
 import { RollbackAtPause } from './rollback-at-pause.ts';
 
 function errorResult(request: ReserveRequest, error: unknown, latencyMs: number): RequestResult {
@@ -36,7 +42,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
     const client = new pg.Client({
       connectionString: task.target.connectionString,
       application_name: `reservebench-client-${script.index}`,
-      options: `-c search_path=${task.target.schema}`,
+      options: sessionOptions(task.target),
     });
     // A backend killed under a client surfaces here instead of crashing the worker thread.
     client.on('error', () => undefined);

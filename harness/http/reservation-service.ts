@@ -9,10 +9,12 @@
  * queue in front of the database is admission's bounded one. Once admitted, a request runs to its end
  * even if its client has gone.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as work } from 'node:timers/promises';
 import pg from 'pg';
-import type { NodeIdentity, Outcome, Strategy } from '../../strategies/contract.ts';
+import type { IsolationLevel, NodeIdentity, Outcome, Strategy } from '../../strategies/contract.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionCounters, type AdmissionSettings } from './admission.ts';
 import { checkReserveBody, readBody } from './reserve-body.ts';
@@ -21,6 +23,8 @@ export interface ServiceOptions {
   strategy: Strategy;
   connectionString: string;
   schema?: string;
+  /** The pool's default_transaction_isolation (`run --isolation`). */
+  isolation?: IsolationLevel;
   admission: AdmissionSettings;
   /** Extra work per admitted request before its transaction (seed C28-05: 30 ms; C28-06: 600 ms). */
   workMs: number;
@@ -69,7 +73,9 @@ export async function startReservationService(
     connectionString: options.connectionString,
     max: options.admission.limit,
     application_name: 'reservebench-service',
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(options.schema
+      ? { options: sessionOptions({ schema: options.schema, isolation: options.isolation }) }
+      : {}),
   });
   pool.on('error', () => undefined);
   let badRequests = 0;

@@ -9,8 +9,15 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import type { NodeIdentity, PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
+import type {
+  IsolationLevel,
+  NodeIdentity,
+  PausePoint,
+  SessionContext,
+  Strategy,
+} from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
@@ -41,6 +48,8 @@ export interface EngineOptions {
   onEvent?: (event: EngineEvent) => void;
   /** Throw InvalidPermutation instead of waiting for a step that nothing can let go on. */
   rejectInvalid?: boolean;
+  /** The sessions' default_transaction_isolation (not the control connection's). */
+  isolation?: IsolationLevel;
 }
 
 interface Deferred<T> {
@@ -173,7 +182,9 @@ async function openSession(
   const client = new pg.Client({
     connectionString: options.connectionString,
     application_name: `reservebench-${name}`,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(options.schema
+      ? { options: sessionOptions({ schema: options.schema, isolation: options.isolation }) }
+      : {}),
   });
   client.on('error', () => undefined);
   await client.connect();

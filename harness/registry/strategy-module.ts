@@ -4,7 +4,13 @@
  * is refused when it loads, with one line that names what is wrong, instead of failing mid-run.
  */
 import { z } from 'zod';
-import { CHECKS, PAUSE_POINTS, PAUSING_OPERATIONS, type Strategy } from '../../strategies/contract.ts';
+import {
+  CHECKS,
+  ISOLATION_LEVELS,
+  PAUSE_POINTS,
+  PAUSING_OPERATIONS,
+  type Strategy,
+} from '../../strategies/contract.ts';
 
 const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   message: 'must be a function',
@@ -26,6 +32,7 @@ const strategySchema = z
     scenarios: z.array(z.string()).optional(),
     notApplicable: z.string().optional(),
     caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
+    isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
     pausePoints,
     setup: operation,
     reserve: operation,

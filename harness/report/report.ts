@@ -11,11 +11,13 @@ import type { SuiteResult } from '../scenario/suite.ts';
 import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
 import { type CoverageRow, coverageRows } from '../verdict/coverage.ts';
 import { type BoundaryRow, boundaryRows } from './boundary.ts';
+import { type IsolationRow, isolationRows } from './isolation-matrix.ts';
 import {
   boundaryTable,
   caseTable,
   coverageGapLines,
   coverageTable,
+  isolationTable,
   notApplicableLine,
   type TableData,
 } from './result-tables.ts';
@@ -27,6 +29,8 @@ export interface Report {
   cases: CaseResult[];
   boundary: BoundaryRow[];
   coverage: CoverageRow[];
+  /** Design × isolation level, when the run was given `--isolation`. */
+  isolation: IsolationRow[];
   /** Set by `--require-coverage`: the cases that were not covered and so failed the run. */
   uncovered: string[];
 }
@@ -39,6 +43,7 @@ export function buildReport(result: SuiteResult, strategies: readonly Strategy[]
     cases: result.cases,
     boundary: boundaryRows(result.cases, strategies),
     coverage: coverageRows(result.cases),
+    isolation: isolationRows(result.cases),
     uncovered: result.uncovered,
   };
 }
@@ -88,6 +93,17 @@ export function renderMarkdown(report: Report): string {
     ...coverageGapLines(report.coverage).map((line) => `- ${line}`),
     '',
   ];
+  if (report.isolation.length > 0) {
+    lines.push(
+      '## Isolation matrix',
+      '',
+      'Every case run with each session at the level (`run --isolation`). A level the design does not claim is',
+      'measured only: what broke there is its boundary, not a failure of the run.',
+      '',
+      markdown(isolationTable(report.isolation)),
+      '',
+    );
+  }
   if (report.uncovered.length > 0) {
     lines.push('## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), '');
   }

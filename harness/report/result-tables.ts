@@ -7,6 +7,7 @@ import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-res
 import type { CoverageRow } from '../verdict/coverage.ts';
 import type { Invariants } from '../verdict/invariants.ts';
 import type { BoundaryRow } from './boundary.ts';
+import type { IsolationRow } from './isolation-matrix.ts';
 
 export interface TableData {
   headers: string[];
@@ -74,6 +75,24 @@ export function coverageTable(rows: readonly CoverageRow[]): TableData {
 /** `hot-row: not covered: expiry — no expire`, one line per strategy with gaps. */
 export function coverageGapLines(rows: readonly CoverageRow[]): string[] {
   return rows.filter((r) => r.gaps.length > 0).map((r) => `${r.strategy}: not covered: ${r.gaps.join(', ')}`);
+}
+
+export function isolationTable(rows: readonly IsolationRow[]): TableData {
+  return {
+    headers: ['design', 'isolation', 'claimed?', 'held', 'broke', 'SQLSTATEs', 'retries', 'shown by'],
+    rows: rows.map((r) => [
+      r.strategy,
+      r.level,
+      r.claim === 'claimed' ? 'claimed' : 'measured only',
+      r.held ? 'yes' : 'no',
+      r.broke.join(', ') || '-',
+      Object.entries(r.sqlstates)
+        .map(([state, n]) => `${state} ×${n}`)
+        .join(', ') || '-',
+      String(r.retries),
+      r.shownBy,
+    ]),
+  };
 }
 
 export function notApplicableLine(cases: readonly CaseResult[]): string | undefined {

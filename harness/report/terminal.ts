@@ -6,6 +6,7 @@ import {
   boundaryTable,
   caseTable,
   coverageGapLines,
+  isolationTable,
   notApplicableLine,
   type TableData,
 } from './result-tables.ts';
@@ -33,6 +34,9 @@ export function renderTerminal(report: Report): string {
     notApplicableLine(report.cases) ?? '',
     ...coverageGapLines(report.coverage),
     '',
+    ...(report.isolation.length > 0
+      ? ['Isolation matrix', render(isolationTable(report.isolation), [4, 7]), '']
+      : []),
     'Boundary table',
     render(boundaryTable(report.boundary), [2, 3, 4]),
     '',

@@ -4,6 +4,7 @@
  * unless the case failed.
  */
 import {
+  type IsolationLevel,
   OUTCOMES,
   type PausePoint,
   type ReserveRequest,
@@ -31,6 +32,8 @@ export interface CaseSpec {
   scenario: Scenario;
   ref: StrategyRef;
   params: ScenarioParams;
+  /** The level every session of the case runs at (`run --isolation`); the server's default when absent. */
+  isolation?: IsolationLevel;
 }
 
 export interface CaseSettings {
@@ -179,6 +182,40 @@ interface Driven {
   steps?: StepRecord[];
 }
 
+/**
+ * Who the case is; a strategy run at an isolation level it does not claim is measured, not judged (see
+ * Strategy.isolation).
+ */
+function identityOf(spec: CaseSpec) {
+  const { strategy } = spec.ref;
+  const claimed = strategy.isolation ?? ['read-committed'];
+  const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : strategy.expect;
+  return {
+    id: spec.id,
+    scenario: spec.scenario.id,
+    strategy: strategy.id,
+    expect,
+    ...(spec.isolation ? { isolation: spec.isolation } : {}),
+  };
+}
+
+/** Retries by reason and errors by SQLSTATE over the case's answers; absent when there were none. */
+function tally(answers: readonly RequestResult[]): {
+  retries?: Record<string, number>;
+  sqlstates?: Record<string, number>;
+} {
+  const retries: Record<string, number> = {};
+  const sqlstates: Record<string, number> = {};
+  for (const a of answers) {
+    for (const [why, n] of Object.entries(a.retries ?? {})) retries[why] = (retries[why] ?? 0) + n;
+    if (a.outcome === 'ERROR') sqlstates[a.sqlstate ?? 'other'] = (sqlstates[a.sqlstate ?? 'other'] ?? 0) + 1;
+  }
+  return {
+    ...(Object.keys(retries).length > 0 ? { retries } : {}),
+    ...(Object.keys(sqlstates).length > 0 ? { sqlstates } : {}),
+  };
+}
+
 const NO_LIFECYCLE: LifecycleFacts = { released: new Set(), expireRan: false };
 
 interface ParsedInterleaving {
@@ -263,7 +300,7 @@ export async function runCase(
 ): Promise<CaseResult> {
   const { strategy } = spec.ref;
   const { scenario } = spec;
-  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
+  const identity = identityOf(spec);
   const excluded = excludedReason(scenario, strategy);
   const missing = excluded ? [] : missingFor(scenario, strategy);
   if (excluded || missing.length > 0) {
@@ -301,7 +338,7 @@ async function measure(
 ): Promise<CaseResult> {
   const { strategy } = spec.ref;
   const { scenario } = spec;
-  const identity = { id: spec.id, scenario: scenario.id, strategy: strategy.id, expect: strategy.expect };
+  const identity = identityOf(spec);
   const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
   const target = { connectionString: db.connectionString, schema };
   let keep = settings.keepFailed;
@@ -337,7 +374,7 @@ async function measure(
       ),
       ...errorProblems(driven.answers),
     ];
-    const judged = judge(strategy, scenario.id, found, outcomes, reading);
+    const judged = judge(strategy, identity.expect, scenario.id, found, outcomes, reading);
     keep = judged.status === 'fail' && settings.keepFailed;
     const { steps, observations } = driven;
     const note = scenario.expect.boundaryNote?.(observations);
@@ -350,6 +387,7 @@ async function measure(
       finalRead: { statuses: reading.statusCounts, skus: reading.skus },
       coverage: { exercised: driven.exercised, pausePoints: driven.pausePoints },
       fired: judged.fired,
+      ...tally(driven.answers),
       boundary: `${judged.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
       problems: judged.problems,
       ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
@@ -387,7 +425,7 @@ async function drive(
   const { strategy, moduleUrl } = spec.ref;
   const final = ['status', 'remaining'];
   if (scenario.kind === 'script') {
-    const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs);
+    const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs, spec.isolation);
     await scenario.run(script.ctx);
     return {
       sent: script.sent,
@@ -411,7 +449,11 @@ async function drive(
     );
     const clients = await pool.drive({
       strategyModuleUrl: moduleUrl,
-      target: { connectionString: db.connectionString, schema },
+      target: {
+        connectionString: db.connectionString,
+        schema,
+        ...(spec.isolation ? { isolation: spec.isolation } : {}),
+      },
       clients: scripts,
       timeoutMs: settings.timeoutMs,
       ...(holdAt ? { holdAt } : {}),
@@ -433,6 +475,7 @@ async function drive(
     strategy,
     timeoutMs: settings.timeoutMs,
     rejectInvalid: permutation !== interleavingOf(scenario).listed,
+    ...(spec.isolation ? { isolation: spec.isolation } : {}),
   });
   const facts = interleavingFacts(steps, permutation);
   const untils = permutation.steps.flatMap((s) =>

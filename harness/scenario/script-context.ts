@@ -5,11 +5,18 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import type { ReserveRequest, SessionContext, Strategy, StrategyRef } from '../../strategies/contract.ts';
+import type {
+  IsolationLevel,
+  ReserveRequest,
+  SessionContext,
+  Strategy,
+  StrategyRef,
+} from '../../strategies/contract.ts';
 import { runUntilStage } from '../crash/crash-runner.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientPool } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { startReservationService } from '../http/reservation-service.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
@@ -43,6 +50,7 @@ export function scriptContext(
   schema: string,
   params: ScenarioParams,
   timeoutMs: number,
+  isolation?: IsolationLevel,
 ): ScriptRun {
   const { strategy, moduleUrl } = ref;
   const answers: RequestResult[] = [];
@@ -81,7 +89,7 @@ export function scriptContext(
         const client = new pg.Client({
           connectionString: db.connectionString,
           application_name: `reservebench-job-${sessionCount}`,
-          options: `-c search_path=${schema}`,
+          options: sessionOptions({ schema, isolation }),
         });
         client.on('error', () => undefined);
         return client;
@@ -161,6 +169,7 @@ export function scriptContext(
         strategyModuleUrl: moduleUrl,
         connectionString: db.connectionString,
         schema,
+        ...(isolation ? { isolation } : {}),
         applicationName: `reservebench-crash-${process.pid}-${crashCount}`,
         operation,
         crashAt,
@@ -179,6 +188,7 @@ export function scriptContext(
         strategy,
         connectionString: db.connectionString,
         schema,
+        ...(isolation ? { isolation } : {}),
         node: nodeIdentity(schema, 0, 1),
         ...settings,
       });

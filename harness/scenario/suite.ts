@@ -1,5 +1,5 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
-import type { StrategyRef } from '../../strategies/contract.ts';
+import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { ClientPool } from '../driver/client-pool.ts';
@@ -27,6 +27,8 @@ export interface SuiteOptions {
   requireCoverage: boolean;
   /** Interleavings: the listed permutation only, or every order of their steps. */
   permutations: 'listed' | 'all';
+  /** Run every case once per level, every session at that default_transaction_isolation. */
+  isolation?: readonly IsolationLevel[];
   onCase?: (result: CaseResult) => void;
 }
 
@@ -66,16 +68,20 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       for (const scenario of options.scenarios) {
         const params = paramsFor(scenario, options.overrides);
         for (const ref of options.strategies) {
-          for (let repetition = 1; repetition <= options.repeat; repetition++) {
-            const id = `${scenario.id}/${ref.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
-            const settings = {
-              keepFailed: true,
-              timeoutMs: options.timeoutMs,
-              permutations: options.permutations,
-            };
-            const result = await runCase(db, pool, { id, scenario, ref, params }, settings);
-            cases.push(result);
-            options.onCase?.(result);
+          for (const isolation of options.isolation ?? [undefined]) {
+            for (let repetition = 1; repetition <= options.repeat; repetition++) {
+              const at = isolation ? `@${isolation}` : '';
+              const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
+              const settings = {
+                keepFailed: true,
+                timeoutMs: options.timeoutMs,
+                permutations: options.permutations,
+              };
+              const spec = { id, scenario, ref, params, ...(isolation ? { isolation } : {}) };
+              const result = await runCase(db, pool, spec, settings);
+              cases.push(result);
+              options.onCase?.(result);
+            }
           }
         }
       }

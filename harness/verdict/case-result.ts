@@ -2,7 +2,7 @@
  * A case's result, discriminated on `status` (tinybench style): failures are recorded, not thrown, so one
  * broken case never hides the others. Field names are the public JSON of DESIGN.md.
  */
-import type { CheckName, Expectation, SkuCounts } from '../../strategies/contract.ts';
+import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../strategies/contract.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
@@ -28,7 +28,10 @@ interface CaseIdentity {
   id: string;
   scenario: string;
   strategy: string;
-  expect: Expectation;
+  /** `measure`: a level outside the strategy's claimed isolation levels; reported, never failing the run. */
+  expect: Expectation | 'measure';
+  /** The isolation level the run put every session at (`run --isolation`). */
+  isolation?: IsolationLevel;
 }
 
 /** The strategy's own reading of its tables: a second opinion, compared with the harness's final read. */
@@ -74,6 +77,10 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   coverage: CaseCoverage;
   /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
   fired: CheckName[];
+  /** Retries the strategy reported (SessionContext.retried), by reason, summed over the case's requests. */
+  retries?: Record<string, number>;
+  /** Requests that failed with an exception, by SQLSTATE (`other` when it had none). */
+  sqlstates?: Record<string, number>;
   /** One line on what this case showed. */
   boundary: string;
   /** Why a case failed: each expectation it missed. Empty on pass. */
@@ -129,5 +136,5 @@ export function isMeasured(c: CaseResult): c is MeasuredCase {
 
 /** A case that makes the run fail: it missed an expectation, or could not be measured at all. */
 export function failsTheRun(c: CaseResult): boolean {
-  return c.status === 'fail' || c.status === 'broken';
+  return (c.status === 'fail' || c.status === 'broken') && c.expect !== 'measure';
 }

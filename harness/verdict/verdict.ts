@@ -94,6 +94,7 @@ export interface Judgement {
 
 export function judge(
   strategy: Strategy,
+  expect: Strategy['expect'] | 'measure',
   scenarioId: string,
   found: readonly Problem[],
   outcomes: OutcomeCounts,
@@ -101,7 +102,7 @@ export function judge(
 ): Judgement {
   const fired = [...new Set(found.map((p) => p.check))];
   const messages = [...new Set(found.map((p) => p.message))];
-  if (strategy.expect === 'violate') {
+  if (expect === 'violate') {
     const wanted = strategy.caughtBy?.[scenarioId] ?? [];
     const caught = found.filter((p) => wanted.includes(p.check));
     if (caught.length > 0) {

@@ -1,3 +1,4 @@
+import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
 import { Errors, EXIT } from '../../errors.ts';
@@ -28,6 +29,14 @@ export interface RunArgs {
   'timeout-ms'?: unknown;
   'require-coverage': boolean;
   permutations: string;
+  isolation?: string[];
+}
+
+function isolationLevel(value: string): IsolationLevel {
+  const level = ISOLATION_LEVELS.find((l) => l === value);
+  if (!level)
+    throw Errors.badInput(`unknown isolation level "${value}"; choose from: ${ISOLATION_LEVELS.join(', ')}`);
+  return level;
 }
 
 function permutationsFrom(value: string): 'listed' | 'all' {
@@ -44,6 +53,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
   const strategies = await resolveStrategies(list(args.strategy));
   const databaseUrl = databaseUrlFrom(args);
+  const isolation = list(args.isolation).map(isolationLevel);
 
   const result = await runSuite({
     strategies,
@@ -54,6 +64,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     timeoutMs,
     requireCoverage: args['require-coverage'],
     permutations: permutationsFrom(args.permutations),
+    ...(isolation.length > 0 ? { isolation } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
   });

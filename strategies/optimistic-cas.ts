@@ -1,0 +1,132 @@
+/**
+ * optimistic-cas — a version column on the stock row, compare-and-set (seed 002's "RC version CAS").
+ *
+ * How it stays correct: the decision (`available > 0`) is made in the application on a row read without a
+ * lock, and the write only lands if nothing changed the row since: `UPDATE … SET available = available -
+ * 1, version = version + 1 WHERE sku = $1 AND version = $2`. In READ COMMITTED an UPDATE that meets a row
+ * changed by a concurrent transaction waits for it to end and re-evaluates its WHERE on the newest
+ * version, so of all the clients that read one version exactly one write lands; the others touch 0 rows,
+ * re-read and decide again (a fresh snapshot per statement, inside the same transaction). Every write to
+ * the counter bumps the version (release and expire too), so "same version" means "same row". The key and
+ * the one-active-hold-per-user rule are claimed first, as in hot-row (`claimRequestKey`: unique key,
+ * partial unique index, a 23505 looked up by key before USER_LIMIT); SOLD_OUT, BAD_REQUEST and GAVE_UP roll
+ * back to that claim, so they leave nothing written.
+ *
+ * The retry bound: a lost check means another write committed between this client's read and its
+ * UPDATE, and a client's read→UPDATE windows do not overlap, so a client loses at most once per write to
+ * the row in its lifetime. In `contention` (40 units, no lifecycle) that is at most 40 losses, 41
+ * attempts; MAX_ATTEMPTS (300) leaves room for releases and expiries on top. Under unbounded load (the
+ * bench: stock that never runs out) nothing bounds a client's losses, and a request that loses
+ * MAX_ATTEMPTS times answers GAVE_UP.
+ *
+ * When it breaks: a write to `available` that does not bump the version (with an absolute write, a lost
+ * update; see controls/cas-without-version.ts for the check left out), or a retry that re-uses the old
+ * read. It is optimistic only in the decision: a losing UPDATE still queues on the winner's row lock
+ * until the winner commits, then fails, so under contention every sale costs each waiting client a lost
+ * round (the herd re-reads after each commit), and the work grows with clients² where hot-row's grows
+ * with clients.
+ *
+ * Pause points: reserve `after-read` after every read of `available, version` (the harness holds the
+ * first); `before-commit` once the version check has landed. expire `before-commit`.
+ *
+ * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 shared cores, 2026-11-30):
+ * MEASUREMENTS
+ */
+import type { ClientBase } from 'pg';
+import type { ReserveResult, Strategy } from './contract.ts';
+import { claimRequestKey, lifecycleFromStatements } from './reservation-table.ts';
+import {
+  auditStockAndReservation,
+  createStockAndReservation,
+  stockRowRemaining,
+} from './stock-and-reservation.ts';
+import { inTransaction } from './transaction.ts';
+
+/** Attempts per request (see "The retry bound" above). */
+export const MAX_ATTEMPTS = 300;
+
+export interface StockRead {
+  available: number;
+  /** bigint, as the driver returns it: only ever compared by the database. */
+  version: string;
+}
+
+/** Takes one unit given the row as read; true when the write landed. */
+export type TakeUnit = (db: ClientBase, sku: string, read: StockRead) => Promise<boolean>;
+
+const SQL = {
+  addVersion: 'ALTER TABLE sku_stock ADD COLUMN version bigint NOT NULL DEFAULT 0',
+  read: 'SELECT available, version FROM sku_stock WHERE sku = $1',
+  compareAndSet: `UPDATE sku_stock SET available = available - 1, version = version + 1
+                   WHERE sku = $1 AND version = $2`,
+  // hot-row's lifecycle statements, plus the version bump: a client that read the row before a unit came
+  // back must not write over the return.
+  expire: `WITH moved AS (
+             UPDATE reservation SET status = 'EXPIRED', updated_at = now()
+              WHERE status = 'HELD' AND expires_at < now()
+             RETURNING sku),
+           per AS (SELECT sku, count(*)::int AS n FROM moved GROUP BY sku),
+           returned AS (
+             UPDATE sku_stock s SET available = s.available + per.n, version = s.version + 1
+               FROM per WHERE s.sku = per.sku
+             RETURNING per.n)
+           SELECT coalesce(sum(n), 0)::int AS units FROM returned`,
+  release: `WITH moved AS (
+              UPDATE reservation SET status = 'RELEASED', updated_at = now()
+               WHERE request_key = $1 AND status = 'HELD'
+              RETURNING sku)
+            UPDATE sku_stock s SET available = s.available + 1, version = s.version + 1
+              FROM moved WHERE s.sku = moved.sku`,
+} as const;
+
+const compareAndSet: TakeUnit = async (db, sku, read) =>
+  (await db.query(SQL.compareAndSet, [sku, read.version])).rowCount === 1;
+
+/**
+ * The optimistic reserve around a given write: claim the key, then read → decide → write until the write
+ * lands, the stock is gone, or MAX_ATTEMPTS reads were spent. The control passes a write without the check.
+ */
+export function reserveOptimistically(takeUnit: TakeUnit): Strategy['reserve'] {
+  return (ctx, request) =>
+    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
+      const claim = await claimRequestKey(ctx.db, request);
+      if (claim !== 'claimed') return claim;
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        if (attempt > 1) ctx.retried?.('version');
+        const read = (await ctx.db.query<StockRead>(SQL.read, [request.sku])).rows[0];
+        await ctx.pause('after-read');
+        if (!read || read.available <= 0) {
+          await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+          return { outcome: read ? 'SOLD_OUT' : 'BAD_REQUEST' };
+        }
+        if (await takeUnit(ctx.db, request.sku, read)) {
+          await ctx.pause('before-commit');
+          return { outcome: 'HELD', status: 'HELD' };
+        }
+      }
+      await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+      return { outcome: 'GAVE_UP' };
+    });
+}
+
+const optimisticCas: Strategy = {
+  id: 'optimistic-cas',
+  title: 'Optimistic CAS: version column, retry on a lost version check',
+  guarantee:
+    '`WHERE version = <read>` lands for one client per version, the others re-read and retry (bounded); unique key + partial unique index',
+  expect: 'hold',
+  pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
+
+  setup: async (db, stock) => {
+    await createStockAndReservation(db, stock, { oneActivePerUser: true });
+    await db.query(SQL.addVersion);
+  },
+
+  reserve: reserveOptimistically(compareAndSet),
+
+  ...lifecycleFromStatements({ expire: SQL.expire, release: SQL.release }),
+  remaining: stockRowRemaining,
+  audit: auditStockAndReservation,
+};
+
+export default optimisticCas;
