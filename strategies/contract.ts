@@ -77,6 +77,8 @@ export const CHECKS = [
   'blocking',
   'errors',
   'exercised',
+  'reconciled',
+  'ledgerReplayDrift',
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 
@@ -131,6 +133,12 @@ export interface StrategyAudit {
   activeKeys: string[];
   /** request_keys whose reservation the lifecycle ended (EXPIRED or RELEASED): acknowledged, not lost. */
   endedKeys: string[];
+  /**
+   * For designs that keep books (counters moved by a ledger, seed 004): whether every sku's counters add up
+   * (`available + frozen + sold = total`), and how far replaying the ledger from zero lands from today's
+   * counters (Σ of the absolute differences). Reported as invariants; either failing fails a `hold` case.
+   */
+  books?: { reconciled: boolean; ledgerReplayDrift: number };
 }
 
 export type Expectation = 'hold' | 'violate';

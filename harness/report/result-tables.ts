@@ -26,6 +26,8 @@ const INVARIANT_COLUMNS: readonly (keyof Invariants)[] = [
   'unacknowledgedActive',
   'falseSoldOut',
   'auditMismatch',
+  'reconciled',
+  'ledgerReplayDrift',
 ];
 
 const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
@@ -40,6 +42,8 @@ const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
   unacknowledgedActive: 'unacked',
   falseSoldOut: 'false sold-out',
   auditMismatch: 'audit ≠',
+  reconciled: 'books',
+  ledgerReplayDrift: 'ledger drift',
 };
 
 /** Measured and broken cases; `n/a` ones are summed up by `notApplicableLine`. */
@@ -52,7 +56,7 @@ export function caseTable(all: readonly CaseResult[]): TableData {
       c.expect,
       c.status,
       formatOutcomes(c.outcomes),
-      ...INVARIANT_COLUMNS.map((k) => (isMeasured(c) ? String(c.invariants[k]) : '-')),
+      ...INVARIANT_COLUMNS.map((k) => (isMeasured(c) ? String(c.invariants[k] ?? '-') : '-')),
     ]),
   };
 }

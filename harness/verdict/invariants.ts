@@ -31,6 +31,10 @@ export interface Invariants {
   falseSoldOut: number;
   /** Disagreements between the audit and the harness's final read (counts per sku, active keys). */
   auditMismatch: number;
+  /** Designs that keep books (StrategyAudit.books): every sku's counters add up. */
+  reconciled?: boolean;
+  /** Designs that keep books: how far a replay of the ledger lands from today's counters. */
+  ledgerReplayDrift?: number;
 }
 
 /** A request the case sent, answered or not (a crashed child's request has no answer). */
@@ -175,6 +179,9 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
       unacknowledgedActive: [...activeKeys].filter((k) => !toldKeys.has(k)).length,
       falseSoldOut: sum((s) => Math.min(soldOutBySku.get(s.sku) ?? 0, Math.max(0, s.total - s.active))),
       auditMismatch: mismatches.length,
+      ...(audit.books
+        ? { reconciled: audit.books.reconciled, ledgerReplayDrift: audit.books.ledgerReplayDrift }
+        : {}),
     },
   };
 }

@@ -35,6 +35,10 @@ export function invariantProblems(reading: Reading): Problem[] {
   for (const check of counts) if (inv[check] > 0) problems.push({ check, message: `${check} ${inv[check]}` });
   for (const line of reading.mismatches)
     problems.push({ check: 'auditMismatch', message: `auditMismatch: ${line}` });
+  if (inv.reconciled === false) problems.push({ check: 'reconciled', message: 'books do not reconcile' });
+  if (inv.ledgerReplayDrift) {
+    problems.push({ check: 'ledgerReplayDrift', message: `ledgerReplayDrift ${inv.ledgerReplayDrift}` });
+  }
   return problems;
 }
 
