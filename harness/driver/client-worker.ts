@@ -30,6 +30,24 @@ function errorResult(request: ReserveRequest, error: unknown, latencyMs: number)
   };
 }
 
+/**
+ * A reserve that never answers must not hang the run: after `ms` it is recorded as an ERROR and its
+ * connection is cut, so the backend rolls back whatever it holds and the other clients go on. The
+ * deadline is twice the barrier timeout, since a reserve may legitimately wait at a hold barrier first.
+ */
+function answerWithin<T>(work: Promise<T>, ms: number, client: pg.Client): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const socket = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection
+        ?.stream;
+      socket?.destroy();
+      reject(new Error(`no answer within ${ms / 1000} s: reserve never resolved`));
+    }, ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 export default async function runClients(task: ClientTask): Promise<ClientResult[]> {
   const strategy = await importStrategy(task.strategyModuleUrl);
   const start = new SharedBarrier(task.start.buffer, task.start.parties);
@@ -87,7 +105,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
         retries = {};
         const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});
         try {
-          const answer = await strategy.reserve(ctx, request);
+          const answer = await answerWithin(strategy.reserve(ctx, request), 2 * task.timeoutMs, client);
           const { requestKey, user, sku } = request;
           results.push({
             requestKey,

@@ -216,6 +216,41 @@ function tally(answers: readonly RequestResult[]): {
   };
 }
 
+/** How many barrier timeouts a whole case may take before it is stuck (a phase that never answers). */
+const CASE_DEADLINE_BARRIERS = 5;
+
+/**
+ * The case's work, or a one-line failure once `ms` have passed. Whatever still runs is cut off: every
+ * other backend on the run database (only this case's sessions are there) is terminated, so its locks go
+ * and the case's schema can be dropped.
+ */
+async function withinDeadline<T>(work: Promise<T>, ms: number, db: RunDatabase): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CaseDeadline(ms)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } catch (error: unknown) {
+    if (error instanceof CaseDeadline) {
+      await db.admin
+        .query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+        .catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class CaseDeadline extends Error {
+  constructor(ms: number) {
+    super(`did not finish within ${ms / 1000} s: an operation never answered`);
+  }
+}
+
 const NO_LIFECYCLE: LifecycleFacts = { released: new Set(), expireRan: false };
 
 interface ParsedInterleaving {
@@ -347,7 +382,11 @@ async function measure(
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
     stage = 'driving the clients';
-    const driven = await drive(spec, db, pool, schema, settings, permutation);
+    const driven = await withinDeadline(
+      drive(spec, db, pool, schema, settings, permutation),
+      CASE_DEADLINE_BARRIERS * settings.timeoutMs,
+      db,
+    );
     stage = 'the final read';
     const read = await readBack(
       target,
