@@ -9,19 +9,23 @@ import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
 import { checkStrategy } from './strategy-module.ts';
 
-const BUILT_IN = {
-  'hot-row': new URL('../../strategies/hot-row.ts', import.meta.url).href,
-  'skip-locked-slots': new URL('../../strategies/skip-locked-slots.ts', import.meta.url).href,
-  'memory-quota': new URL('../../strategies/memory-quota.ts', import.meta.url).href,
-  'check-then-act': new URL('../../strategies/controls/check-then-act.ts', import.meta.url).href,
-  'unconditional-expire': new URL('../../strategies/controls/unconditional-expire.ts', import.meta.url).href,
-  'split-tx-release': new URL('../../strategies/controls/split-tx-release.ts', import.meta.url).href,
-  'no-active-index': new URL('../../strategies/controls/no-active-index.ts', import.meta.url).href,
-  'memory-quota-config-restart': new URL(
-    '../../strategies/controls/memory-quota-config-restart.ts',
-    import.meta.url,
-  ).href,
-} as const satisfies Record<string, string>;
+const STRATEGIES = new URL('../../strategies/', import.meta.url);
+
+/** Built-in strategies by id: the safe designs first, then the negative controls. */
+const BUILT_IN = Object.fromEntries(
+  Object.entries({
+    'hot-row': 'hot-row.ts',
+    'skip-locked-slots': 'skip-locked-slots.ts',
+    'memory-quota': 'memory-quota.ts',
+    'row-lock-count': 'row-lock-count.ts',
+    'check-then-act': 'controls/check-then-act.ts',
+    'unconditional-expire': 'controls/unconditional-expire.ts',
+    'split-tx-release': 'controls/split-tx-release.ts',
+    'no-active-index': 'controls/no-active-index.ts',
+    'memory-quota-config-restart': 'controls/memory-quota-config-restart.ts',
+    'count-without-lock': 'controls/count-without-lock.ts',
+  }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
+) as Readonly<Record<string, string>>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
 
@@ -41,7 +45,7 @@ function looksLikePath(name: string): boolean {
 }
 
 export async function loadStrategy(name: string): Promise<StrategyRef> {
-  const builtIn = (BUILT_IN as Record<string, string>)[name];
+  const builtIn = BUILT_IN[name];
   if (builtIn) return { strategy: await importStrategy(builtIn), moduleUrl: builtIn };
   if (!looksLikePath(name)) {
     throw Errors.badInput(

@@ -23,7 +23,7 @@ export interface IsolationRow {
 export function isolationRows(cases: readonly CaseResult[]): IsolationRow[] {
   const rows = new Map<string, IsolationRow & { ids: string[] }>();
   for (const c of cases) {
-    if (!c.isolation || !isMeasured(c)) continue;
+    if (!c.isolation || c.status === 'n/a') continue;
     const key = `${c.strategy}\u0000${c.isolation}`;
     const row = rows.get(key) ?? {
       strategy: c.strategy,
@@ -40,10 +40,13 @@ export function isolationRows(cases: readonly CaseResult[]): IsolationRow[] {
     rows.set(key, row);
     row.cases += 1;
     row.ids.push(c.id);
-    const failed = c.status === 'fail';
+    const failed = c.status === 'fail' || c.status === 'broken';
     if (failed && row.held) row.shownBy = c.id;
     row.held &&= !failed;
-    if (failed) for (const check of c.fired) if (!row.broke.includes(check)) row.broke.push(check);
+    // A case that could not run to its end (an operation failed mid-scenario) broke as a whole.
+    const fired = isMeasured(c) ? c.fired : ['broken'];
+    if (failed) for (const check of fired) if (!row.broke.includes(check)) row.broke.push(check);
+    if (!isMeasured(c)) continue;
     for (const [state, n] of Object.entries(c.sqlstates ?? {}))
       row.sqlstates[state] = (row.sqlstates[state] ?? 0) + n;
     row.retries += Object.values(c.retries ?? {}).reduce((a, b) => a + b, 0);

@@ -79,6 +79,7 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
   const pausable = new Map<string, Step>();
   const answers: RequestResult[] = [];
   const released = new Set<string>();
+  const disabled = new Set<string>();
   let expireRan = false;
   const exercised = new Set<string>();
   const observed: Record<string, number> = {};
@@ -101,7 +102,10 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
         add('unitsReturned', typeof value === 'number' ? value : 0);
       }
       if (op.operation === 'confirm') add('confirmed', value === true ? 1 : 0);
-      if (op.operation === 'disable') add('disabled', value === true ? 1 : 0);
+      if (op.operation === 'disable') {
+        add('disabled', value === true ? 1 : 0);
+        if (op.requestKey && value === true) disabled.add(op.requestKey);
+      }
       if (op.operation === 'release') {
         add('released', value === true ? 1 : 0);
         if (op.requestKey && value === true) released.add(op.requestKey);
@@ -121,7 +125,7 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
     } else if (result.rolledBack) answers.push({ ...base, outcome: 'ROLLED_BACK' });
     else if (result.answer) answers.push({ ...base, ...result.answer });
   }
-  return { answers, lifecycle: { released, expireRan }, exercised: [...exercised], observed };
+  return { answers, lifecycle: { released, expireRan, disabled }, exercised: [...exercised], observed };
 }
 
 /**

@@ -56,7 +56,7 @@ export function scriptContext(
   const answers: RequestResult[] = [];
   const sent: ReserveRequest[] = [];
   const observations: Observations = {};
-  const lifecycle = { released: new Set<string>(), expireRan: false };
+  const lifecycle = { released: new Set<string>(), expireRan: false, disabled: new Set<string>() };
   const exercised = new Set<string>();
   const pausePoints = new Set<string>();
   let sessionCount = 0;
@@ -122,7 +122,9 @@ export function scriptContext(
     async disable(session, sku) {
       exercised.add('disable');
       if (!strategy.disable) throw missing(strategy, 'disable');
-      return strategy.disable(session, sku);
+      const moved = await strategy.disable(session, sku);
+      if (moved) lifecycle.disabled.add(sku);
+      return moved;
     },
     async expire(session) {
       exercised.add('expire');

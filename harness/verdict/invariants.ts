@@ -48,6 +48,8 @@ export interface SentRequest {
 export interface LifecycleFacts {
   released: ReadonlySet<string>;
   expireRan: boolean;
+  /** Skus an administrator disabled: a SOLD_OUT there is the point, not a false sold-out. */
+  disabled?: ReadonlySet<string>;
 }
 
 export interface CaseFacts {
@@ -177,7 +179,11 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
       lostAcknowledged: [...heldKeys].filter((k) => unexplainedEnd(read.statuses.get(k), k, facts.lifecycle))
         .length,
       unacknowledgedActive: [...activeKeys].filter((k) => !toldKeys.has(k)).length,
-      falseSoldOut: sum((s) => Math.min(soldOutBySku.get(s.sku) ?? 0, Math.max(0, s.total - s.active))),
+      falseSoldOut: sum((s) =>
+        facts.lifecycle.disabled?.has(s.sku)
+          ? 0
+          : Math.min(soldOutBySku.get(s.sku) ?? 0, Math.max(0, s.total - s.active)),
+      ),
       auditMismatch: mismatches.length,
       ...(audit.books
         ? { reconciled: audit.books.reconciled, ledgerReplayDrift: audit.books.ledgerReplayDrift }
