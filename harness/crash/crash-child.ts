@@ -9,7 +9,11 @@ import { sessionOptions } from '../driver/client-task.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
-const order = JSON.parse(process.argv[2] ?? '{}') as CrashOrder;
+const order = await new Promise<CrashOrder>((resolve) =>
+  process.once('message', (m) => resolve(m as CrashOrder)),
+);
+// Nothing more comes over the channel; an open one would keep the process alive after its work is done.
+process.disconnect?.();
 const strategy = await importStrategy(order.strategyModuleUrl);
 const client = new pg.Client({
   connectionString: order.connectionString,

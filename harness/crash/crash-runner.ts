@@ -22,17 +22,22 @@ export async function runUntilStage(
   control: ClientBase,
   timeoutMs: number,
 ): Promise<CrashedChild> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, JSON.stringify(order)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // The order (with the connection string and its password) goes over the IPC channel, never in argv,
+  // where `ps` would show it to every local user.
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  child.send(order);
+  const { stdout, stderr: errors } = child;
+  if (!stdout || !errors) throw new Error('the crash child has no output pipes');
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  errors.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) =>
     child.on('exit', (_code, signal) => resolve(signal)),
   );
-  const lines = createInterface({ input: child.stdout });
+  const lines = createInterface({ input: stdout });
   const timer = new AbortController();
   const firstLine = new Promise<string | undefined>((resolve) => {
     lines.once('line', resolve);

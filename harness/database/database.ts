@@ -9,6 +9,7 @@ import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
+import { megabytes, removeRunState, writeRunState } from './run-state.ts';
 
 export const OWNED_MARKER = 'created by reservebench; safe to drop';
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -86,7 +87,7 @@ async function keptEmbeddedLines(server: EmbeddedServer, database: string): Prom
   const start = `${binaries.pg_ctl} -D ${server.dataDir} -o "-p ${server.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=" start`;
   const asUser = process.getuid?.() === 0 ? `su postgres -c '${start}'` : start;
   return [
-    `kept the embedded server's data in ${server.dataDir}`,
+    `kept the embedded server's data in ${server.dataDir} (${megabytes(server.dataDir)}; remove it with: reservebench clean)`,
     `  start it: ${asUser}`,
     `  connect:  psql postgresql://postgres@127.0.0.1:${server.port}/${database}`,
   ];
@@ -118,6 +119,10 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
   }
   let schemas = 0;
   let closed = false;
+  // A run against another server: its state names the database, for `clean` after a kill -9.
+  const stateFile = server
+    ? undefined
+    : writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), serverUrl, database: name });
   if (!server) {
     // Ctrl-C on a run against another server: drop the run database on the way out (the embedded server
     // needs no such step, its whole directory goes).
@@ -127,6 +132,7 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       // Its own connection: the run's may be closing under it at this very moment.
       void connect(serverUrl, 'reservebench-cleanup')
         .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
+        .then(() => stateFile && removeRunState(stateFile))
         .catch(() => undefined)
         .finally(done);
     });
@@ -155,11 +161,20 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       try {
         if (!keep) {
           await dropOwnedDatabase(serverClient, name);
+          if (stateFile) removeRunState(stateFile);
           return [];
         }
+        if (stateFile)
+          writeRunState(
+            { pid: process.pid, startedAt: new Date().toISOString(), serverUrl, database: name, kept: true },
+            stateFile,
+          );
         return server
           ? await keptEmbeddedLines(server, name)
-          : [`kept database ${name}: psql "${redact(connectionString)}"`];
+          : [
+              `kept database ${name}: psql "${redact(connectionString)}"`,
+              'remove it with: reservebench clean',
+            ];
       } finally {
         await serverClient.end().catch(() => undefined);
         await server?.stop({ keepData: keep });

