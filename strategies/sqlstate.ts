@@ -4,12 +4,20 @@ export const SQLSTATE = {
   uniqueViolation: '23505',
   deadlockDetected: '40P01',
   lockNotAvailable: '55P03',
+  serializationFailure: '40001',
+  adminShutdown: '57P01',
+  connectionFailure: '08006',
 } as const;
+
+/** node-postgres's own words when the server went away under a query: no SQLSTATE comes with them. */
+const CONNECTION_LOST = /Connection terminated|not queryable|ECONNRESET|EPIPE/;
 
 export function sqlstateOf(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = (error as { code: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
+  // The connection was lost (a terminated backend, a crashed server): PostgreSQL's class 08 says so.
+  if (error instanceof Error && CONNECTION_LOST.test(error.message)) return SQLSTATE.connectionFailure;
   return undefined;
 }

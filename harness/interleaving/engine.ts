@@ -85,6 +85,8 @@ interface InFlight {
 
 interface Session {
   name: string;
+  /** Why the connection went away between steps, if it did. */
+  lostWith(): unknown;
   /** Every session of a permutation talks to one node. */
   node: NodeIdentity;
   client: pg.Client;
@@ -186,7 +188,12 @@ async function openSession(
       ? { options: sessionOptions({ schema: options.schema, isolation: options.isolation }) }
       : {}),
   });
-  client.on('error', () => undefined);
+  // A backend terminated while the session is idle arrives here, not as a query's error: kept, so the
+  // next step fails with the server's own reason (57P01) instead of "not queryable".
+  let lost: unknown;
+  client.on('error', (error) => {
+    lost ??= error;
+  });
   await client.connect();
   const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const pid = rows[0]?.pid;
@@ -197,6 +204,7 @@ async function openSession(
     pid,
     notices: 0,
     node: nodeIdentity(options.schema ?? 'engine', 0, 1),
+    lostWith: () => lost,
   };
   client.on('notice', (notice) => onNotice(session, serverMessageOf(notice)));
   return session;
@@ -228,7 +236,9 @@ function startPausable(
     (result) => finished.resolve(ok(result)),
     (error: unknown) =>
       finished.resolve(
-        error instanceof RollbackAtPause ? ok({ status: 'ok', rolledBack: true }) : failure(error),
+        error instanceof RollbackAtPause
+          ? ok({ status: 'ok', rolledBack: true })
+          : failure(session.lostWith() ?? error),
       ),
   );
   return Promise.race([reached.promise, finished.promise]);

@@ -415,7 +415,7 @@ async function measure(
         strategy.id,
         judgeBlocking ? driven.steps : undefined,
       ),
-      ...errorProblems(driven.answers),
+      ...errorProblems(driven.answers, scenario.expect.faults),
     ];
     const judged = judge(strategy, identity.expect, scenario.id, found, outcomes, reading);
     keep = judged.status === 'fail' && settings.keepFailed;

@@ -97,6 +97,11 @@ export interface Expectations<O extends Observations> {
    * (every other step must not block). A strategy without an entry is recorded, not judged, on this.
    */
   blocking?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * SQLSTATEs the scenario causes on purpose (a backend it terminates: 57P01): requests failing with them
+   * are counted as ERROR outcomes but are not `errors` problems.
+   */
+  faults?: readonly string[];
   /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
   boundaryNote?(observed: Partial<O>): string | undefined;
   /** This scenario's counts stand in the boundary table for a design that showed no boundary. */

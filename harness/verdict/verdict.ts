@@ -80,8 +80,9 @@ export function expectationProblems(
   ];
 }
 
-export function errorProblems(answers: readonly RequestResult[]): Problem[] {
-  const errors = answers.filter((a) => a.outcome === 'ERROR');
+/** Requests that failed, except those whose SQLSTATE the scenario causes on purpose (`expect.faults`). */
+export function errorProblems(answers: readonly RequestResult[], faults: readonly string[] = []): Problem[] {
+  const errors = answers.filter((a) => a.outcome === 'ERROR' && !(a.sqlstate && faults.includes(a.sqlstate)));
   const first = errors[0];
   if (!first) return [];
   const why = `${first.sqlstate ? `[${first.sqlstate}] ` : ''}${first.error ?? 'unknown error'}`;
