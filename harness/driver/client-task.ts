@@ -14,15 +14,24 @@ export interface SessionTarget {
   schema: string;
   /** Every session's default_transaction_isolation (`run --isolation`); the server's default when absent. */
   isolation?: IsolationLevel;
+  /** Session settings a scenario puts under test (e.g. synchronous_commit). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** Startup options of a case's session: its schema, and the isolation level the run puts it at. */
-export function sessionOptions(target: { schema: string; isolation?: IsolationLevel | undefined }): string {
+export function sessionOptions(target: {
+  schema: string;
+  isolation?: IsolationLevel | undefined;
+  settings?: Readonly<Record<string, string>> | undefined;
+}): string {
   // A space inside a startup option is escaped with a backslash.
   const level = target.isolation
     ? ` -c default_transaction_isolation=${target.isolation.replace('-', '\\ ')}`
     : '';
-  return `-c search_path=${target.schema}${level}`;
+  const settings = Object.entries(target.settings ?? {})
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('');
+  return `-c search_path=${target.schema}${level}${settings}`;
 }
 
 export interface BarrierHandle {
@@ -60,8 +69,12 @@ export interface RequestResult {
   /** Who sent it, for what: the harness attributes each key's final status to its sender. */
   user: string;
   sku: string;
-  /** ROLLED_BACK: the client rolled back at a pause point (it was never told HELD). */
-  outcome: Outcome | 'ROLLED_BACK' | 'ERROR';
+  /**
+   * ROLLED_BACK: the client rolled back at a pause point (it was never told HELD). INDETERMINATE: sent, but
+   * the fault the scenario causes (a crash, a terminated backend) cut the answer off: it may or may not
+   * have committed, and the final read says which.
+   */
+  outcome: Outcome | 'ROLLED_BACK' | 'ERROR' | 'INDETERMINATE';
   status?: ReservationStatus;
   latencyMs: number;
   /** Attempts the strategy made again before this answer, by reason (SessionContext.retried). */

@@ -2,12 +2,14 @@
  * Strategies by id, and loading a user's strategy from a module path. Worker threads import strategies
  * again by module URL, so every strategy is known by where it lives, not only by the object.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { register as registerCommonJsHooks } from 'tsx/cjs/api';
 import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
-import { checkStrategy } from './strategy-module.ts';
+import { strategyFromModule } from './strategy-module.ts';
 
 const STRATEGIES = new URL('../../strategies/', import.meta.url);
 
@@ -27,20 +29,62 @@ const BUILT_IN = Object.fromEntries(
     'memory-quota-config-restart': 'controls/memory-quota-config-restart.ts',
     'count-without-lock': 'controls/count-without-lock.ts',
     'cas-without-version': 'controls/cas-without-version.ts',
+    'async-commit': 'controls/async-commit.ts',
   }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
 ) as Readonly<Record<string, string>>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
+const BUILT_IN_URLS = new Set(Object.values(BUILT_IN));
+
+/**
+ * tsx compiles a TypeScript file outside a "type": "module" package to CommonJS. With only its ESM hooks
+ * (what bin/ and the worker entries register), Node's require then reads the raw file, finds ESM syntax
+ * and fails ("Cannot require() ES Module … in a cycle"). Its CommonJS hooks compile the file on that path
+ * too, as `tsx file.ts` would; they are registered once, before the first plug-in loads.
+ */
+let commonJsHooks = false;
 
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
-  const module: Record<string, unknown> = await import(moduleUrl);
-  const candidate = module.default ?? module.strategy;
-  if (candidate === undefined) {
-    throw Errors.badInput(`${shownAs} has no default export (a strategy, see strategies/contract.ts)`);
+  if (!commonJsHooks && !BUILT_IN_URLS.has(moduleUrl)) {
+    registerCommonJsHooks();
+    commonJsHooks = true;
   }
-  const checked = checkStrategy(candidate);
-  if ('problem' in checked) throw Errors.badInput(`${shownAs} is not a valid strategy: ${checked.problem}`);
+  const checked = strategyFromModule(await import(moduleUrl));
+  if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
   return checked.strategy;
+}
+
+/**
+ * Where a module failed to load, in one line. esbuild (tsx) puts `file:line:column` (column from 0) on
+ * its message's second line; V8 gives a SyntaxError in an ES module no position at all, so `node --check`
+ * is asked for it; an exception thrown while the module ran is placed by its stack frame in the file.
+ */
+function loadFailure(error: unknown, file: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const esbuild = /^(.+?):(\d+):(\d+): ERROR: (.+)$/m.exec(message);
+  if (esbuild) return `${esbuild[1]}:${esbuild[2]}:${Number(esbuild[3]) + 1}: ${esbuild[4]}`;
+  const syntaxAt = error instanceof SyntaxError ? syntaxErrorAt(file) : undefined;
+  if (syntaxAt) return `${syntaxAt}: ${oneLine(error)}`;
+  const thrownAt = frameIn(error, file);
+  return thrownAt ? `${oneLine(error)} (at ${thrownAt})` : oneLine(error);
+}
+
+function syntaxErrorAt(file: string): string | undefined {
+  const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
+  // "<file>:<line>", the source line, then a caret under the column.
+  const [where, , caret] = (check.stderr ?? '').split('\n');
+  const line = /^(.+):(\d+)$/.exec(where ?? '');
+  const column = caret?.indexOf('^') ?? -1;
+  return line && column >= 0 ? `${line[1]}:${line[2]}:${column + 1}` : undefined;
+}
+
+function frameIn(error: unknown, file: string): string | undefined {
+  const url = pathToFileURL(file).href;
+  for (const frame of (error instanceof Error ? (error.stack ?? '') : '').split('\n').slice(1)) {
+    const place = /\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame.trim());
+    if (place && (place[1] === file || place[1] === url)) return `${file}:${place[2]}:${place[3]}`;
+  }
+  return undefined;
 }
 
 function looksLikePath(name: string): boolean {
@@ -48,7 +92,8 @@ function looksLikePath(name: string): boolean {
 }
 
 export async function loadStrategy(name: string): Promise<StrategyRef> {
-  const builtIn = BUILT_IN[name];
+  // Own keys only: `--strategy constructor` must not find Object's.
+  const builtIn = Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined;
   if (builtIn) return { strategy: await importStrategy(builtIn), moduleUrl: builtIn };
   if (!looksLikePath(name)) {
     throw Errors.badInput(
@@ -63,7 +108,14 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
     strategy = await importStrategy(moduleUrl, name);
   } catch (error: unknown) {
     if (error instanceof HarnessError) throw error;
-    throw Errors.badInput(`cannot load strategy module ${name}: ${oneLine(error)}`);
+    let why: string;
+    try {
+      why = loadFailure(error, file);
+    } catch {
+      // A module may throw anything, even a value that cannot be turned into text.
+      why = 'it threw a value that cannot be shown';
+    }
+    throw Errors.badInput(`cannot load strategy module ${name}: ${why}`);
   }
   return { strategy, moduleUrl };
 }

@@ -51,7 +51,7 @@ export interface CaseSettings {
 /** Counts per outcome, in the contract's order (HELD first, ERROR last) so reports read the same every run. */
 function countOutcomes(answers: readonly RequestResult[]): OutcomeCounts {
   const counts: OutcomeCounts = {};
-  for (const outcome of [...OUTCOMES, 'ROLLED_BACK', 'ERROR'] as const) {
+  for (const outcome of [...OUTCOMES, 'ROLLED_BACK', 'INDETERMINATE', 'ERROR'] as const) {
     const n = answers.filter((a) => a.outcome === outcome).length;
     if (n > 0) counts[outcome] = n;
   }
@@ -203,6 +203,16 @@ function identityOf(spec: CaseSpec) {
   };
 }
 
+/** An ERROR the scenario's own fault caused is INDETERMINATE: sent, its fate unknown to the client. */
+function withIndeterminate(answers: RequestResult[], faults: readonly string[] | undefined): RequestResult[] {
+  if (!faults?.length) return answers;
+  return answers.map((a) =>
+    a.outcome === 'ERROR' && a.sqlstate && faults.includes(a.sqlstate)
+      ? { ...a, outcome: 'INDETERMINATE' }
+      : a,
+  );
+}
+
 /** Retries by reason and errors by SQLSTATE over the case's answers; absent when there were none. */
 function tally(answers: readonly RequestResult[]): {
   retries?: Record<string, number>;
@@ -212,7 +222,8 @@ function tally(answers: readonly RequestResult[]): {
   const sqlstates: Record<string, number> = {};
   for (const a of answers) {
     for (const [why, n] of Object.entries(a.retries ?? {})) retries[why] = (retries[why] ?? 0) + n;
-    if (a.outcome === 'ERROR') sqlstates[a.sqlstate ?? 'other'] = (sqlstates[a.sqlstate ?? 'other'] ?? 0) + 1;
+    if (a.outcome === 'ERROR' || a.outcome === 'INDETERMINATE')
+      sqlstates[a.sqlstate ?? 'other'] = (sqlstates[a.sqlstate ?? 'other'] ?? 0) + 1;
   }
   return {
     ...(Object.keys(retries).length > 0 ? { retries } : {}),
@@ -340,7 +351,11 @@ export async function runCase(
   const { strategy } = spec.ref;
   const { scenario } = spec;
   const identity = identityOf(spec);
-  const excluded = excludedReason(scenario, strategy);
+  const excluded =
+    excludedReason(scenario, strategy) ??
+    (scenario.crashesDatabase && !db.crashAndRestart
+      ? 'the scenario crashes and restarts the database: the run has no way to restart a server given by URL'
+      : undefined);
   const missing = excluded ? [] : missingFor(scenario, strategy);
   if (excluded || missing.length > 0) {
     const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;
@@ -385,12 +400,16 @@ async function measure(
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
+    // The crash under test is the clients'; the tables themselves must survive it, whatever
+    // synchronous_commit the server runs with.
+    if (scenario.crashesDatabase) await db.admin.query('CHECKPOINT');
     stage = 'driving the clients';
-    const driven = await withinDeadline(
+    const drove = await withinDeadline(
       drive(spec, db, pool, schema, settings, permutation),
       CASE_DEADLINE_BARRIERS * settings.timeoutMs,
       db,
     );
+    const driven = { ...drove, answers: withIndeterminate(drove.answers, scenario.expect.faults) };
     stage = 'the final read';
     const read = await readBack(
       target,
@@ -406,7 +425,7 @@ async function measure(
       audit,
     );
     const outcomes = countOutcomes(driven.answers);
-    const found: Problem[] = [
+    const all: Problem[] = [
       ...invariantProblems(reading),
       ...expectationProblems(
         scenario,
@@ -417,17 +436,33 @@ async function measure(
       ),
       ...errorProblems(driven.answers, scenario.expect.faults),
     ];
+    // A boundary this scenario measures (lost acknowledgements with synchronous_commit = off) is reported,
+    // not judged.
+    const measuredOnly = scenario.expect.boundaryChecks ?? [];
+    const found = all.filter((p) => !measuredOnly.includes(p.check));
+    const boundaryFound = all.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
     const judged = judge(strategy, identity.expect, scenario.id, found, outcomes, reading);
     keep = judged.status === 'fail' && settings.keepFailed;
     const { steps, observations } = driven;
-    const note = scenario.expect.boundaryNote?.(observations);
+    const note = [
+      scenario.expect.boundaryNote?.(observations),
+      ...(measuredOnly.length > 0
+        ? [`measured in ${scenario.id}: ${boundaryFound.join(', ') || `0 (${measuredOnly.join(', ')})`}`]
+        : []),
+    ]
+      .filter(Boolean)
+      .join('; ');
     return {
       ...identity,
       status: judged.status,
       outcomes,
       invariants: reading.invariants,
       audit: auditSummary(audit),
-      finalRead: { statuses: reading.statusCounts, skus: reading.skus },
+      finalRead: {
+        statuses: reading.statusCounts,
+        skus: reading.skus,
+        ...(reading.indeterminate ? { indeterminate: reading.indeterminate } : {}),
+      },
       coverage: { exercised: driven.exercised, pausePoints: driven.pausePoints },
       fired: judged.fired,
       ...tally(driven.answers),
@@ -468,7 +503,11 @@ async function drive(
   const { strategy, moduleUrl } = spec.ref;
   const final = ['status', 'remaining'];
   if (scenario.kind === 'script') {
-    const script = scriptContext(db, pool, spec.ref, schema, spec.params, settings.timeoutMs, spec.isolation);
+    const script = scriptContext(db, pool, spec.ref, schema, spec.params, {
+      timeoutMs: settings.timeoutMs,
+      ...(spec.isolation ? { isolation: spec.isolation } : {}),
+      ...(scenario.sessionSettings ? { settings: scenario.sessionSettings } : {}),
+    });
     await scenario.run(script.ctx);
     return {
       sent: script.sent,

@@ -98,10 +98,15 @@ export interface Expectations<O extends Observations> {
    */
   blocking?: Readonly<Record<string, readonly string[]>>;
   /**
-   * SQLSTATEs the scenario causes on purpose (a backend it terminates: 57P01): requests failing with them
-   * are counted as ERROR outcomes but are not `errors` problems.
+   * SQLSTATEs the scenario causes on purpose (a backend it terminates: 57P01; a crash: 08006): a request
+   * failing with one is INDETERMINATE (its fate is read back), not an `errors` problem.
    */
   faults?: readonly string[];
+  /**
+   * Checks this scenario measures as a boundary instead of judging (synchronous_commit = off loses
+   * acknowledged holds in a crash: counted and reported, never failing the run).
+   */
+  boundaryChecks?: readonly CheckName[];
   /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
   boundaryNote?(observed: Partial<O>): string | undefined;
   /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
@@ -109,6 +114,10 @@ export interface Expectations<O extends Observations> {
 }
 
 interface ScenarioBase<O extends Observations> {
+  /** Session settings put under test in every session of the case (e.g. `{ synchronous_commit: 'on' }`). */
+  sessionSettings?: Readonly<Record<string, string>>;
+  /** The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`). */
+  crashesDatabase?: boolean;
   id: string;
   /** One line on what the scenario drives, for `list` and the report. */
   summary: string;
@@ -133,7 +142,7 @@ export interface ScriptContext<O extends Observations = Observations> {
   reserve(
     requests: ReserveRequest[],
     nodeOf?: (i: number) => NodeIdentity,
-    options?: { rollbackAt?: PausePoint },
+    options?: { rollbackAt?: PausePoint; perClient?: number },
   ): Promise<RequestResult[]>;
   /** remaining(sku) as the strategy's own state says, read now. */
   remaining(sku: string): Promise<number>;
@@ -141,6 +150,12 @@ export interface ScriptContext<O extends Observations = Observations> {
   status(requestKey: string): Promise<string>;
   /** Waits until the database clock (clock_timestamp()) has passed `ms` from now: real time, observed. */
   databaseClockPasses(ms: number): Promise<void>;
+  /** Waits until remaining(sku) has come down to `units` or fewer (observed through the strategy). */
+  remainingAtMost(sku: string, units: number): Promise<void>;
+  /** Crashes the database (immediate shutdown) and restarts it on the same data directory. */
+  crashDatabase(): Promise<void>;
+  /** Runs `work` while the server setting `name` is `value` (ALTER SYSTEM, reloaded), then resets it. */
+  withServerSetting<T>(name: string, value: string, work: () => Promise<T>): Promise<T>;
   /** Node `index` of `count` in its `start`-th run (a restart is a new start). */
   node(index: number, count: number, start: number): NodeIdentity;
   /** `count` sessions, each on its own connection, closed afterwards. */

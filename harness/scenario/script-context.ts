@@ -49,9 +49,15 @@ export function scriptContext(
   ref: StrategyRef,
   schema: string,
   params: ScenarioParams,
-  timeoutMs: number,
-  isolation?: IsolationLevel,
+  session: { timeoutMs: number; isolation?: IsolationLevel; settings?: Readonly<Record<string, string>> },
 ): ScriptRun {
+  const { timeoutMs, isolation, settings } = session;
+  const target = {
+    connectionString: db.connectionString,
+    schema,
+    ...(isolation ? { isolation } : {}),
+    ...(settings ? { settings } : {}),
+  };
   const { strategy, moduleUrl } = ref;
   const answers: RequestResult[] = [];
   const sent: ReserveRequest[] = [];
@@ -69,13 +75,15 @@ export function scriptContext(
       sent.push(...requests);
       exercised.add('reserve');
       const rollbackAt = options?.rollbackAt;
+      const perClient = options?.perClient ?? 1;
       if (rollbackAt) pausePoints.add(`reserve:${rollbackAt}`);
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
-        target: { connectionString: db.connectionString, schema },
-        clients: requests.map((r, index) => {
+        target,
+        clients: Array.from({ length: Math.ceil(requests.length / perClient) }, (_, index) => {
           const node = nodeOf?.(index);
-          return { index, requests: [r], ...(node ? { node } : {}), ...(rollbackAt ? { rollbackAt } : {}) };
+          const own = requests.slice(index * perClient, (index + 1) * perClient);
+          return { index, requests: own, ...(node ? { node } : {}), ...(rollbackAt ? { rollbackAt } : {}) };
         }),
         timeoutMs,
       });
@@ -89,7 +97,7 @@ export function scriptContext(
         const client = new pg.Client({
           connectionString: db.connectionString,
           application_name: `reservebench-job-${sessionCount}`,
-          options: sessionOptions({ schema, isolation }),
+          options: sessionOptions(target),
         });
         client.on('error', () => undefined);
         return client;
@@ -149,6 +157,29 @@ export function scriptContext(
         if (now.rows[0]?.passed) return;
         if (performance.now() > deadline) throw new Error(`the database clock did not pass +${ms} ms`);
         await nextLook(5);
+      }
+    },
+    async remainingAtMost(sku, units) {
+      const deadline = performance.now() + timeoutMs;
+      while ((await strategy.remaining(db.admin, sku)) > units) {
+        if (performance.now() > deadline) throw new Error(`remaining(${sku}) never came down to ${units}`);
+        await nextLook(5);
+      }
+    },
+    async crashDatabase() {
+      if (!db.crashAndRestart) throw new Error('the run has no way to restart this server');
+      await db.crashAndRestart();
+      // The admin connection is a new one: it reads the case's tables again.
+      await db.admin.query(`SET search_path TO ${schema}`);
+    },
+    async withServerSetting(name, value, work) {
+      await db.admin.query(`ALTER SYSTEM SET ${name} = ${pg.escapeLiteral(value)}`);
+      await db.admin.query('SELECT pg_reload_conf()');
+      try {
+        return await work();
+      } finally {
+        await db.admin.query(`ALTER SYSTEM RESET ${name}`).catch(() => undefined);
+        await db.admin.query('SELECT pg_reload_conf()').catch(() => undefined);
       }
     },
     async available() {

@@ -48,6 +48,8 @@ export interface FinalReadSummary {
   /** How many of the keys the case sent ended in each status. */
   statuses: Record<string, number>;
   skus: SkuReading[];
+  /** Keys whose answer a fault cut off, as the final read explains them: committed or not. */
+  indeterminate?: { committed: number; notCommitted: number };
 }
 
 /** What a measured case drove: contract operations called, and pause points it held or killed at. */

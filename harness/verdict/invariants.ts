@@ -74,6 +74,8 @@ export interface Reading {
   mismatches: string[];
   /** How many keys ended in each status, for the report. */
   statusCounts: Record<string, number>;
+  /** INDETERMINATE keys, each explained by the final read as committed (found) or not. */
+  indeterminate?: { committed: number; notCommitted: number };
 }
 
 export async function auditInSnapshot(db: ClientBase, strategy: Strategy): Promise<StrategyAudit> {
@@ -157,9 +159,19 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
     if (a.outcome === 'SOLD_OUT') soldOutBySku.set(a.sku, (soldOutBySku.get(a.sku) ?? 0) + 1);
   }
   const heldKeys = new Set(facts.answers.filter((a) => a.outcome === 'HELD').map((a) => a.requestKey));
+  // A key whose answer a fault cut off may be active without anyone having been told: it is explained by
+  // the final read (committed or not), never counted as unacknowledged.
   const toldKeys = new Set(
-    facts.answers.filter((a) => a.outcome === 'HELD' || a.outcome === 'REPLAY').map((a) => a.requestKey),
+    facts.answers
+      .filter((a) => a.outcome === 'HELD' || a.outcome === 'REPLAY' || a.outcome === 'INDETERMINATE')
+      .map((a) => a.requestKey),
   );
+  const indeterminateKeys = new Set(
+    facts.answers.filter((a) => a.outcome === 'INDETERMINATE').map((a) => a.requestKey),
+  );
+  const committed = [...indeterminateKeys].filter(
+    (k) => (read.statuses.get(k) ?? 'NOT_FOUND') !== 'NOT_FOUND',
+  ).length;
   const sum = (pick: (s: SkuReading) => number) => skus.reduce((acc, s) => acc + pick(s), 0);
   const mismatches = compareWithAudit(audit, skus, activeKeys);
   const statusCounts: Record<string, number> = {};
@@ -168,6 +180,9 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
     skus,
     mismatches,
     statusCounts,
+    ...(indeterminateKeys.size > 0
+      ? { indeterminate: { committed, notCommitted: indeterminateKeys.size - committed } }
+      : {}),
     invariants: {
       total: sum((s) => s.total),
       available: sum((s) => s.remaining),

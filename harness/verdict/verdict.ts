@@ -148,7 +148,7 @@ export function judge(
   return {
     status: 'pass',
     problems: [],
-    boundary: `held: ${formatOutcomes(outcomes)}; drift 0, oversold 0`,
+    boundary: `held: ${formatOutcomes(outcomes)}; drift ${inv.drift}, oversold ${inv.oversold}`,
     fired,
   };
 }

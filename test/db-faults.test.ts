@@ -1,0 +1,87 @@
+/**
+ * Database faults: the server crashed under load (db-crash: durable with synchronous_commit = on, the
+ * loss measured with it off), backends terminated mid-transaction, and a control only a crash catches.
+ * db-crash needs a server the run can restart, so it runs on the CLI's own embedded server here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Report } from '../harness/report/report.ts';
+import { measured, runCli, runJson } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+
+async function runEmbedded(args: string[]): Promise<{ code: number | null; report: Report }> {
+  const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+  try {
+    const run = await runCli(['run', '--json', '--reports', reports, ...args]);
+    return { code: run.code, report: JSON.parse(run.stdout) as Report };
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+describe('db-crash (immediate shutdown under 40 clients in a closed loop, then restart)', () => {
+  it('loses no acknowledged hold with synchronous_commit = on; measures the loss with it off; catches async-commit', async () => {
+    const { code, report } = await runEmbedded([
+      '--scenario',
+      'db-crash,db-crash-async',
+      '--strategy',
+      'hot-row,skip-locked-slots,memory-quota,async-commit',
+    ]);
+    expect(code).toBe(0);
+    for (const strategy of ['hot-row', 'skip-locked-slots', 'memory-quota']) {
+      const c = measured(report.cases, `db-crash/${strategy}`);
+      expect(c.status, strategy).toBe('pass');
+      expect(c.invariants).toMatchObject({
+        lostAcknowledged: 0,
+        drift: 0,
+        oversold: 0,
+        unacknowledgedActive: 0,
+      });
+      // Every request the crash cut off is explained by the final read: committed or not.
+      const cut = c.outcomes.INDETERMINATE ?? 0;
+      expect(cut).toBeGreaterThan(0);
+      expect(
+        (c.finalRead.indeterminate?.committed ?? 0) + (c.finalRead.indeterminate?.notCommitted ?? 0),
+      ).toBe(cut);
+      expect(c.observations).toMatchObject({ heldAfterRestart: 10 });
+      const off = measured(report.cases, `db-crash-async/${strategy}`);
+      expect(off.status, strategy).toBe('pass');
+      expect(off.boundaryNote).toMatch(/^measured in db-crash-async: /);
+    }
+    const control = measured(report.cases, 'db-crash/async-commit');
+    expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
+    expect(control.invariants.lostAcknowledged).toBeGreaterThanOrEqual(40);
+  });
+
+  it('is n/a, with the reason, on a server given by URL', async () => {
+    const { report } = await runJson(serverUrl, ['--scenario', 'db-crash', '--strategy', 'hot-row']);
+    expect(report.cases[0]).toMatchObject({ status: 'n/a', coverage: { missing: [] } });
+    expect(report.cases[0] && 'reason' in report.cases[0] ? report.cases[0].reason : '').toMatch(
+      /no way to restart/,
+    );
+  });
+});
+
+describe('backend-killed (pg_terminate_backend at before-commit and after-read)', () => {
+  it('answers INDETERMINATE, rolls their work back and serves a later buyer with the unit', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'backend-killed',
+      '--strategy',
+      'hot-row,skip-locked-slots,memory-quota',
+      '--repeat',
+      '3',
+    ]);
+    expect(run.code).toBe(0);
+    for (const c of report.cases) {
+      const m = measured(report.cases, c.id);
+      expect(m.outcomes, c.id).toEqual({ HELD: 1, INDETERMINATE: 2 });
+      expect(m.invariants, c.id).toMatchObject({ total: 1, active: 1, drift: 0, oversold: 0 });
+      expect(m.finalRead.indeterminate, c.id).toEqual({ committed: 0, notCommitted: 2 });
+      expect(Object.keys(m.sqlstates ?? {}).every((s) => s === '57P01' || s === '08006')).toBe(true);
+    }
+  });
+});
