@@ -79,6 +79,9 @@ function nodeMemory(ctx: SessionContext, rebuildFromLedger: boolean): Promise<Ma
     for (const key of memory.keys()) if (sameNode && key.startsWith(sameNode)) memory.delete(key);
     started = startNode(ctx.db, node, rebuildFromLedger);
     memory.set(node.incarnation, started);
+    // A start that failed (its connection cut mid-way) must not leave the node failed for good: the next
+    // request starts it again.
+    started.catch(() => memory.delete(node.incarnation));
   }
   return started;
 }

@@ -85,3 +85,23 @@ describe('backend-killed (pg_terminate_backend at before-commit and after-read)'
     }
   });
 });
+
+describe('commit-ack-lost (a proxy cuts the connection after the commit, before its answer)', () => {
+  it('leaves exactly one hold per key after the retry with the same key, on every safe design', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'commit-ack-lost',
+      '--strategy',
+      'hot-row,skip-locked-slots,memory-quota',
+    ]);
+    expect(run.code).toBe(0);
+    for (const strategy of ['hot-row', 'skip-locked-slots', 'memory-quota']) {
+      const c = measured(report.cases, `commit-ack-lost/${strategy}`);
+      expect(c.status, strategy).toBe('pass');
+      expect(c.outcomes.INDETERMINATE).toBe(5);
+      expect((c.outcomes.HELD ?? 0) + (c.outcomes.REPLAY ?? 0)).toBe(5);
+      expect(c.invariants).toMatchObject({ total: 10, active: 5, available: 5, drift: 0, oversold: 0 });
+      expect(c.observations).toEqual({ answersLost: 5 });
+    }
+  });
+});

@@ -7,6 +7,7 @@ import type { PausePoint, ReserveRequest, SessionContext } from '../../strategie
 import { sqlstateOf } from '../../strategies/sqlstate.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
+import { checkAnswer } from '../registry/strategy-module.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
   type ClientResult,
@@ -106,15 +107,15 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
         const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});
         try {
           const answer = await answerWithin(strategy.reserve(ctx, request), 2 * task.timeoutMs, client);
+          const checked = checkAnswer(answer);
           const { requestKey, user, sku } = request;
-          results.push({
-            requestKey,
-            user,
-            sku,
-            ...answer,
-            latencyMs: performance.now() - began,
-            ...retried(),
-          });
+          const latencyMs = performance.now() - began;
+          // An answer outside the contract is an error of the strategy, never an outcome left uncounted.
+          results.push(
+            'problem' in checked
+              ? { requestKey, user, sku, outcome: 'ERROR', latencyMs, error: checked.problem, ...retried() }
+              : { requestKey, user, sku, ...checked.answer, latencyMs, ...retried() },
+          );
         } catch (error: unknown) {
           const latencyMs = performance.now() - began;
           results.push(

@@ -22,6 +22,8 @@ const BUILT_IN = Object.fromEntries(
     'row-lock-count': 'row-lock-count.ts',
     'optimistic-cas': 'optimistic-cas.ts',
     serializable: 'serializable.ts',
+    'frozen-ledger': 'frozen-ledger.ts',
+    bucketed: 'bucketed.ts',
     'check-then-act': 'controls/check-then-act.ts',
     'unconditional-expire': 'controls/unconditional-expire.ts',
     'split-tx-release': 'controls/split-tx-release.ts',
@@ -30,6 +32,9 @@ const BUILT_IN = Object.fromEntries(
     'count-without-lock': 'controls/count-without-lock.ts',
     'cas-without-version': 'controls/cas-without-version.ts',
     'async-commit': 'controls/async-commit.ts',
+    'release-frozen-only': 'controls/release-frozen-only.ts',
+    'release-twice': 'controls/release-twice.ts',
+    'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
   }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
 ) as Readonly<Record<string, string>>;
 

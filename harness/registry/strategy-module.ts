@@ -7,8 +7,10 @@ import { z } from 'zod';
 import {
   CHECKS,
   ISOLATION_LEVELS,
+  OUTCOMES,
   PAUSE_POINTS,
   PAUSING_OPERATIONS,
+  type ReserveResult,
   type Strategy,
 } from '../../strategies/contract.ts';
 
@@ -64,18 +66,95 @@ const strategySchema = z
     }
   });
 
-/** The strategy when `value` is one, otherwise one line naming every member that is wrong. */
+/**
+ * The strategy a module exports (its default export, or one named `strategy`), or what is wrong with it
+ * as the rest of a sentence that starts with the module's name.
+ */
+export function strategyFromModule(module: unknown): { strategy: Strategy } | { problem: string } {
+  const exported = readSafely(() => {
+    const namespace = module as { default?: unknown; strategy?: unknown };
+    return namespace.default ?? namespace.strategy;
+  });
+  if ('problem' in exported) return { problem: `cannot be read: ${exported.problem}` };
+  if (exported.value === undefined) {
+    return { problem: 'has no default export (a strategy, see strategies/contract.ts)' };
+  }
+  const checked = checkStrategy(exported.value);
+  return 'problem' in checked ? { problem: `is not a valid strategy: ${checked.problem}` } : checked;
+}
+
+/**
+ * The strategy when `value` is one, otherwise one line naming every member that is wrong. Never throws:
+ * a member whose getter throws, or a proxy, is a problem like any other.
+ */
 export function checkStrategy(value: unknown): { strategy: Strategy } | { problem: string } {
-  const parsed = strategySchema.safeParse(value);
-  if (parsed.success) return { strategy: value as Strategy };
-  const problems = parsed.error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.') || 'module';
-    if (issue.path.length > 0 && valueAt(value, issue.path) === undefined) return `${path} is missing`;
-    const received =
-      issue.code === 'invalid_value' ? `: got ${JSON.stringify(valueAt(value, issue.path))}` : '';
+  const parsed = readSafely(() => strategySchema.safeParse(value));
+  if ('problem' in parsed) return { problem: `module cannot be read: ${parsed.problem}` };
+  if (parsed.value.success) return { strategy: value as Strategy };
+  const problems = parsed.value.error.issues.map((issue) => {
+    const path = issue.path.map(pathSegment).join('.') || 'module';
+    const found = readSafely(() => valueAt(value, issue.path));
+    const at = 'value' in found ? found.value : undefined;
+    if (issue.path.length > 0 && at === undefined) return `${path} is missing`;
+    const received = issue.code === 'invalid_value' ? `: got ${shownValue(at)}` : '';
     return `${path} ${issue.message}${received}`;
   });
-  return { problem: problems.join('; ') };
+  return { problem: oneLineText(problems.join('; ')) };
+}
+
+/** What reserve answered, if the harness can record it: an outcome of the contract (and a status). */
+export function checkAnswer(answer: unknown): { answer: ReserveResult } | { problem: string } {
+  const read = readSafely((): { answer: ReserveResult } | { problem: string } => {
+    if (typeof answer !== 'object' || answer === null) {
+      return { problem: `reserve answered ${shownValue(answer)}` };
+    }
+    const { outcome, status } = answer as { outcome?: unknown; status?: unknown };
+    if (!(OUTCOMES as readonly unknown[]).includes(outcome)) {
+      return { problem: `unknown outcome ${shownValue(outcome)}` };
+    }
+    if (status !== undefined && status !== null && typeof status !== 'string') {
+      return { problem: `reserve answered status ${shownValue(status)}` };
+    }
+    // Only the contract's fields: anything else might not survive the copy to the main thread.
+    return { answer: { outcome, ...(status !== undefined ? { status } : {}) } as ReserveResult };
+  });
+  return 'problem' in read ? { problem: `reserve's answer cannot be read: ${read.problem}` } : read.value;
+}
+
+/** A module's getters and proxies run user code: whatever it throws becomes a one-line problem. */
+function readSafely<T>(read: () => T): { value: T } | { problem: string } {
+  try {
+    return { value: read() };
+  } catch (error: unknown) {
+    let message: string;
+    try {
+      message = error instanceof Error ? String(error.message) : shownValue(error);
+    } catch {
+      message = 'an exception that cannot be shown';
+    }
+    return { problem: oneLineText(message) };
+  }
+}
+
+/** A member name as written in code: quoted when it is not a plain identifier or index. */
+function pathSegment(key: PropertyKey): string {
+  const text = String(key);
+  return /^[A-Za-z_$][\w$]*$|^\d+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** Any value in a few characters, on one line (JSON where it can be); never throws. */
+function shownValue(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = `a ${typeof value} that cannot be shown`;
+  }
+  return oneLineText(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+function oneLineText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

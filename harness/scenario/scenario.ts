@@ -8,6 +8,7 @@ import type {
   StockLine,
   Strategy,
 } from '../../strategies/contract.ts';
+import type { CommitAckProxy } from '../crash/commit-ack-proxy.ts';
 import type { CrashOperation } from '../crash/crash-order.ts';
 import type { CrashedChild } from '../crash/crash-runner.ts';
 import type { ClientScript, RequestResult } from '../driver/client-task.ts';
@@ -144,6 +145,8 @@ export interface ScriptContext<O extends Observations = Observations> {
     nodeOf?: (i: number) => NodeIdentity,
     options?: { rollbackAt?: PausePoint; perClient?: number },
   ): Promise<RequestResult[]>;
+  /** One reserve on a session of the scenario's own (a proxied one); its answer is recorded like a client's. */
+  reserveOn(session: SessionContext, request: ReserveRequest): Promise<RequestResult>;
   /** remaining(sku) as the strategy's own state says, read now. */
   remaining(sku: string): Promise<number>;
   /** status(key) as the strategy says, read now. */
@@ -154,6 +157,11 @@ export interface ScriptContext<O extends Observations = Observations> {
   remainingAtMost(sku: string, units: number): Promise<void>;
   /** Crashes the database (immediate shutdown) and restarts it on the same data directory. */
   crashDatabase(): Promise<void>;
+  /**
+   * A session whose connection runs through a loopback proxy that can lose a COMMIT's answer
+   * (crash/commit-ack-proxy.ts); both are closed after `work`.
+   */
+  withProxiedSession<T>(work: (session: SessionContext, proxy: CommitAckProxy) => Promise<T>): Promise<T>;
   /** Runs `work` while the server setting `name` is `value` (ALTER SYSTEM, reloaded), then resets it. */
   withServerSetting<T>(name: string, value: string, work: () => Promise<T>): Promise<T>;
   /** Node `index` of `count` in its `start`-th run (a restart is a new start). */

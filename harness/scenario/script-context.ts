@@ -12,12 +12,15 @@ import type {
   Strategy,
   StrategyRef,
 } from '../../strategies/contract.ts';
+import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
 import { runUntilStage } from '../crash/crash-runner.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientPool } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
+import { oneLine } from '../errors.ts';
 import { startReservationService } from '../http/reservation-service.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenario.ts';
@@ -171,6 +174,51 @@ export function scriptContext(
       await db.crashAndRestart();
       // The admin connection is a new one: it reads the case's tables again.
       await db.admin.query(`SET search_path TO ${schema}`);
+    },
+    async reserveOn(session, request) {
+      sent.push(request);
+      exercised.add('reserve');
+      const { requestKey, user, sku } = request;
+      const began = performance.now();
+      let result: RequestResult;
+      try {
+        const answer = await strategy.reserve(session, request);
+        result = { requestKey, user, sku, ...answer, latencyMs: performance.now() - began };
+      } catch (error: unknown) {
+        const sqlstate = sqlstateOf(error);
+        result = {
+          requestKey,
+          user,
+          sku,
+          outcome: 'ERROR',
+          latencyMs: performance.now() - began,
+          error: oneLine(error),
+          ...(sqlstate ? { sqlstate } : {}),
+        };
+      }
+      answers.push(result);
+      return result;
+    },
+    async withProxiedSession(work) {
+      const direct = new URL(db.connectionString);
+      const proxy = await startCommitAckProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+      const viaProxy = new URL(db.connectionString);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      sessionCount += 1;
+      const client = new pg.Client({
+        connectionString: viaProxy.toString(),
+        application_name: `reservebench-proxied-${sessionCount}`,
+        options: sessionOptions(target),
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return await work({ db: client, pause: passThrough, node: nodeIdentity(schema, 0, 1) }, proxy);
+      } finally {
+        await client.end().catch(() => undefined);
+        await proxy.close();
+      }
     },
     async withServerSetting(name, value, work) {
       await db.admin.query(`ALTER SYSTEM SET ${name} = ${pg.escapeLiteral(value)}`);
