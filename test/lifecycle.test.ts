@@ -124,7 +124,8 @@ describe('the seed counter-examples are caught every run (expect: violate)', () 
 });
 
 describe('the whole default run', () => {
-  it('passes with every control caught and every safe design holding', async () => {
+  // Every scenario on every built-in design: the longest test, given its own limit.
+  it('passes with every control caught and every safe design holding', { timeout: 600_000 }, async () => {
     const { run, report } = await runJson(serverUrl, []);
     const failed = report.cases
       .filter((c) => c.status === 'fail' || c.status === 'broken')
