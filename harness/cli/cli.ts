@@ -5,21 +5,59 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
-import { parseAdmission } from '../http/admission.ts';
-import { serve } from '../http/serve.ts';
-import { BUILT_IN_IDS, loadStrategy } from '../registry/registry.ts';
+import { BUILT_IN_IDS } from '../registry/registry.ts';
 import { SCENARIOS } from '../scenario/index.ts';
-import { boundedInteger, databaseUrlFrom, MAX_CLIENTS, MAX_STOCK } from './cli-arguments.ts';
+import { MAX_CLIENTS, shown } from './cli-arguments.ts';
 import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
 import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
+import { type ServeArgs, serveCommand } from './commands/serve-command.ts';
 import { type SpecArgs, specCommand } from './commands/spec-command.ts';
 
-function fail(message: string): never {
-  throw Errors.badInput(message.split('\n')[0] ?? message);
+/** Control characters (a newline inside a value) escaped, so every message stays on its one line. */
+function printable(message: string): string {
+  return message.replace(
+    /[\p{Cc}\p{Zl}\p{Zp}]/gu,
+    (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec'] as const;
+
+/** The options that take no value; every other option takes one. */
+const FLAGS = new Set(['json', 'keep', 'require-coverage', 'requireCoverage', 'help']);
+
+/**
+ * yargs reads a value that starts with "-" as more options (`--admission -1:8` became "Unknown argument:
+ * 1"), and a flag's value as false (`--json=yes`). A value that cannot be an option name is joined to its
+ * option instead, so its check names it; a flag given a value other than true or false is refused.
+ */
+function attachDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] ?? '';
+    if (token === '--') return [...out, ...argv.slice(i)];
+    const flag = /^--([^=]+)=(.*)$/s.exec(token);
+    if (flag?.[1] && FLAGS.has(flag[1]) && flag[2] !== 'true' && flag[2] !== 'false') {
+      throw Errors.badInput(`--${flag[1]} takes no value, got ${shown(flag[2] ?? '')}`);
+    }
+    const next = argv[i + 1];
+    const name = /^--([^=]+)$/s.exec(token)?.[1];
+    if (
+      name &&
+      !FLAGS.has(name) &&
+      !name.startsWith('no-') &&
+      next !== undefined &&
+      /^-(?![-A-Za-z])/.test(next)
+    ) {
+      out.push(`${token}=${next}`);
+      i += 1;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}
 
 /** Output and database options shared by `run` and `bench`. */
 function reportOptions(written: string) {
@@ -29,17 +67,28 @@ function reportOptions(written: string) {
       type: 'string',
       describe: 'PostgreSQL server to use instead of the embedded one (also DATABASE_URL)',
     },
-    reports: { type: 'string', default: 'reports', describe: `folder for ${written}` },
+    reports: { type: 'string', describe: `folder for ${written} (default reports)` },
   } as const;
 }
 
 async function main(argv: string[]): Promise<number> {
   const command = argv[0];
-  if (command && !command.startsWith('-') && !(COMMANDS as readonly string[]).includes(command)) {
-    throw Errors.badInput(`unknown command "${command}"; choose one of: ${COMMANDS.join(', ')}`);
+  if (
+    command !== undefined &&
+    !command.startsWith('-') &&
+    !(COMMANDS as readonly string[]).includes(command)
+  ) {
+    throw Errors.badInput(`unknown command ${shown(command)}; choose one of: ${COMMANDS.join(', ')}`);
   }
   let exitCode: number = EXIT.ok;
-  await yargs(argv)
+  await yargs(attachDashValues(argv))
+    // `--stock.x 5` would otherwise make --stock an object instead of an unknown option.
+    .parserConfiguration({ 'dot-notation': false })
+    // strict() checks options only: words after `--` would otherwise be dropped without a word.
+    .middleware((args) => {
+      const extra = args._.slice(1);
+      if (extra.length > 0) throw Errors.badInput(`unexpected argument ${shown(String(extra[0]))}`);
+    })
     .scriptName('reservebench')
     .usage('$0 <command> [options]')
     .command(
@@ -80,8 +129,8 @@ async function main(argv: string[]): Promise<number> {
           })
           .option('permutations', {
             type: 'string',
-            default: 'listed',
-            describe: 'interleavings: the permutation each spec lists, or all orders of its steps',
+            describe:
+              'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
           })
           .option('require-coverage', {
             type: 'boolean',
@@ -113,6 +162,10 @@ async function main(argv: string[]): Promise<number> {
           .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
           .option('warmup-ms', { type: 'string', describe: 'unmeasured warm-up per series (1000)' })
           .option('duration-ms', { type: 'string', describe: 'measured window per series (3000)' })
+          .option('trials', {
+            type: 'string',
+            describe: 'runs of every series, interleaved with the others, for a median and an interval (3)',
+          })
           .option('threads', {
             type: 'string',
             describe: 'worker threads for the clients (default: one per core)',
@@ -135,17 +188,9 @@ async function main(argv: string[]): Promise<number> {
       'serve POST /reserve and GET /reservations/{key} over HTTP in front of one strategy',
       (y) =>
         y
-          .option('strategy', { type: 'string', default: 'hot-row', describe: 'strategy id or module path' })
-          .option('port', {
-            type: 'string',
-            default: '8080',
-            describe: 'TCP port on 127.0.0.1 (0: any free port)',
-          })
-          .option('admission', {
-            type: 'string',
-            default: '4:8',
-            describe: 'bounded admission LIMIT:WAITING',
-          })
+          .option('strategy', { type: 'string', describe: 'strategy id or module path (hot-row)' })
+          .option('port', { type: 'string', describe: 'TCP port on 127.0.0.1 (8080; 0: any free port)' })
+          .option('admission', { type: 'string', describe: 'bounded admission LIMIT:WAITING (4:8)' })
           .option('wait-ms', { type: 'string', describe: 'longest wait for an admission permit (400)' })
           .option('work-ms', {
             type: 'string',
@@ -157,18 +202,7 @@ async function main(argv: string[]): Promise<number> {
             describe: 'PostgreSQL server instead of the embedded one',
           }),
       async (args) => {
-        const gate = parseAdmission(args.admission);
-        if (!gate)
-          throw Errors.badInput(`--admission must be LIMIT:WAITING (e.g. 4:8), got "${args.admission}"`);
-        const databaseUrl = databaseUrlFrom(args);
-        exitCode = await serve({
-          ref: await loadStrategy(args.strategy),
-          port: boundedInteger('port', args.port, 0, 65_535) ?? 8080,
-          admission: { ...gate, waitMs: boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400 },
-          workMs: boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0,
-          stock: boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40,
-          ...(databaseUrl ? { databaseUrl } : {}),
-        });
+        exitCode = await serveCommand(args as ServeArgs);
       },
     )
     .command(
@@ -207,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
     .version(false)
     .fail((message, error) => {
       if (error) throw error;
-      fail(message);
+      throw Errors.badInput(message);
     })
     .parseAsync();
   return exitCode;
@@ -233,10 +267,10 @@ try {
   await exitWith(await main(hideBin(process.argv)));
 } catch (error: unknown) {
   if (error instanceof HarnessError) {
-    process.stderr.write(`reservebench: ${error.message}\n`);
+    process.stderr.write(`reservebench: ${printable(error.message)}\n`);
     await exitWith(error.exitCode);
   }
-  process.stderr.write(`reservebench: unexpected error: ${oneLine(error)}\n`);
+  process.stderr.write(`reservebench: unexpected error: ${printable(oneLine(error))}\n`);
   if (process.env.RESERVEBENCH_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
   await exitWith(EXIT.expectationFailed);
 }

@@ -44,13 +44,18 @@ export interface AdmissionCounters {
   inFlight: number;
 }
 
-/** `4:8` → limit 4, 8 waiting. */
+export const MAX_ADMISSION_LIMIT = 1000;
+export const MAX_ADMISSION_WAITING = 10_000;
+
+/** `4:8` → limit 4, 8 waiting; plain decimals only. */
 export function parseAdmission(text: string): { limit: number; maxWaiting: number } | undefined {
-  const match = /^(\d+):(\d+)$/.exec(text);
+  const match = /^(0|[1-9][0-9]*):(0|[1-9][0-9]*)$/.exec(text);
   if (!match) return undefined;
   const limit = Number(match[1]);
   const maxWaiting = Number(match[2]);
-  return limit >= 1 && limit <= 1000 && maxWaiting <= 10_000 ? { limit, maxWaiting } : undefined;
+  return limit >= 1 && limit <= MAX_ADMISSION_LIMIT && maxWaiting <= MAX_ADMISSION_WAITING
+    ? { limit, maxWaiting }
+    : undefined;
 }
 
 function raiseMax(cells: Int32Array, cell: number, value: number): void {

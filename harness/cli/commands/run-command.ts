@@ -13,35 +13,41 @@ import {
   MAX_CLIENTS,
   MAX_REPEAT,
   MAX_STOCK,
+  reportsFolder,
   resolveStrategies,
+  shown,
+  single,
 } from '../cli-arguments.ts';
 
 export interface RunArgs {
-  strategy?: string[];
-  scenario?: string[];
+  strategy?: unknown;
+  scenario?: unknown;
   clients?: unknown;
   stock?: unknown;
   repeat?: unknown;
   json: boolean;
-  'database-url'?: string;
+  'database-url'?: unknown;
   keep: boolean;
-  reports: string;
+  reports?: unknown;
   'timeout-ms'?: unknown;
   'require-coverage': boolean;
-  permutations: string;
-  isolation?: string[];
+  permutations?: unknown;
+  isolation?: unknown;
 }
 
 function isolationLevel(value: string): IsolationLevel {
   const level = ISOLATION_LEVELS.find((l) => l === value);
   if (!level)
-    throw Errors.badInput(`unknown isolation level "${value}"; choose from: ${ISOLATION_LEVELS.join(', ')}`);
+    throw Errors.badInput(
+      `unknown isolation level ${shown(value)}; choose from: ${ISOLATION_LEVELS.join(', ')}`,
+    );
   return level;
 }
 
-function permutationsFrom(value: string): 'listed' | 'all' {
-  if (value === 'listed' || value === 'all') return value;
-  throw Errors.badInput(`--permutations must be listed or all, got "${value}"`);
+function permutationsFrom(value: unknown): 'listed' | 'all' {
+  const text = single('permutations', value) ?? 'listed';
+  if (text === 'listed' || text === 'all') return text;
+  throw Errors.badInput(`--permutations must be listed or all, got ${shown(text)}`);
 }
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -49,11 +55,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
   const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
   const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const scenarioIds = list(args.scenario);
-  const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
-  const strategies = await resolveStrategies(list(args.strategy));
+  const permutations = permutationsFrom(args.permutations);
+  const isolation = list('isolation', args.isolation).map(isolationLevel);
   const databaseUrl = databaseUrlFrom(args);
-  const isolation = list(args.isolation).map(isolationLevel);
+  const scenarioIds = list('scenario', args.scenario);
+  const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
+  const strategies = await resolveStrategies(list('strategy', args.strategy));
+  const reports = reportsFolder(args.reports);
 
   const result = await runSuite({
     strategies,
@@ -63,7 +71,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     keep: args.keep,
     timeoutMs,
     requireCoverage: args['require-coverage'],
-    permutations: permutationsFrom(args.permutations),
+    permutations,
     ...(isolation.length > 0 ? { isolation } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
@@ -72,7 +80,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     result,
     strategies.map((r) => r.strategy),
   );
-  const folder = writeReportFiles(args.reports, report);
+  const folder = writeReportFiles(reports, report);
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {

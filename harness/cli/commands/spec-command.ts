@@ -10,12 +10,12 @@ import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { runSpec } from '../../interleaving/spec-run.ts';
 import { unifiedDiff } from '../../interleaving/text-diff.ts';
-import { boundedInteger, databaseUrlFrom } from '../cli-arguments.ts';
+import { boundedInteger, databaseUrlFrom, fileArgument, shown, single } from '../cli-arguments.ts';
 
 export interface SpecArgs {
-  file: string;
-  expected?: string;
-  'database-url'?: string;
+  file: unknown;
+  expected?: unknown;
+  'database-url'?: unknown;
   'timeout-ms'?: unknown;
 }
 
@@ -26,26 +26,29 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error: unknown) {
-    throw Errors.badInput(`cannot read ${what} ${path}: ${oneLine(error)}`);
+    throw Errors.badInput(`cannot read ${what} ${shown(path)}: ${oneLine(error)}`);
   }
 }
 
 export async function specCommand(args: SpecArgs): Promise<number> {
   const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const spec = parseSpec(readText(args.file, 'spec'), args.file);
+  const expectedPath = fileArgument('expected', args.expected);
+  const databaseUrl = databaseUrlFrom(args);
+  const file = single('file', args.file) ?? '';
+  if (file.trim() === '') throw Errors.badInput(`the spec file must be named, got ${shown(file)}`);
+  const spec = parseSpec(readText(file, 'spec'), file);
   const strategyStep = spec.sessions.flatMap((s) => s.steps).find((s) => !('sql' in s.step));
   if (strategyStep) {
     throw Errors.badInput(
-      `${args.file}:${strategyStep.at.line}:${strategyStep.at.column}: step "${strategyStep.step.name}" calls a strategy; \`reservebench spec\` runs SQL steps only`,
+      `${file}:${strategyStep.at.line}:${strategyStep.at.column}: step "${strategyStep.step.name}" calls a strategy; \`reservebench spec\` runs SQL steps only`,
     );
   }
   const expected =
-    args.expected === undefined
+    expectedPath === undefined
       ? undefined
-      : { path: args.expected, text: readText(args.expected, 'expected output') };
+      : { path: expectedPath, text: readText(expectedPath, 'expected output') };
   for (const name of spec.unused) process.stderr.write(`reservebench: unused step name: ${name}\n`);
 
-  const databaseUrl = databaseUrlFrom(args);
   const db = await openRunDatabase(databaseUrl ? { databaseUrl } : {});
   let output = '';
   try {
@@ -64,15 +67,15 @@ export async function specCommand(args: SpecArgs): Promise<number> {
   if (!expected) return EXIT.ok;
   const diff = unifiedDiff(expected.text, output, {
     expected: expected.path,
-    actual: `output of ${args.file}`,
+    actual: `output of ${file}`,
   });
   if (diff.length === 0) {
-    process.stdout.write(`output of ${args.file} matches ${expected.path}\n`);
+    process.stdout.write(`output of ${file} matches ${expected.path}\n`);
     return EXIT.ok;
   }
-  const shown = diff.slice(0, DIFF_LINES);
-  if (diff.length > shown.length) shown.push(`… ${diff.length - shown.length} more lines of diff`);
-  process.stdout.write(`${shown.join('\n')}\n`);
-  process.stderr.write(`reservebench: output of ${args.file} differs from ${expected.path}\n`);
+  const printed = diff.slice(0, DIFF_LINES);
+  if (diff.length > printed.length) printed.push(`… ${diff.length - printed.length} more lines of diff`);
+  process.stdout.write(`${printed.join('\n')}\n`);
+  process.stderr.write(`reservebench: output of ${file} differs from ${expected.path}\n`);
   return EXIT.expectationFailed;
 }

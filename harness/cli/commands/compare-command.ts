@@ -1,0 +1,43 @@
+/**
+ * `reservebench compare BASE.json NEW.json`: the throughput of each series two bench runs share, NEW ÷
+ * BASE with a 95% interval and a verdict, as a Markdown table (or JSON). Exit 1 when a series is slower
+ * than the threshold allows with confidence, 2 when a file is not a bench report with trials.
+ */
+import { compareReports, readBenchReport, renderComparisonMarkdown } from '../../bench/compare.ts';
+import { Errors, EXIT } from '../../errors.ts';
+import { boundedInteger, shown, single } from '../cli-arguments.ts';
+
+/** Slower by more than this, with 95% confidence, fails `compare` unless told otherwise. */
+export const DEFAULT_REGRESSION_PCT = 10;
+
+export interface CompareArgs {
+  base?: unknown;
+  new?: unknown;
+  'fail-on-regression'?: unknown;
+  json: boolean;
+}
+
+function reportPath(role: 'BASE' | 'NEW', value: unknown): string {
+  const text = single(role.toLowerCase(), value);
+  if (text === undefined || text.trim() === '') {
+    throw Errors.badInput(`compare needs BASE.json and NEW.json; ${role} is ${shown(text ?? '')}`);
+  }
+  return text;
+}
+
+export async function compareCommand(args: CompareArgs): Promise<number> {
+  const pct =
+    boundedInteger('fail-on-regression', args['fail-on-regression'], 0, 99) ?? DEFAULT_REGRESSION_PCT;
+  const names = { base: reportPath('BASE', args.base), new: reportPath('NEW', args.new) };
+  const comparison = compareReports(
+    readBenchReport('BASE', names.base),
+    readBenchReport('NEW', names.new),
+    pct,
+  );
+  process.stdout.write(
+    args.json
+      ? `${JSON.stringify({ base: names.base, new: names.new, ...comparison }, null, 2)}\n`
+      : renderComparisonMarkdown(comparison, names),
+  );
+  return comparison.regressions > 0 ? EXIT.expectationFailed : EXIT.ok;
+}

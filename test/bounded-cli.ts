@@ -1,0 +1,63 @@
+/**
+ * The real command line in a child process with a deadline and a temp folder of its own: a run that should
+ * have been refused can neither hang the test nor hide that it went on to start things (the embedded
+ * server puts its data directory, `reservebench-pg-*`, and the run its state in the child's os.tmpdir()).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN } from './run-cli.ts';
+
+/** Nowhere to connect to: a run that gets past its argument checks fails with exit 3 within a second. */
+export const UNREACHABLE_URL = 'postgresql://nobody@127.0.0.1:1/none';
+
+export interface BoundedRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** What the run left in its os.tmpdir(), tsx's compile cache aside. */
+  leftInTmp: string[];
+}
+
+export function runBounded(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<BoundedRun> {
+  const ownTmp = mkdtempSync(join(tmpdir(), 'reservebench-cli-tmp-'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', TMPDIR: ownTmp, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a deadline also stops a PostgreSQL it started.
+      detached: true,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const leftInTmp = readdirSync(ownTmp).filter((n) => !n.startsWith('tsx-'));
+      rmSync(ownTmp, { recursive: true, force: true });
+      resolve({ code, stdout, stderr, timedOut, leftInTmp });
+    });
+  });
+}
+
+/** Exactly one line on stderr, no stack trace. */
+export function oneLineProblem(stderr: string): boolean {
+  return /^reservebench: [^\n]+\n$/.test(stderr) && !/\n\s+at /.test(stderr);
+}

@@ -1,0 +1,126 @@
+/**
+ * Issue 13, plug-ins: a strategy file anywhere loads (also outside a "type": "module" package), a syntax
+ * error is shown with file:line:column, and an answer with an outcome the contract does not have is
+ * recorded as an ERROR naming it instead of vanishing from the counts.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { Report } from '../harness/report/report.ts';
+import { oneLineProblem, runBounded } from './bounded-cli.ts';
+import { measured } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+/** No package.json here or above: tsx reads a .ts file in it as CommonJS. */
+const folder = mkdtempSync(join(tmpdir(), 'reservebench-plugin-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A design with no tables that answers `outcome` to every request. */
+function plugin(id: string, outcome: string, header = ''): string {
+  return `${header}
+const stock = new Map<string, number>();
+export default {
+  id: '${id}',
+  title: 'answers ${outcome}',
+  guarantee: 'none: it only answers, to test the harness',
+  expect: 'hold',
+  pausePoints: {},
+  setup: async (_db: unknown, lines: { sku: string; total: number }[]) => {
+    for (const line of lines) stock.set(line.sku, line.total);
+  },
+  reserve: async () => ({ outcome: '${outcome}' }),
+  status: async () => 'NOT_FOUND',
+  remaining: async (_db: unknown, sku: string) => stock.get(sku) ?? 0,
+  audit: async () => ({
+    skus: [...stock].map(([sku, total]) => ({ sku, total, available: total, active: 0 })),
+    duplicateActive: 0,
+    duplicateKey: 0,
+    activeKeys: [],
+    endedKeys: [],
+  }),
+};
+`;
+}
+
+function write(name: string, text: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function runCase(path: string): Promise<{ code: number | null; stderr: string; report: Report }> {
+  const reports = join(folder, 'reports');
+  const run = await runBounded(
+    [
+      'run',
+      '--json',
+      '--strategy',
+      path,
+      '--scenario',
+      'user-limit',
+      '--database-url',
+      serverUrl,
+      '--reports',
+      reports,
+    ],
+    { timeoutMs: 60_000 },
+  );
+  expect(run.stderr).not.toMatch(/cannot load/);
+  return { code: run.code, stderr: run.stderr, report: JSON.parse(run.stdout) as Report };
+}
+
+describe('a strategy module outside a "type": "module" package', () => {
+  it.each([
+    ['importing nothing', 'plain.ts', ''],
+    [
+      'importing node: modules',
+      'uses-node.ts',
+      "import { randomUUID } from 'node:crypto';\nvoid randomUUID;",
+    ],
+  ])('%s loads and runs', async (_, name, header) => {
+    const { code, report } = await runCase(write(name, plugin(name.replace('.ts', ''), 'SOLD_OUT', header)));
+    const c = measured(report.cases, `user-limit/${name.replace('.ts', '')}`);
+    expect(c.status).toBe('fail');
+    expect(c.outcomes).toEqual({ SOLD_OUT: 8 });
+    expect(code).toBe(1);
+  });
+
+  it('records an unknown outcome as an ERROR that names it', async () => {
+    const { code, report } = await runCase(write('banana.ts', plugin('banana', 'BANANA')));
+    const c = measured(report.cases, 'user-limit/banana');
+    expect(c.outcomes).toEqual({ ERROR: 8 });
+    expect(c.problems.join('\n')).toMatch(/8 request\(s\) failed, first: unknown outcome "BANANA"/);
+    expect(code).toBe(1);
+  });
+});
+
+describe('a module that does not load is refused with one line saying where', () => {
+  it.each([
+    [
+      'a TypeScript syntax error',
+      'broken.ts',
+      'export default {\n  id: "x",\n  title: ,\n};\n',
+      /broken\.ts:3:10: /,
+    ],
+    [
+      'a JavaScript syntax error',
+      'broken.mjs',
+      'export default {\n  id: "x",\n  title: ,\n};\n',
+      /broken\.mjs:3:10: /,
+    ],
+    [
+      'an exception while loading',
+      'throws.ts',
+      'const x = 1;\nthrow new Error("no");\nexport default x;\n',
+      /no \(at .*throws\.ts:2:7\)/,
+    ],
+  ])('%s', async (_, name, text, where) => {
+    const path = write(name, text);
+    const run = await runBounded(['run', '--strategy', path, '--database-url', serverUrl]);
+    expect(run.stderr).toMatch(where);
+    expect(run.stderr).toMatch(/cannot load strategy module/);
+    expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+    expect(run.code).toBe(2);
+  });
+});
