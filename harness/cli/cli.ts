@@ -9,6 +9,7 @@ import { BUILT_IN_IDS } from '../registry/registry.ts';
 import { SCENARIOS } from '../scenario/index.ts';
 import { MAX_CLIENTS, shown } from './cli-arguments.ts';
 import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
+import { cleanCommand } from './commands/clean-command.ts';
 import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
 import { type ServeArgs, serveCommand } from './commands/serve-command.ts';
@@ -22,7 +23,7 @@ function printable(message: string): string {
   );
 }
 
-const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec'] as const;
+const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec', 'clean'] as const;
 
 /** The options that take no value; every other option takes one. */
 const FLAGS = new Set(['json', 'keep', 'require-coverage', 'requireCoverage', 'help']);
@@ -172,7 +173,7 @@ async function main(argv: string[]): Promise<number> {
           })
           .option('stock', {
             type: 'string',
-            describe: 'units per series, enough never to sell out (200000)',
+            describe: 'units per series, enough never to sell out (1000000)',
           })
           .options(reportOptions('reports/<stamp>-bench/ and latest-bench/'))
           .option('timeout-ms', {
@@ -233,6 +234,19 @@ async function main(argv: string[]): Promise<number> {
           }),
       async (args) => {
         exitCode = await specCommand(args as unknown as SpecArgs);
+      },
+    )
+    .command(
+      'clean',
+      'remove what killed runs left behind (embedded servers, data directories, run databases) and kept data',
+      (y) =>
+        y.option('dry-run', {
+          type: 'boolean',
+          default: false,
+          describe: 'only list what would be removed',
+        }),
+      async (args) => {
+        exitCode = await cleanCommand(args['dry-run']);
       },
     )
     .demandCommand(1, 'name a command: run, bench, serve or list')

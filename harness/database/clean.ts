@@ -53,6 +53,12 @@ async function dropDatabase(serverUrl: string, database: string): Promise<void> 
   }
 }
 
+function isGoneLocalServer(error: unknown, serverUrl: string | undefined): boolean {
+  if (!serverUrl || (error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') return false;
+  const host = new URL(serverUrl).hostname;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+}
+
 /** Lines saying what was (or, with dryRun, would be) removed. */
 export async function clean(options: { dryRun: boolean }): Promise<string[]> {
   const found = leftovers();
@@ -74,6 +80,12 @@ export async function clean(options: { dryRun: boolean }): Promise<string[]> {
       removeRunState(file.path);
       lines.push(`removed ${line}`);
     } catch (error: unknown) {
+      // A server on this machine that no longer listens took its databases with it (a test server).
+      if (isGoneLocalServer(error, state.serverUrl)) {
+        removeRunState(file.path);
+        lines.push(`forgot ${line}: its server on this machine is gone`);
+        continue;
+      }
       lines.push(`could not remove ${line}: ${oneLine(error)}`);
     }
   }

@@ -24,6 +24,7 @@ const BUILT_IN = Object.fromEntries(
     serializable: 'serializable.ts',
     'frozen-ledger': 'frozen-ledger.ts',
     bucketed: 'bucketed.ts',
+    coalesced: 'coalesced.ts',
     'check-then-act': 'controls/check-then-act.ts',
     'unconditional-expire': 'controls/unconditional-expire.ts',
     'split-tx-release': 'controls/split-tx-release.ts',

@@ -108,6 +108,12 @@ export interface Expectations<O extends Observations> {
    * acknowledged holds in a crash: counted and reported, never failing the run).
    */
   boundaryChecks?: readonly CheckName[];
+  /**
+   * Interleavings whose answers depend on the order (a kill before or after a take): `outcomes`,
+   * `observations` and `exercised` judge the listed permutation only; every other order is judged on the
+   * invariants and `relations`.
+   */
+  orderDependent?: boolean;
   /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
   boundaryNote?(observed: Partial<O>): string | undefined;
   /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
