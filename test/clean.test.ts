@@ -1,0 +1,107 @@
+/**
+ * `reservebench clean` after a `kill -9` of the suite: it stops the orphaned embedded server and removes
+ * its directory, and nothing else — not a directory without a state file, not a database without the
+ * suite's marker.
+ */
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as nextLook } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { BIN, runCli } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('reservebench clean', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'reservebench-clean-'));
+  // The embedded server runs as the postgres user, which must reach its data directory in here.
+  chmodSync(tmp, 0o755);
+  const env = { TMPDIR: tmp };
+  const notOurs = 'reservebench_20990101_000000_notours';
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${notOurs}`);
+    await admin.end();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('removes exactly what a killed run left: its server and directory, not an unmarked directory or database', async () => {
+    const stray = join(tmp, 'reservebench-pg-not-ours');
+    mkdirSync(stray);
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${notOurs}`);
+    await admin.end();
+    // A state file naming the unmarked database, as if a killed run had left it: clean must refuse it.
+    const states = join(tmp, 'reservebench-state');
+    mkdirSync(states, { recursive: true });
+    writeFileSync(
+      join(states, 'run-999999999-1.json'),
+      JSON.stringify({ pid: 999_999_999, startedAt: 'x', serverUrl, database: notOurs }),
+    );
+
+    const run = spawn(process.execPath, [BIN, 'run', '--scenario', 'contention', '--strategy', 'hot-row'], {
+      env: { ...process.env, ...env, DATABASE_URL: '' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => run.on('exit', resolve));
+    // Observed, not slept on: the run's own state file names a data directory with a live postmaster.
+    let dataDir = '';
+    let postmaster = 0;
+    for (let i = 0; i < 6000 && !postmaster; i++) {
+      for (const file of readdirSync(states).filter((f) => f.startsWith(`run-${run.pid}-`))) {
+        dataDir =
+          (JSON.parse(readFileSync(join(states, file), 'utf8')) as { dataDir?: string }).dataDir ?? '';
+        const pidFile = join(dataDir, 'postmaster.pid');
+        // initdb's bootstrap backend writes a negative pid there first: only the running server counts.
+        const pid = dataDir && existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+        if (pid > 0 && alive(pid)) postmaster = pid;
+      }
+      if (!postmaster) await nextLook(10);
+    }
+    expect(postmaster).toBeGreaterThan(0);
+    run.kill('SIGKILL');
+    await exited;
+    expect(alive(postmaster)).toBe(true);
+
+    const dry = await runCli(['clean', '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`would remove ${dataDir}`);
+    expect(alive(postmaster)).toBe(true);
+
+    const cleaned = await runCli(['clean'], env);
+    expect(cleaned.code).toBe(0);
+    expect(cleaned.stdout).toContain(`removed ${dataDir}`);
+    expect(cleaned.stdout).toMatch(
+      new RegExp(`could not remove database ${notOurs}.*not created by reservebench`),
+    );
+    expect(alive(postmaster)).toBe(false);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(existsSync(stray)).toBe(true);
+    const check = new pg.Client({ connectionString: serverUrl });
+    await check.connect();
+    const { rowCount } = await check.query('SELECT 1 FROM pg_database WHERE datname = $1', [notOurs]);
+    await check.end();
+    expect(rowCount).toBe(1);
+  });
+});
