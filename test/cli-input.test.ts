@@ -15,11 +15,11 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
   it.each([
     [
       ['run', '--strategy', 'hot-rod'],
-      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, memory-quota, check-then-act, unconditional-expire/,
+      /unknown strategy "hot-rod"; choose one of: hot-row, skip-locked-slots, memory-quota, row-lock-count, /,
     ],
     [
       ['run', '--scenario', 'stampede'],
-      /unknown scenario "stampede"; choose one of: confirm-expire-race, confirm-vs-expire, contention/,
+      /unknown scenario "stampede"; choose one of: backend-killed, commit-ack-lost, confirm-expire-race, /,
     ],
     [
       ['run', '--strategy', 'test/fixtures/not-a-strategy.ts'],
@@ -71,11 +71,23 @@ describe('list and help', () => {
       ['hot-row', 'hold'],
       ['skip-locked-slots', 'hold'],
       ['memory-quota', 'hold'],
+      ['row-lock-count', 'hold'],
+      ['optimistic-cas', 'hold'],
+      ['serializable', 'hold'],
+      ['frozen-ledger', 'hold'],
+      ['bucketed', 'hold'],
+      ['coalesced', 'hold'],
       ['check-then-act', 'violate'],
       ['unconditional-expire', 'violate'],
       ['split-tx-release', 'violate'],
       ['no-active-index', 'violate'],
       ['memory-quota-config-restart', 'violate'],
+      ['count-without-lock', 'violate'],
+      ['cas-without-version', 'violate'],
+      ['async-commit', 'violate'],
+      ['release-frozen-only', 'violate'],
+      ['release-twice', 'violate'],
+      ['bucketed-no-fallback', 'violate'],
     ]);
     // One scenario per file in fixtures/scenarios/, listed by id.
     const files = readdirSync(new URL('../fixtures/scenarios/', import.meta.url))
