@@ -21,6 +21,7 @@ import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
+import { checkAnswer } from '../registry/strategy-module.ts';
 import type {
   Blocker,
   EngineEvent,
@@ -281,10 +282,12 @@ function startReserve(
   strategy: Strategy | undefined,
 ): Promise<Outcome> {
   if (!strategy) throw Errors.badInput(`step ${step.name} reserves, but no strategy was given`);
-  return startPausable(session, step, step.reserve.requestKey, async (ctx) => ({
-    status: 'ok',
-    answer: await strategy.reserve(ctx, step.reserve),
-  }));
+  return startPausable(session, step, step.reserve.requestKey, async (ctx) => {
+    // An answer outside the contract (an unknown outcome) is an error naming it, as for any client.
+    const checked = checkAnswer(await strategy.reserve(ctx, step.reserve));
+    if ('problem' in checked) throw new Error(checked.problem);
+    return { status: 'ok', answer: checked.answer };
+  });
 }
 
 function startStep(session: Session, step: Step, strategy: Strategy | undefined): Promise<Outcome> {

@@ -22,6 +22,7 @@ import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { startReservationService } from '../http/reservation-service.ts';
+import { checkAnswer } from '../registry/strategy-module.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenario.ts';
 
@@ -182,8 +183,9 @@ export function scriptContext(
       const began = performance.now();
       let result: RequestResult;
       try {
-        const answer = await strategy.reserve(session, request);
-        result = { requestKey, user, sku, ...answer, latencyMs: performance.now() - began };
+        const checked = checkAnswer(await strategy.reserve(session, request));
+        if ('problem' in checked) throw new Error(checked.problem);
+        result = { requestKey, user, sku, ...checked.answer, latencyMs: performance.now() - began };
       } catch (error: unknown) {
         const sqlstate = sqlstateOf(error);
         result = {
