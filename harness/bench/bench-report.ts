@@ -1,11 +1,17 @@
-/** The bench report: JSON (DESIGN.md's document with a `bench` section), Markdown, and the two SVG charts. */
+/**
+ * The bench report: JSON (DESIGN.md's document with a `bench` section), Markdown, a CSV of every trial,
+ * and the two SVG charts.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Environment } from '../database/environment.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
+import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
+import { CLIENT_BOUND_CORES } from './saturation.ts';
+import { type Interval, RESAMPLES } from './statistics.ts';
 import type { UncontendedEntry } from './uncontended.ts';
 
 export interface BenchReport {
@@ -30,16 +36,42 @@ export function buildBenchReport(result: BenchResult): BenchReport {
 
 const seriesName = (e: BenchEntry) => (e.admission ? `${e.strategy} (admission ${e.admission})` : e.strategy);
 
-export function chartSeries(bench: readonly BenchEntry[], value: (e: BenchEntry) => number): ChartSeries[] {
+/** Points of the series that passed, each with its 95% interval where there is one. */
+export function chartSeries(
+  bench: readonly BenchEntry[],
+  value: (e: BenchEntry) => { y: number; interval: Interval | undefined },
+): ChartSeries[] {
   const byName = new Map<string, ChartSeries>();
   for (const e of bench.filter((b) => b.status === 'ok')) {
     const name = seriesName(e);
     const series = byName.get(name) ?? { name, points: [] };
-    series.points.push({ x: e.clients, y: value(e) });
+    const { y, interval } = value(e);
+    series.points.push({
+      x: e.clients,
+      y,
+      ...(interval ? { interval } : {}),
+      hollow: e.saturation.clientBound,
+    });
     byName.set(name, series);
   }
   return [...byName.values()];
 }
+
+const shownInterval = (interval: Interval | undefined) =>
+  interval ? `${interval.low}–${interval.high}` : 'n/a (1 trial)';
+const shownCores = (cores: number | null) => (cores === null ? 'n/a' : String(cores));
+const trialCount = (report: BenchReport) => Math.max(0, ...report.bench.map((e) => e.trials.length));
+
+/** Why the intervals look as they do, in plain words for the trial count the report has. */
+function intervalNote(trials: number): string {
+  if (trials < 2) return 'One trial per series: no interval, and nothing says how far a rerun would move.';
+  const base = `Each series ran ${trials} times, interleaved with the others (every series once, then every series again), so drift of the machine hit every series alike; shown are the median over the trials and its 95% interval (percentile bootstrap, ${RESAMPLES} seeded resamples).`;
+  if (trials >= 10) return base;
+  const why = trials <= 5 ? ': with 5 trials or fewer it is simply the lowest to the highest trial' : '';
+  return `${base} **With ${trials} trials the interval is wide**${why}. Run \`--trials 10\` or more for a tighter one.`;
+}
+
+const SATURATION_NOTE = `Generator and server CPU are CPU time ÷ wall time of the measured window, in cores: the generator is this node process with its worker threads, the server the backends of the series' clients plus the server's auxiliary processes (WAL writer, checkpointer, I/O workers), read from /proc (n/a for a server on another host). **client-bound**: in some trial the generator used ≥ ${CLIENT_BOUND_CORES} core, so the series measured the load generator as much as the design (hollow markers in the charts).`;
 
 /** Throughput with admission ÷ without, per strategy and client count where both ran. */
 export function admissionFactors(
@@ -78,36 +110,48 @@ export function renderBenchMarkdown(report: BenchReport): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')}.`,
     'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
-    'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run.',
+    'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
+    'two runs with `reservebench compare`.',
     '',
     '![throughput vs clients](throughput.svg)',
     '',
     '![p99 latency vs clients](p99.svg)',
+    '',
+    intervalNote(trialCount(report)),
+    '',
+    SATURATION_NOTE,
     '',
     markdownTable([
       [
         'strategy',
         'admission',
         'clients',
-        'throughput/s',
-        'p50',
-        'p95',
-        'p99',
-        'max',
-        'errors',
-        'retries',
-        'lock waiters',
-        'lock share',
+        'throughput median (reservations/s)',
+        'throughput 95% CI (reservations/s)',
+        'p50 (ms)',
+        'p95 (ms)',
+        'p99 median (ms)',
+        'p99 95% CI (ms)',
+        'max (ms)',
+        'errors (count)',
+        'retries (count)',
+        'lock waiters (backends)',
+        'lock share (of samples)',
+        'generator (cores)',
+        'server (cores)',
+        'client-bound',
         'status',
       ],
       ...report.bench.map((e) => [
         e.strategy,
         e.admission ?? '-',
         String(e.clients),
-        String(e.throughput),
+        String(e.median.throughput),
+        shownInterval(e.ci95?.throughput),
         String(e.latency.p50),
         String(e.latency.p95),
-        String(e.latency.p99),
+        String(e.median.p99),
+        shownInterval(e.ci95?.p99),
         String(e.latency.max),
         Object.entries(e.errors)
           .map(([k, v]) => `${k}:${v}`)
@@ -115,14 +159,19 @@ export function renderBenchMarkdown(report: BenchReport): string {
         String(e.retries),
         String(e.lockWait.meanWaiters),
         String(e.lockWait.shareOfTime),
+        String(e.saturation.generatorCores),
+        shownCores(e.saturation.serverCores),
+        e.saturation.clientBound ? '**yes**' : 'no',
         e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`,
       ]),
     ]),
     '',
+    'Every trial of every series: [bench.csv](bench.csv).',
+    '',
     '## Uncontended cost (tinybench, one client)',
     '',
     markdownTable([
-      ['strategy', 'reservations/s', 'mean ms', 'p99 ms'],
+      ['strategy', 'throughput (reservations/s)', 'mean (ms)', 'p99 (ms)'],
       ...report.uncontended.map((u) => [
         u.strategy,
         String(u.opsPerSecond),
@@ -137,7 +186,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
       '## Admission',
       '',
       markdownTable([
-        ['strategy', 'clients', 'throughput with ÷ without admission'],
+        ['strategy', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
         ...factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]),
       ]),
       '',
@@ -151,15 +200,31 @@ export function writeBenchReportFiles(root: string, report: BenchReport): string
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderBenchMarkdown(report));
-  const chart = (title: string, yLabel: string, value: (e: BenchEntry) => number) =>
-    renderLineChart({ title, xLabel: 'clients', yLabel, series: chartSeries(report.bench, value) });
+  writeFileSync(join(folder, 'bench.csv'), renderBenchCsv(report.bench));
+  const legend = {
+    intervalLabel: '95% interval',
+    hollowLabel: `client-bound (≥ ${CLIENT_BOUND_CORES} core)`,
+  };
   writeFileSync(
     join(folder, 'throughput.svg'),
-    chart('Throughput vs clients', 'reservations / s', (e) => e.throughput),
+    renderLineChart({
+      title: 'Throughput vs clients (median of trials)',
+      xLabel: 'clients',
+      yLabel: 'reservations / s',
+      series: chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: e.ci95?.throughput })),
+      ...legend,
+    }),
   );
   writeFileSync(
     join(folder, 'p99.svg'),
-    chart('p99 latency vs clients', 'p99 latency (ms)', (e) => e.latency.p99),
+    renderLineChart({
+      title: 'p99 latency vs clients (median of trials)',
+      xLabel: 'clients',
+      yLabel: 'p99 latency (ms)',
+      series: chartSeries(report.bench, (e) => ({ y: e.median.p99, interval: e.ci95?.p99 })),
+      yScale: 'log-when-wide',
+      ...legend,
+    }),
   );
   refreshLatest(root, folder, 'latest-bench');
   return folder;

@@ -6,6 +6,9 @@ import type { AdmissionSettings } from '../http/admission.ts';
 /** Phases of a series, set by the main thread in one shared cell. */
 export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;
 
+/** Each client's connection is named this plus its index, so the server's share of a series can be found. */
+export const CLIENT_APPLICATION_PREFIX = 'reservebench-bench-';
+
 export interface BenchTask {
   strategyModuleUrl: string;
   target: SessionTarget;

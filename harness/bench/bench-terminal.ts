@@ -1,6 +1,7 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
 import { admissionFactors, type BenchReport } from './bench-report.ts';
+import { CLIENT_BOUND_CORES } from './saturation.ts';
 
 export function renderBenchTerminal(report: BenchReport): string {
   const table = new Table({
@@ -8,38 +9,45 @@ export function renderBenchTerminal(report: BenchReport): string {
       'strategy',
       'admission',
       'clients',
-      'thr/s',
-      'p50',
-      'p95',
-      'p99',
-      'max',
+      'res/s [95% CI]',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms [95% CI]',
+      'max ms',
       'errors',
       'lock waiters',
+      'cores gen/server',
       'status',
     ],
     style: { head: [], border: [] },
   });
+  const withInterval = (median: number, i: { low: number; high: number } | undefined) =>
+    i ? `${median} [${i.low}–${i.high}]` : String(median);
   for (const e of report.bench) {
+    const status = e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`;
     table.push([
       e.strategy,
       e.admission ?? '-',
       e.clients,
-      e.throughput,
+      withInterval(e.median.throughput, e.ci95?.throughput),
       e.latency.p50,
       e.latency.p95,
-      e.latency.p99,
+      withInterval(e.median.p99, e.ci95?.p99),
       e.latency.max,
       Object.values(e.errors).reduce((a, b) => a + b, 0),
       e.lockWait.meanWaiters,
-      e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`,
+      `${e.saturation.generatorCores} / ${e.saturation.serverCores ?? 'n/a'}`,
+      e.saturation.clientBound ? `${status}, CLIENT-BOUND` : status,
     ]);
   }
+  const trials = Math.max(0, ...report.bench.map((e) => e.trials.length));
   const single = report.uncontended.map(
     (u) => `${u.strategy} ${u.opsPerSecond}/s (mean ${u.latency.mean} ms)`,
   );
   const factors = admissionFactors(report.bench).map((f) => `${f.strategy} × ${f.clients}: ${f.factor}`);
   return [
     table.toString(),
+    `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,
     `uncontended (tinybench, one client): ${single.join('; ')}`,
     ...(factors.length > 0 ? [`throughput with ÷ without admission: ${factors.join('; ')}`] : []),
   ].join('\n');

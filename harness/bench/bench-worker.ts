@@ -10,7 +10,7 @@ import { sqlstateOf } from '../../strategies/sqlstate.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { Admission } from '../http/admission.ts';
 import { importStrategy } from '../registry/registry.ts';
-import { type BenchTask, type BenchThreadResult, PHASE } from './bench-task.ts';
+import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */
 const REJECTED_BACKOFF_MS = 2;
@@ -35,7 +35,7 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
     task.clients.map(async (index) => {
       const client = new pg.Client({
         connectionString: task.target.connectionString,
-        application_name: `reservebench-bench-${index}`,
+        application_name: `${CLIENT_APPLICATION_PREFIX}${index}`,
         options: `-c search_path=${task.target.schema}`,
       });
       client.on('error', () => undefined);

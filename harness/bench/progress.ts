@@ -9,7 +9,7 @@ export interface Progress {
 export function progressBar(total: number): Progress | undefined {
   if (!process.stderr.isTTY) return undefined;
   const bar = new cliProgress.SingleBar(
-    { format: 'bench [{bar}] {value}/{total} series | {label}', stream: process.stderr, hideCursor: true },
+    { format: 'bench [{bar}] {value}/{total} trials | {label}', stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { label: 'starting' });

@@ -2,9 +2,12 @@
  * `reservebench bench`: every strategy × client count (× admission), each series on fresh tables with
  * stock that does not run out: a warm-up, then a measured window of closed-loop reservations; throughput,
  * latency percentiles (HDR histogram), errors by SQLSTATE, lock waiting sampled from pg_stat_activity,
- * and the invariant audit afterwards (a fast design that drifts is not fast, it is wrong).
+ * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
+ * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,
+ * and is summarized by the median and a 95% interval over its trials.
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
+import { median } from 'simple-statistics';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
@@ -15,8 +18,10 @@ import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../http/admission.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
-import { PHASE } from './bench-task.ts';
+import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
+import { meterWindow, type Saturation, seriesServerPids, serverIsLocal } from './saturation.ts';
+import { type Interval, medianInterval } from './statistics.ts';
 import { measureUncontended, type UncontendedEntry } from './uncontended.ts';
 
 export const BENCH_SKU = 'sku-bench-01';
@@ -33,14 +38,21 @@ export interface BenchSettings {
   timeoutMs: number;
   /** Worker threads for the clients (default: one per core). */
   threads?: number;
-  onSeries?: (entry: BenchEntry) => void;
+  /**
+   * Runs of every series (default 1), interleaved: each series once, then each again, so that drift of
+   * the machine hits every series alike.
+   */
+  trials?: number;
+  /** After each trial of each series, e.g. `hot-row [4:8] × 16, trial 2/3`. */
+  onTrial?: (label: string) => void;
 }
 
-export interface BenchEntry {
-  strategy: string;
-  clients: number;
-  /** `limit:waiting`, or null without admission. */
-  admission: string | null;
+/** What one run of a series measured. */
+export interface TrialEntry {
+  /** 1-based, in the order the trials ran. */
+  trial: number;
+  /** When its measured window opened: throughput against time shows drift of the machine. */
+  startedAt: string;
   status: 'ok' | 'fail';
   /** HELD answers per second in the measured window. */
   throughput: number;
@@ -51,9 +63,41 @@ export interface BenchEntry {
   retries: number;
   errors: Record<string, number>;
   lockWait: Omit<LockWait, 'samples'>;
+  saturation: Saturation;
   drift: number;
   oversold: number;
   problems: string[];
+}
+
+/**
+ * A series over its trials. The statistics come from the trials that passed their audit; counts (requests,
+ * outcomes, retries, errors, drift, oversold) are summed over all trials, lock waiting is their mean.
+ */
+export interface BenchEntry {
+  strategy: string;
+  clients: number;
+  /** `limit:waiting`, or null without admission. */
+  admission: string | null;
+  /** ok when every trial ran and passed its audit. */
+  status: 'ok' | 'fail';
+  /** The median over the trials (as `median.throughput`), kept where readers of one-trial reports look. */
+  throughput: number;
+  /** Medians over the trials of p50, p95 and p99; max is the highest of any trial. */
+  latency: LatencyPercentiles;
+  median: { throughput: number; p99: number };
+  /** 95% percentile-bootstrap interval of each median; null with fewer than two passing trials. */
+  ci95: { throughput: Interval; p99: Interval } | null;
+  /** Median cores over the trials; client-bound when any trial's generator was. */
+  saturation: Saturation;
+  requests: number;
+  outcomes: Record<string, number>;
+  retries: number;
+  errors: Record<string, number>;
+  lockWait: Omit<LockWait, 'samples'>;
+  drift: number;
+  oversold: number;
+  problems: string[];
+  trials: TrialEntry[];
 }
 
 export interface BenchResult {
@@ -64,30 +108,41 @@ export interface BenchResult {
   kept: string[];
 }
 
+function sumCounts(records: readonly Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const record of records) for (const [k, v] of Object.entries(record)) total[k] = (total[k] ?? 0) + v;
+  return total;
+}
+
 function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
-  const sum = (into: Record<string, number>, from: Record<string, number>) => {
-    for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-    return into;
-  };
   return {
     latenciesMs: results.flatMap((r) => r.latenciesMs),
-    outcomes: results.reduce((acc, r) => sum(acc, r.outcomes), {}),
-    errorsBySqlstate: results.reduce((acc, r) => sum(acc, r.errorsBySqlstate), {}),
+    outcomes: sumCounts(results.map((r) => r.outcomes)),
+    errorsBySqlstate: sumCounts(results.map((r) => r.errorsBySqlstate)),
     rejected: results.reduce((acc, r) => acc + r.rejected, 0),
     heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
   };
 }
 
-async function runSeries(
+interface Series {
+  ref: StrategyRef;
+  clients: number;
+  admission: AdmissionSettings | undefined;
+  /** `limit:waiting`, or null without admission. */
+  label: string | null;
+}
+
+async function runTrial(
   db: RunDatabase,
   pool: BenchPool,
-  ref: StrategyRef,
-  clients: number,
-  admission: AdmissionSettings | undefined,
+  { ref, clients, admission, label }: Series,
+  trial: number,
+  localServer: boolean,
   settings: BenchSettings,
-): Promise<BenchEntry> {
-  const label = admission ? `${admission.limit}:${admission.maxWaiting}` : null;
-  const schema = await db.createCaseSchema(`bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}`);
+): Promise<TrialEntry> {
+  const schema = await db.createCaseSchema(
+    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}_t${trial}`,
+  );
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await ref.strategy.setup(db.admin, [{ sku: BENCH_SKU, total: settings.stock }]);
@@ -119,13 +174,18 @@ async function runSeries(
       tasksEnded = true;
     });
     while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
+    // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
+    const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
     await waitFor(settings.warmupMs);
     Atomics.store(phaseCell, 0, PHASE.measure);
     const windowStart = performance.now();
+    const startedAt = new Date().toISOString();
+    const endWindow = meterWindow(serverPids);
     const lockWait = await sampleLockWaits(
       db.admin,
       () => performance.now() - windowStart >= settings.durationMs,
     );
+    const saturation = endWindow();
     Atomics.store(phaseCell, 0, PHASE.stop);
     const seconds = (performance.now() - windowStart) / 1000;
     const merged = merge(await running);
@@ -142,9 +202,8 @@ async function runSeries(
         : []),
     ];
     return {
-      strategy: ref.strategy.id,
-      clients,
-      admission: label,
+      trial,
+      startedAt,
       status: problems.length === 0 ? 'ok' : 'fail',
       throughput: Math.round(((merged.outcomes.HELD ?? 0) / seconds) * 10) / 10,
       latency: summarizeLatency(merged.latenciesMs),
@@ -153,6 +212,7 @@ async function runSeries(
       retries: merged.rejected,
       errors: merged.errorsBySqlstate,
       lockWait: { meanWaiters: lockWait.meanWaiters, shareOfTime: lockWait.shareOfTime },
+      saturation,
       drift,
       oversold,
       problems,
@@ -163,16 +223,10 @@ async function runSeries(
   }
 }
 
-function failedEntry(
-  ref: StrategyRef,
-  clients: number,
-  admission: string | null,
-  error: unknown,
-): BenchEntry {
+function failedTrial(trial: number, error: unknown): TrialEntry {
   return {
-    strategy: ref.strategy.id,
-    clients,
-    admission,
+    trial,
+    startedAt: new Date().toISOString(),
     status: 'fail',
     throughput: 0,
     latency: { p50: 0, p95: 0, p99: 0, max: 0 },
@@ -181,37 +235,110 @@ function failedEntry(
     retries: 0,
     errors: {},
     lockWait: { meanWaiters: 0, shareOfTime: 0 },
+    saturation: { generatorCores: 0, serverCores: null, clientBound: false },
     drift: 0,
     oversold: 0,
     problems: [`the series could not run: ${oneLine(error)}`],
   };
 }
 
+/** Throughput is reported to a tenth, milliseconds, cores and shares to a hundredth, as in one trial. */
+const tenths = (x: number) => Math.round(x * 10) / 10;
+const hundredths = (x: number) => Math.round(x * 100) / 100;
+
+function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
+  const passed = trials.filter((t) => t.status === 'ok');
+  const mid = (value: (t: TrialEntry) => number, round = hundredths) =>
+    passed.length > 0 ? round(median(passed.map(value))) : 0;
+  const interval = (value: (t: TrialEntry) => number, round = hundredths): Interval => {
+    const { low, high } = medianInterval(passed.map(value));
+    return { low: round(low), high: round(high) };
+  };
+  const throughput = mid((t) => t.throughput, tenths);
+  const p99 = mid((t) => t.latency.p99);
+  const serverCores = passed.map((t) => t.saturation.serverCores);
+  const sum = (value: (t: TrialEntry) => number) => trials.reduce((acc, t) => acc + value(t), 0);
+  const mean = (value: (t: TrialEntry) => number) =>
+    passed.length > 0 ? hundredths(passed.reduce((acc, t) => acc + value(t), 0) / passed.length) : 0;
+  return {
+    strategy: series.ref.strategy.id,
+    clients: series.clients,
+    admission: series.label,
+    status: trials.length > 0 && passed.length === trials.length ? 'ok' : 'fail',
+    throughput,
+    latency: {
+      p50: mid((t) => t.latency.p50),
+      p95: mid((t) => t.latency.p95),
+      p99,
+      max: Math.max(0, ...passed.map((t) => t.latency.max)),
+    },
+    median: { throughput, p99 },
+    ci95:
+      passed.length >= 2
+        ? { throughput: interval((t) => t.throughput, tenths), p99: interval((t) => t.latency.p99) }
+        : null,
+    saturation: {
+      generatorCores: mid((t) => t.saturation.generatorCores),
+      serverCores:
+        serverCores.length > 0 && serverCores.every((c) => c !== null)
+          ? hundredths(median(serverCores))
+          : null,
+      clientBound: trials.some((t) => t.saturation.clientBound),
+    },
+    requests: sum((t) => t.requests),
+    outcomes: sumCounts(trials.map((t) => t.outcomes)),
+    retries: sum((t) => t.retries),
+    errors: sumCounts(trials.map((t) => t.errors)),
+    lockWait: {
+      meanWaiters: mean((t) => t.lockWait.meanWaiters),
+      shareOfTime: mean((t) => t.lockWait.shareOfTime),
+    },
+    drift: sum((t) => t.drift),
+    oversold: sum((t) => t.oversold),
+    problems: trials.flatMap((t) => t.problems.map((p) => `trial ${t.trial}: ${p}`)),
+    trials,
+  };
+}
+
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const db = await openRunDatabase(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {});
-  const bench: BenchEntry[] = [];
   const uncontended: UncontendedEntry[] = [];
   const kept: string[] = [];
+  const plan: Series[] = settings.strategies.flatMap((ref) =>
+    (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
+      settings.clients.map((clients) => ({
+        ref,
+        clients,
+        admission: gate,
+        label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
+      })),
+    ),
+  );
+  const trials: TrialEntry[][] = plan.map(() => []);
   try {
     const environment = await readEnvironment(db.admin, settings.databaseUrl ? 'url' : 'embedded');
+    const localServer = await serverIsLocal(db.admin, db.name);
     const pool = new BenchPool(settings.threads);
     try {
       for (const ref of settings.strategies) {
         uncontended.push(await measureUncontended(db, ref, settings.stock, BENCH_SKU));
-        for (const gate of settings.admission ? [undefined, settings.admission] : [undefined]) {
-          for (const clients of settings.clients) {
-            const label = gate ? `${gate.limit}:${gate.maxWaiting}` : null;
-            const entry = await runSeries(db, pool, ref, clients, gate, settings).catch((error: unknown) =>
-              failedEntry(ref, clients, label, error),
-            );
-            bench.push(entry);
-            settings.onSeries?.(entry);
-          }
+      }
+      const trialCount = settings.trials ?? 1;
+      for (let trial = 1; trial <= trialCount; trial++) {
+        for (const [i, series] of plan.entries()) {
+          const entry = await runTrial(db, pool, series, trial, localServer, settings).catch(
+            (error: unknown) => failedTrial(trial, error),
+          );
+          trials[i]?.push(entry);
+          settings.onTrial?.(
+            `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''} × ${series.clients}, trial ${trial}/${trialCount}`,
+          );
         }
       }
     } finally {
       await pool.close();
     }
+    const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
     return { ok: bench.every((e) => e.status === 'ok'), environment, bench, uncontended, kept };
   } finally {
     kept.push(...(await db.close({ keep: false })));

@@ -10,6 +10,7 @@ import { SCENARIOS } from '../scenario/index.ts';
 import { MAX_CLIENTS, shown } from './cli-arguments.ts';
 import { type BenchArgs, benchCommand, DEFAULT_BENCH_CLIENTS } from './commands/bench-command.ts';
 import { cleanCommand } from './commands/clean-command.ts';
+import { type CompareArgs, compareCommand, DEFAULT_REGRESSION_PCT } from './commands/compare-command.ts';
 import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
 import { type ServeArgs, serveCommand } from './commands/serve-command.ts';
@@ -23,7 +24,7 @@ function printable(message: string): string {
   );
 }
 
-const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec', 'clean'] as const;
+const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec', 'clean', 'compare'] as const;
 
 /** The options that take no value; every other option takes one. */
 const FLAGS = new Set(['json', 'keep', 'require-coverage', 'requireCoverage', 'help']);
@@ -234,6 +235,34 @@ async function main(argv: string[]): Promise<number> {
           }),
       async (args) => {
         exitCode = await specCommand(args as unknown as SpecArgs);
+      },
+    )
+    .command(
+      'compare <base> <new>',
+      'compare two bench reports: throughput NEW ÷ BASE per series, with a 95% interval and a verdict',
+      (y) =>
+        y
+          .positional('base', {
+            type: 'string',
+            demandOption: true,
+            describe: 'report.json of the earlier bench',
+          })
+          .positional('new', {
+            type: 'string',
+            demandOption: true,
+            describe: 'report.json of the later bench',
+          })
+          .option('fail-on-regression', {
+            type: 'string',
+            describe: `exit 1 when a series is slower by more than PCT% with 95% confidence (${DEFAULT_REGRESSION_PCT})`,
+          })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print the comparison as JSON, no table',
+          }),
+      async (args) => {
+        exitCode = await compareCommand(args as unknown as CompareArgs);
       },
     )
     .command(

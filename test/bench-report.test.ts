@@ -1,0 +1,171 @@
+/**
+ * The bench report's arithmetic and drawing without a database: seeded bootstrap intervals, the CSV, the
+ * Markdown's notes and flags, and the charts' error bars, hollow markers and log axis, on made-up trials
+ * (a real run on this machine is rarely client-bound, so the flag is exercised here).
+ */
+import fc from 'fast-check';
+import { XMLValidator } from 'fast-xml-parser';
+import { median } from 'simple-statistics';
+import { describe, expect, it } from 'vitest';
+import { CSV_COLUMNS, renderBenchCsv } from '../harness/bench/bench-csv.ts';
+import { type BenchReport, chartSeries, renderBenchMarkdown } from '../harness/bench/bench-report.ts';
+import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
+import { renderLineChart } from '../harness/bench/charts.ts';
+import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
+import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
+
+function trial(n: number, throughput: number, p99: number, generatorCores: number): TrialEntry {
+  return {
+    trial: n,
+    startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    status: 'ok',
+    throughput,
+    latency: { p50: p99 / 4, p95: p99 / 2, p99, max: p99 * 2 },
+    requests: throughput,
+    outcomes: { HELD: throughput },
+    retries: 0,
+    errors: {},
+    lockWait: { meanWaiters: 0, shareOfTime: 0 },
+    saturation: { generatorCores, serverCores: null, clientBound: generatorCores >= 0.8 },
+    drift: 0,
+    oversold: 0,
+    problems: [],
+  };
+}
+
+function series(strategy: string, clients: number, trials: TrialEntry[]): BenchEntry {
+  const throughput = median(trials.map((t) => t.throughput));
+  const p99 = median(trials.map((t) => t.latency.p99));
+  return {
+    strategy,
+    clients,
+    admission: null,
+    status: 'ok',
+    throughput,
+    latency: { p50: p99 / 4, p95: p99 / 2, p99, max: p99 * 2 },
+    median: { throughput, p99 },
+    ci95: {
+      throughput: medianInterval(trials.map((t) => t.throughput)),
+      p99: medianInterval(trials.map((t) => t.latency.p99)),
+    },
+    saturation: {
+      generatorCores: median(trials.map((t) => t.saturation.generatorCores)),
+      serverCores: null,
+      clientBound: trials.some((t) => t.saturation.clientBound),
+    },
+    requests: 0,
+    outcomes: {},
+    retries: 0,
+    errors: {},
+    lockWait: { meanWaiters: 0, shareOfTime: 0 },
+    drift: 0,
+    oversold: 0,
+    problems: [],
+    trials,
+  };
+}
+
+const report: BenchReport = {
+  ok: true,
+  generatedAt: '2026-01-01T00:00:00.000Z',
+  environment: {
+    node: 'v20',
+    postgres: '18',
+    settings: {},
+    cpus: 2,
+    commit: 'abc',
+    database: 'url',
+  },
+  cases: [],
+  bench: [
+    series('hot-row', 1, [trial(1, 900, 2, 0.3), trial(2, 1000, 3, 0.3), trial(3, 1100, 4, 0.3)]),
+    series('hot-row', 64, [trial(1, 500, 300, 0.7), trial(2, 600, 400, 0.9), trial(3, 550, 350, 0.6)]),
+  ],
+  uncontended: [],
+};
+
+describe('bootstrap intervals', () => {
+  it('span the lowest to the highest of a few trials, the same on every call', () => {
+    expect(medianInterval([3, 1, 2])).toEqual({ low: 1, high: 3 });
+    expect(medianInterval([5])).toEqual({ low: 5, high: 5 });
+    const values = [10, 12, 9, 11, 13, 8, 10.5, 12.5, 9.5, 11.5];
+    expect(medianInterval(values)).toEqual(medianInterval(values));
+  });
+
+  it('hold the median of the trials', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1, max: 1e5, noNaN: true }), { minLength: 2, maxLength: 25 }),
+        (v) => {
+          const { low, high } = medianInterval(v);
+          const m = median(v);
+          return low <= m && m <= high;
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('of a ratio hold 1 for the same trials and lie below it for trials halved', () => {
+    const base = [1000, 1100, 950];
+    const same = ratioInterval(base, base);
+    expect(same?.low).toBeLessThanOrEqual(1);
+    expect(same?.high).toBeGreaterThanOrEqual(1);
+    const halved = ratioInterval(
+      base,
+      base.map((v) => v / 2),
+    );
+    expect(halved?.high).toBeLessThan(0.9);
+    expect(ratioInterval([0, 5], [5, 5])).toBeUndefined();
+  });
+});
+
+describe('bench report files', () => {
+  it('write one CSV row per series × trial, n/a where the server could not be read', () => {
+    const lines = renderBenchCsv(report.bench).trimEnd().split('\n');
+    expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+    expect(lines).toHaveLength(1 + 6);
+    expect(lines[5]).toBe('hot-row,64,,2,600,100,200,400,800,0.9,n/a,true,ok');
+    const quoted = renderBenchCsv([series('a,"b"', 1, [trial(1, 1, 1, 0)])]).split('\n')[1];
+    expect(quoted?.startsWith('"a,""b""",1,')).toBe(true);
+  });
+
+  it('flag client-bound series and say plainly that three trials give wide intervals', () => {
+    const markdown = renderBenchMarkdown(report);
+    expect(markdown).toContain('**With 3 trials the interval is wide**');
+    expect(markdown).toContain('≥ 0.8 core');
+    const rows = markdown.split('\n').filter((l) => l.startsWith('| hot-row'));
+    expect(rows[0]).toMatch(/\| 900–1100 +\|.*\| n\/a +\| no +\| ok/);
+    expect(rows[1]).toMatch(/\| 500–600 +\|.*\| n\/a +\| \*\*yes\*\* +\| ok/);
+    expect(renderBenchTerminal(report)).toContain('ok, CLIENT-BOUND');
+  });
+
+  it('draw error bars, hollow markers for client-bound points, and a log axis only for a wide p99', () => {
+    const p99 = chartSeries(report.bench, (e) => ({ y: e.median.p99, interval: e.ci95?.p99 }));
+    const chart = renderLineChart({
+      title: 'p99',
+      xLabel: 'clients',
+      yLabel: 'p99 (ms)',
+      series: p99,
+      yScale: 'log-when-wide',
+      intervalLabel: '95% interval',
+      hollowLabel: 'client-bound',
+    });
+    expect(XMLValidator.validate(chart)).toBe(true);
+    expect(chart.match(/<g class="ci"/g)).toHaveLength(2 + 1);
+    expect(chart.match(/<circle class="client-bound"/g)).toHaveLength(1 + 1);
+    expect(chart.match(/<circle class="point"/g)).toHaveLength(1);
+    expect(chart).toContain('p99 (ms), log scale');
+
+    const narrow = renderLineChart({
+      title: 'p99',
+      xLabel: 'clients',
+      yLabel: 'p99 (ms)',
+      series: [{ name: 's', points: [{ x: 1, y: 10, interval: { low: 9, high: 90 } }] }],
+      yScale: 'log-when-wide',
+    });
+    expect(narrow).not.toContain('log scale');
+    const linear = renderLineChart({ ...{ title: 't', xLabel: 'x', yLabel: 'y' }, series: p99 });
+    expect(linear).not.toContain('log scale');
+  });
+});
