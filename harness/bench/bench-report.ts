@@ -134,7 +134,8 @@ export function renderBenchMarkdown(report: BenchReport): string {
         'p99 95% CI (ms)',
         'max (ms)',
         'errors (count)',
-        'retries (count)',
+        'admission retries (count)',
+        'design retries (count)',
         'lock waiters (backends)',
         'lock share (of samples)',
         'generator (cores)',
@@ -157,6 +158,9 @@ export function renderBenchMarkdown(report: BenchReport): string {
           .map(([k, v]) => `${k}:${v}`)
           .join(' ') || '0',
         String(e.retries),
+        Object.entries(e.designRetries)
+          .map(([k, v]) => `${k}:${v}`)
+          .join(' ') || '0',
         String(e.lockWait.meanWaiters),
         String(e.lockWait.shareOfTime),
         String(e.saturation.generatorCores),

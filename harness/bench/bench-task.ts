@@ -30,6 +30,8 @@ export interface BenchThreadResult {
   errorsBySqlstate: Record<string, number>;
   /** Requests turned away by admission while measuring (each retried by its client). */
   rejected: number;
+  /** Attempts the design itself made again (SessionContext.retried: a lost version check, a 40001), by reason. */
+  designRetries: Record<string, number>;
   /** HELD answers over the whole series, warm-up included: what the stock must account for afterwards. */
   heldTotal: number;
 }

@@ -25,6 +25,7 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
     outcomes: {},
     errorsBySqlstate: {},
     rejected: 0,
+    designRetries: {},
     heldTotal: 0,
   };
   const count = (into: Record<string, number>, key: string) => {
@@ -45,7 +46,14 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
   );
 
   const loop = async ({ index, client }: { index: number; client: pg.Client }) => {
-    const ctx: SessionContext = { db: client, pause: async () => undefined, node: task.node };
+    const ctx: SessionContext = {
+      db: client,
+      pause: async () => undefined,
+      node: task.node,
+      retried: (reason) => {
+        if (Atomics.load(phase, 0) === PHASE.measure) count(result.designRetries, reason);
+      },
+    };
     await start.arriveAndWait(task.timeoutMs, 'bench start');
     for (let n = 0; Atomics.load(phase, 0) !== PHASE.stop; n++) {
       const measuring = Atomics.load(phase, 0) === PHASE.measure;

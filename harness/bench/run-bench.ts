@@ -61,6 +61,8 @@ export interface TrialEntry {
   outcomes: Record<string, number>;
   /** The driver never retries a request; a client turned away by admission tries again (counted here). */
   retries: number;
+  /** Retries the design made itself while measuring, by reason (optimistic-cas: version; serializable: 40001). */
+  designRetries: Record<string, number>;
   errors: Record<string, number>;
   lockWait: Omit<LockWait, 'samples'>;
   saturation: Saturation;
@@ -92,6 +94,7 @@ export interface BenchEntry {
   requests: number;
   outcomes: Record<string, number>;
   retries: number;
+  designRetries: Record<string, number>;
   errors: Record<string, number>;
   lockWait: Omit<LockWait, 'samples'>;
   drift: number;
@@ -120,6 +123,7 @@ function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
     outcomes: sumCounts(results.map((r) => r.outcomes)),
     errorsBySqlstate: sumCounts(results.map((r) => r.errorsBySqlstate)),
     rejected: results.reduce((acc, r) => acc + r.rejected, 0),
+    designRetries: sumCounts(results.map((r) => r.designRetries)),
     heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
   };
 }
@@ -210,6 +214,7 @@ async function runTrial(
       requests: merged.latenciesMs.length,
       outcomes: merged.outcomes,
       retries: merged.rejected,
+      designRetries: merged.designRetries,
       errors: merged.errorsBySqlstate,
       lockWait: { meanWaiters: lockWait.meanWaiters, shareOfTime: lockWait.shareOfTime },
       saturation,
@@ -233,6 +238,7 @@ function failedTrial(trial: number, error: unknown): TrialEntry {
     requests: 0,
     outcomes: {},
     retries: 0,
+    designRetries: {},
     errors: {},
     lockWait: { meanWaiters: 0, shareOfTime: 0 },
     saturation: { generatorCores: 0, serverCores: null, clientBound: false },
@@ -288,6 +294,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     requests: sum((t) => t.requests),
     outcomes: sumCounts(trials.map((t) => t.outcomes)),
     retries: sum((t) => t.retries),
+    designRetries: sumCounts(trials.map((t) => t.designRetries)),
     errors: sumCounts(trials.map((t) => t.errors)),
     lockWait: {
       meanWaiters: mean((t) => t.lockWait.meanWaiters),
