@@ -2,6 +2,7 @@
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
+import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
@@ -63,6 +64,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const kept: string[] = [];
   try {
     const environment = await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded');
+    await checkConnectionRoom(
+      db.admin,
+      Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
+    );
     const pool = new ClientPool();
     try {
       for (const scenario of options.scenarios) {

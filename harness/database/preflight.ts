@@ -1,0 +1,42 @@
+/**
+ * Before any case: does the server let the run open the connections its biggest scenario needs? A server
+ * with the default max_connections = 100 (or a role with a CONNECTION LIMIT) would otherwise fail the
+ * many-client cases with 53300 halfway through the run; this says what to set instead, in one line.
+ */
+import type pg from 'pg';
+import { Errors } from '../errors.ts';
+
+/** The harness's own connections beside the clients: admin, control, final read, a lifecycle job, a pool. */
+export const HARNESS_CONNECTIONS = 10;
+
+export async function checkConnectionRoom(admin: pg.Client, clients: number): Promise<void> {
+  const needed = clients + HARNESS_CONNECTIONS;
+  const { rows } = await admin.query<{
+    max: number;
+    reserved: number;
+    used: number;
+    role: string;
+    role_limit: number;
+    role_used: number;
+    superuser: boolean;
+  }>(`SELECT current_setting('max_connections')::int AS max,
+             current_setting('superuser_reserved_connections')::int AS reserved,
+             (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int AS used,
+             r.rolname AS role, r.rolconnlimit AS role_limit, r.rolsuper AS superuser,
+             (SELECT count(*) FROM pg_stat_activity
+               WHERE usename = current_user AND backend_type = 'client backend')::int AS role_used
+        FROM pg_roles r WHERE r.rolname = current_user`);
+  const s = rows[0];
+  if (!s) return;
+  const serverRoom = s.max - (s.superuser ? 0 : s.reserved) - s.used;
+  if (serverRoom < needed) {
+    throw Errors.badInput(
+      `the server allows ${serverRoom} more connections (max_connections ${s.max}, ${s.used} in use) but the run needs ${needed}: set max_connections to at least ${s.used + needed + (s.superuser ? 0 : s.reserved)}, or give fewer --clients`,
+    );
+  }
+  if (s.role_limit >= 0 && s.role_limit - s.role_used < needed) {
+    throw Errors.badInput(
+      `role ${s.role} may open ${s.role_limit - s.role_used} more connections (CONNECTION LIMIT ${s.role_limit}) but the run needs ${needed}: raise it to at least ${s.role_used + needed}, or give fewer --clients`,
+    );
+  }
+}
