@@ -138,8 +138,16 @@ describe('Ctrl-C on a run against --database-url', () => {
       });
     });
     expect((await marked()).filter((d) => !before.has(d))).toHaveLength(1);
+    const linesBefore = stderr.split('\n').length;
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(130);
+    // Cases cut short by the interruption are no result: no FAIL line, no "unexpected error", one line.
+    const after = stderr
+      .split('\n')
+      .slice(linesBefore - 1)
+      .join('\n');
+    expect(after, stderr).not.toMatch(/^FAIL |unexpected error/m);
+    expect(after, stderr).toMatch(/reservebench: interrupted/);
     expect(
       (await marked()).filter((d) => !before.has(d)),
       stderr,

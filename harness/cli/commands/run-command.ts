@@ -1,4 +1,5 @@
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
+import { wasInterrupted } from '../interrupted.ts';
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
 import { Errors, EXIT } from '../../errors.ts';
@@ -74,7 +75,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
     permutations,
     ...(isolation.length > 0 ? { isolation } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
-    ...(args.json ? {} : { onCase: (c) => c.status !== 'n/a' && process.stderr.write(`${caseLine(c)}\n`) }),
+    // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
+    ...(args.json
+      ? {}
+      : {
+          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
+        }),
   });
   const report = buildReport(
     result,
