@@ -28,7 +28,7 @@
  * When it breaks: any writer that adds active rows without the slot lock oversells (the control
  * count-without-lock); so does folding the COUNT into the locking SELECT (a subquery runs on the
  * statement's snapshot, taken before the wait), or running it at REPEATABLE READ (which is why reserve
- * pins READ COMMITTED, see SQL.readCommitted). Each reserve counts the sku's active rows, so its cost
+ * pins READ COMMITTED, see reserve's inTransaction). Each reserve counts the sku's active rows, so its cost
  * grows with the holds, and a sku's reserves queue on one row lock until commit. A stream of bookings can
  * keep a disable waiting (FOR SHARE lockers join each other without queueing behind it).
  *
@@ -74,7 +74,6 @@ const SQL = {
   // Pinned like the seed's BeginTx: at REPEATABLE READ the COUNT would read the transaction's first
   // snapshot, taken before the lock wait, and since the slot row is only locked, never updated, taking it
   // raises no serialization error: the count misses the previous holder's hold and oversells.
-  readCommitted: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
   loadResources:
     "INSERT INTO resource (resource_id) SELECT 'resource:' || sku FROM unnest($1::text[]) AS sku",
   loadSlots: `INSERT INTO slot (sku, resource_id, capacity)
@@ -135,22 +134,25 @@ const rowLockCount: Strategy = {
   },
 
   reserve: (ctx, request) =>
-    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-      await ctx.db.query(SQL.readCommitted);
-      const resource = await shareResource(ctx.db, request);
-      if (resource !== 'open') return resource;
-      const claim = await claimRequestKey(ctx.db, request);
-      if (claim !== 'claimed') return claim;
-      await ctx.pause('after-read');
-      const slot = await ctx.db.query<{ capacity: number }>(SQL.lockSlot, [request.sku]);
-      // Its own claimed row is in the count: within the capacity means there was room for it.
-      if ((await countActive(ctx.db, request.sku)) > (slot.rows[0]?.capacity ?? 0)) {
-        await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
-        return { outcome: 'SOLD_OUT' };
-      }
-      await ctx.pause('before-commit');
-      return { outcome: 'HELD', status: 'HELD' };
-    }),
+    inTransaction(
+      ctx.db,
+      async (): Promise<ReserveResult> => {
+        const resource = await shareResource(ctx.db, request);
+        if (resource !== 'open') return resource;
+        const claim = await claimRequestKey(ctx.db, request);
+        if (claim !== 'claimed') return claim;
+        await ctx.pause('after-read');
+        const slot = await ctx.db.query<{ capacity: number }>(SQL.lockSlot, [request.sku]);
+        // Its own claimed row is in the count: within the capacity means there was room for it.
+        if ((await countActive(ctx.db, request.sku)) > (slot.rows[0]?.capacity ?? 0)) {
+          await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+          return { outcome: 'SOLD_OUT' };
+        }
+        await ctx.pause('before-commit');
+        return { outcome: 'HELD', status: 'HELD' };
+      },
+      'READ COMMITTED',
+    ),
 
   ...lifecycleFromStatements(SQL),
 

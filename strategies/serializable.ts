@@ -67,6 +67,7 @@ import {
   stockRowLifecycle,
   stockRowRemaining,
 } from './stock-and-reservation.ts';
+import { inTransaction } from './transaction.ts';
 
 /** Attempts per request (see "The retry bound" above). */
 export const MAX_ATTEMPTS = 300;
@@ -106,16 +107,7 @@ interface DecisionRead {
  * fixture serializable-no-retry runs this alone.
  */
 export async function reserveOnce(ctx: SessionContext, request: ReserveRequest): Promise<ReserveResult> {
-  const { db } = ctx;
-  await db.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-  try {
-    const answer = await decideAndWrite(ctx, request);
-    await db.query('COMMIT');
-    return answer;
-  } catch (error: unknown) {
-    await db.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  return inTransaction(ctx.db, () => decideAndWrite(ctx, request), 'SERIALIZABLE');
 }
 
 async function decideAndWrite(ctx: SessionContext, request: ReserveRequest): Promise<ReserveResult> {
