@@ -82,6 +82,29 @@ export const CHECKS = [
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 
+/** What each check fires on, for `list`, the generated reference (docs/reference.md) and reviewers. */
+export const CHECK_MEANING: Readonly<Record<CheckName, string>> = {
+  oversold:
+    'Σ per sku of max(0, active − total), active being the keys whose final status is HELD or CONFIRMED',
+  drift: 'any sku whose total − remaining(sku) − active is not 0 (one sku cannot hide another)',
+  duplicateActive: '(user, sku) pairs with more than one active key',
+  duplicateKey:
+    "request_keys owning more than one row (only the strategy's audit can see rows no key reaches)",
+  lostAcknowledged:
+    'HELD answers whose key reads NOT_FOUND, RELEASED although nothing released it, or EXPIRED where nothing expired',
+  unacknowledgedActive: 'active keys no client was told about (no HELD or REPLAY answer)',
+  auditMismatch: "the strategy's own audit() disagrees with the harness's final read",
+  outcomes: "the answer counts differ from the scenario's exact expectation",
+  observations:
+    'a figure seen along the way (units an expiry returned, 503 accounting, crash phases) differs',
+  blocking:
+    'an interleaving step was seen waiting (pg_blocking_pids) where it must not, or not where it must',
+  errors: 'a request failed with an exception the scenario did not cause on purpose',
+  exercised: 'the case did not drive what it claims (no abort holding a unit, no winner on one side, …)',
+  reconciled: "the strategy's books (counters, frozen units, sold units) do not add up",
+  ledgerReplayDrift: "replaying the strategy's stock ledger does not give today's counters",
+};
+
 /**
  * The process (or worker thread standing for one) a session runs on, for designs that keep state in
  * memory per node. A restart gives the node a new `incarnation`: memory kept under the old one is gone.
@@ -202,8 +225,11 @@ export interface Strategy {
   /**
    * A second, independent reading of the strategy's own tables (it alone sees rows no key reaches, and
    * duplicate keys). The harness compares it with its own final read; any disagreement is `auditMismatch`.
+   * Required of a strategy module (checked when it loads). Absent only for a black box the harness drives
+   * from outside (`run --target`, an HTTP service): it has no tables to read, so `duplicateKey` and
+   * `auditMismatch` are not computed and its cases say "no audit: black box".
    */
-  audit(db: ClientBase): Promise<StrategyAudit>;
+  audit?(db: ClientBase): Promise<StrategyAudit>;
 }
 
 /** A loaded strategy together with the module it came from, so worker threads can import it again. */

@@ -7,11 +7,14 @@
  * unique arbiter (`ON CONFLICT DO NOTHING` → replay), and a partial unique index keeps one active hold per
  * user and sku. A 23505 is looked up by key before it is called USER_LIMIT: a concurrent replay of the
  * same key can fail on the user index first (it waited for the first insert to commit there), and seed
- * 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} intermittently before that lookup existed.
+ * 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} intermittently before that lookup existed. No unit left: the
+ * whole transaction rolls back, which removes the claim, the only row it wrote (no savepoint needed).
  *
  * When it breaks: if any path decrements without the condition, or the stock is split over several rows
  * without a new condition, or the isolation is raised (REPEATABLE READ turns the wait into 40001 and this
- * code does not retry). Every reservation queues on one row: throughput is bounded by one lock.
+ * code does not retry), or reserve comes to write anything before the claim that a sold-out answer must
+ * keep (the rollback would take it too). Every reservation queues on one row: throughput is bounded by one
+ * lock, held from the UPDATE until COMMIT arrives.
  *
  * Lifecycle: confirm, release and expire each move rows only `WHERE status = 'HELD'` and return stock in
  * the same statement, counted from the rows that statement moved, so replays and concurrent jobs return
@@ -22,22 +25,86 @@
  *
  * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, 2026-11-30):
  * contention HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 blocked, then HELD.
- * bench (reservations/s, p99 ms): 1 client 1021 (2.8), 4: 1241 (9.9), 16: 718 (89), 64: 247 (949),
- * 150: 109 (3088); behind admission 4:8: 150 clients 1005 (178) — 9.3× the ungated throughput. The
- * yardstick (same SQL through pgbench, same server): suite/pgbench 0.63–0.68 at 1–4 clients, 0.59–0.79
- * at 16 over three runs: each of the 5 round trips costs the JS driver ~70 µs more than pgbench's C loop,
- * and at 16+ clients the UPDATE→COMMIT turnaround, which holds the row lock, carries that cost.
+ * These were measured with the earlier reserve path (BEGIN, SAVEPOINT, INSERT … RETURNING, UPDATE,
+ * COMMIT: five round trips of unnamed statements): bench (reservations/s, p99 ms): 1 client 1021 (2.8),
+ * 4: 1241 (9.9), 16: 718 (89), 64: 247 (949), 150: 109 (3088); behind admission 4:8: 150 clients 1005
+ * (178) — 9.3× the ungated throughput. The yardstick (same SQL through pgbench -M extended, same server):
+ * suite/pgbench 0.63–0.68 at 1–4 clients, 0.59–0.79 at 16 over three runs: each of the 5 round trips
+ * cost the JS driver ~70 µs more than pgbench's C loop, and at 16+ clients the UPDATE→COMMIT turnaround,
+ * which holds the row lock, carries that cost. Hence today's path: three round trips of named statements
+ * (see `reserve`), against the same three through pgbench -M prepared in the yardstick.
  */
-import type { ReserveResult, Strategy } from './contract.ts';
-import { claimRequestKey } from './reservation-table.ts';
+import { beginWith } from './begin-with.ts';
+import type { ReserveRequest, ReserveResult, SessionContext, Strategy } from './contract.ts';
+import { answerForRecordedKey, PREPARED } from './reservation-table.ts';
+import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
+  PREPARED_STOCK,
   stockRowLifecycle,
   stockRowRemaining,
-  takeUnitOrRollBackClaim,
 } from './stock-and-reservation.ts';
-import { inTransaction } from './transaction.ts';
+
+/**
+ * BEGIN with the claim, the decrement, COMMIT: three round trips when a unit is taken. BEGIN travels with
+ * the claim in one batch (begin-with.ts: one Sync, so the claim never runs outside the transaction); the
+ * claim, the decrement and the lookups are named statements (parsed once per connection, then only bound
+ * and executed); COMMIT and ROLLBACK go as simple queries. The transaction holds nothing but this
+ * request's claim, so a request that gets no unit rolls the whole transaction back instead of rolling back
+ * to a savepoint: the same rows stay, one round trip (and one subtransaction) less. Lookups that only
+ * decide the answer after a ROLLBACK run as statements of their own: under READ COMMITTED a statement sees
+ * what is committed when it starts, inside a transaction or not.
+ */
+async function reserve(ctx: SessionContext, request: ReserveRequest): Promise<ReserveResult> {
+  const { db } = ctx;
+  // Open from the batch on: a failed claim leaves the transaction aborted, to be rolled back.
+  let open = true;
+  const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
+    open = false;
+    await db.query(statement);
+  };
+  try {
+    let inserted: number | null;
+    try {
+      inserted = await beginWith(db, PREPARED.insertHeld, [
+        request.requestKey,
+        request.user,
+        request.sku,
+        request.ttlMs,
+      ]);
+    } catch (error: unknown) {
+      const sqlstate = sqlstateOf(error);
+      if (sqlstate !== SQLSTATE.uniqueViolation && sqlstate !== SQLSTATE.foreignKeyViolation) throw error;
+      await end('ROLLBACK');
+      if (sqlstate === SQLSTATE.foreignKeyViolation) return { outcome: 'BAD_REQUEST' };
+      // The one-active-per-user index, or a concurrent replay of this key that reached it first.
+      return (await answerForRecordedKey(db, request, { prepared: true })) ?? { outcome: 'USER_LIMIT' };
+    }
+    if (inserted !== 1) {
+      // The key is taken (ON CONFLICT waited for its first insert to commit): nothing was written.
+      const recorded = await answerForRecordedKey(db, request, { prepared: true });
+      if (!recorded) throw new Error(`request_key ${request.requestKey} conflicted but no row is visible`);
+      await end('COMMIT');
+      return recorded;
+    }
+    await ctx.pause('after-read');
+    const taken = await db.query({ ...PREPARED_STOCK.takeUnit, values: [request.sku] });
+    if (taken.rowCount !== 1) {
+      // No unit: rolling back undoes the claim, the only row this transaction wrote.
+      await end('ROLLBACK');
+      const known = await db.query({ ...PREPARED_STOCK.skuKnown, values: [request.sku] });
+      return { outcome: known.rowCount ? 'SOLD_OUT' : 'BAD_REQUEST' };
+    }
+    await ctx.pause('before-commit');
+    await end('COMMIT');
+    return { outcome: 'HELD', status: 'HELD' };
+  } catch (error: unknown) {
+    // Never leave the connection inside an aborted transaction for the next request.
+    if (open) await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
 
 const hotRow: Strategy = {
   id: 'hot-row',
@@ -48,16 +115,7 @@ const hotRow: Strategy = {
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),
 
-  reserve: (ctx, request) =>
-    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-      const claim = await claimRequestKey(ctx.db, request);
-      if (claim !== 'claimed') return claim;
-      await ctx.pause('after-read');
-      const unit = await takeUnitOrRollBackClaim(ctx.db, request.sku);
-      if (unit !== 'taken') return unit;
-      await ctx.pause('before-commit');
-      return { outcome: 'HELD', status: 'HELD' };
-    }),
+  reserve,
 
   ...stockRowLifecycle,
   remaining: stockRowRemaining,

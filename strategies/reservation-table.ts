@@ -34,20 +34,39 @@ export async function createReservationTable(
 export async function answerForRecordedKey(
   db: ClientBase,
   request: ReserveRequest,
+  options: { prepared?: boolean } = {},
 ): Promise<ReserveResult | null> {
-  const { rows } = await db.query<{ user_id: string; sku: string; status: ReservationStatus }>(
-    'SELECT user_id, sku, status FROM reservation WHERE request_key = $1',
-    [request.requestKey],
-  );
+  const { rows } = await db.query<{ user_id: string; sku: string; status: ReservationStatus }>({
+    ...(options.prepared ? PREPARED.recordedKey : { text: PREPARED.recordedKey.text }),
+    values: [request.requestKey],
+  });
   const row = rows[0];
   if (!row) return null;
   if (row.user_id !== request.user || row.sku !== request.sku) return { outcome: 'KEY_REUSED' };
   return { outcome: 'REPLAY', status: row.status };
 }
 
-const INSERT_HELD = `INSERT INTO reservation (request_key, user_id, sku, status, expires_at)
+const INSERT_HELD_ROW = `INSERT INTO reservation (request_key, user_id, sku, status, expires_at)
                      VALUES ($1, $2, $3, 'HELD', now() + make_interval(secs => $4 / 1000.0))
-                     ON CONFLICT (request_key) DO NOTHING RETURNING reservation_id`;
+                     ON CONFLICT (request_key) DO NOTHING`;
+const INSERT_HELD = `${INSERT_HELD_ROW} RETURNING reservation_id`;
+
+/**
+ * Named (prepared) statements for a reserve path that sends them on every request (hot-row): node-postgres
+ * parses each once per connection and then only binds and executes it. A name is per connection and stands
+ * for one text. PostgreSQL analyses a prepared statement again when search_path changed since its last use
+ * or a table it names was altered or dropped, so a connection never runs one against another case's
+ * tables. Not for a transaction-mode connection pooler that does not track prepared statements.
+ */
+export const PREPARED = {
+  /** `$1` request_key, `$2` user, `$3` sku, `$4` ttl in ms; the row count says whether the key was free. */
+  insertHeld: { name: 'reservebench-insert-held', text: INSERT_HELD_ROW },
+  /** `$1` request_key. */
+  recordedKey: {
+    name: 'reservebench-recorded-key',
+    text: 'SELECT user_id, sku, status FROM reservation WHERE request_key = $1',
+  },
+} as const;
 
 /**
  * Inside the caller's transaction: sets SAVEPOINT `claim` and inserts the HELD row. Returns `claimed`

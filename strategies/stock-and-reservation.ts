@@ -45,15 +45,23 @@ export function auditStockAndReservation(db: ClientBase): Promise<StrategyAudit>
  * foreign key is only checked at commit, see stock-row.sql).
  */
 export async function takeUnitOrRollBackClaim(db: ClientBase, sku: string): Promise<'taken' | ReserveResult> {
-  const taken = await db.query(
-    'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
-    [sku],
-  );
+  const taken = await db.query(PREPARED_STOCK.takeUnit.text, [sku]);
   if (taken.rowCount === 1) return 'taken';
   await db.query('ROLLBACK TO SAVEPOINT claim');
-  const known = await db.query('SELECT 1 FROM sku_stock WHERE sku = $1', [sku]);
+  const known = await db.query(PREPARED_STOCK.skuKnown.text, [sku]);
   return { outcome: known.rowCount ? 'SOLD_OUT' : 'BAD_REQUEST' };
 }
+
+/** The stock row's statements, named for hot-row's prepared reserve path (PREPARED, reservation-table.ts). */
+export const PREPARED_STOCK = {
+  /** `$1` sku: the conditional decrement; row count 1 when a unit was taken. */
+  takeUnit: {
+    name: 'reservebench-take-unit',
+    text: 'UPDATE sku_stock SET available = available - 1 WHERE sku = $1 AND available > 0',
+  },
+  /** `$1` sku: whether the sku has a stock row at all (SOLD_OUT rather than BAD_REQUEST). */
+  skuKnown: { name: 'reservebench-sku-known', text: 'SELECT 1 FROM sku_stock WHERE sku = $1' },
+} as const;
 
 /**
  * Adds one unit back per row given, per sku, with no condition: the controls' way of returning stock

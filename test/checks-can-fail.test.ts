@@ -116,7 +116,7 @@ describe('strategies that grade themselves are judged by the harness', () => {
       expect(c.invariants, id).toMatchObject({ total: 2, active: 5, oversold: 3 });
       expect(c.fired, id).toEqual(expect.arrayContaining(['oversold', 'drift']));
     }
-    expect(measured(report.cases, 'contention/audit-from-counter').audit.skus[0]?.active).toBe(1);
+    expect(measured(report.cases, 'contention/audit-from-counter').audit?.skus[0]?.active).toBe(1);
     expect(measured(report.cases, 'contention/audit-from-counter').fired).toContain('auditMismatch');
     expect(measured(report.cases, 'contention/audit-available-from-active').fired).toContain('auditMismatch');
     expect(measured(report.cases, 'contention/oversell-declared-safe').fired).not.toContain('auditMismatch');

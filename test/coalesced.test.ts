@@ -11,7 +11,14 @@ import { nodeIdentity } from '../harness/driver/node-identity.ts';
 import coalesced from '../strategies/coalesced.ts';
 import type { NodeIdentity, ReserveRequest, SessionContext } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
+
+/** coalesced's own audit (a strategy module always has one; only a black box has none). */
+function auditOf(db: pg.Client) {
+  if (!coalesced.audit) throw new Error('coalesced has no audit');
+  return coalesced.audit(db);
+}
 
 const serverUrl = inject('serverUrl');
 const STRATEGY = 'strategies/coalesced.ts';
@@ -19,7 +26,7 @@ const SKU = 'sku-lab-01';
 
 describe('coalesced through the command line', () => {
   it('passes every scenario; disable-vs-reserve is not covered (no disable)', async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', STRATEGY]);
+    const { run, report } = await defaultRunOf(['coalesced']);
     const notPassed = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
     expect(notPassed.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
     const gaps = report.cases.flatMap((c) =>
@@ -155,7 +162,7 @@ describe('coalesced batches, called directly', () => {
     expect(answers).toEqual(['ROLLED_BACK', 'HELD', 'HELD', 'HELD', 'SOLD_OUT', 'SOLD_OUT']);
     expect(await coalesced.remaining(admin(), SKU)).toBe(0);
     expect(await coalesced.status(admin(), 'k-a')).toBe('HELD');
-    const audit = await coalesced.audit(admin());
+    const audit = await auditOf(admin());
     expect(audit).toMatchObject({ duplicateActive: 0, duplicateKey: 0 });
     expect([...audit.activeKeys].sort()).toEqual(['k-a', 'k-b', 'k-c']);
   });
@@ -190,7 +197,7 @@ describe('coalesced batches, called directly', () => {
     // One batch was the victim: each of its members was told of the retry once.
     const retried = [...a, ...b].map((r) => r.retried);
     expect(retried.filter((r) => r.length > 0)).toEqual([['40P01'], ['40P01']]);
-    const audit = await coalesced.audit(admin());
+    const audit = await auditOf(admin());
     expect([...audit.activeKeys].sort()).toEqual(['k-1', 'k-2']);
     expect(await coalesced.remaining(admin(), SKU)).toBe(8);
   });

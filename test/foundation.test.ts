@@ -140,8 +140,8 @@ describe('a strategy given as a module path (the README example)', () => {
 });
 
 describe('README', () => {
-  it('shows the strategy example exactly as the tested fixture has it', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('docs/contract.md shows the strategy example exactly as the tested fixture has it', () => {
+    const readme = readFileSync(new URL('../docs/contract.md', import.meta.url), 'utf8');
     const fixture = readFileSync(new URL('./fixtures/lock-first.ts', import.meta.url), 'utf8');
     const body = fixture.slice(fixture.indexOf('\n') + 1);
     expect(readme).toContain(body.trim());

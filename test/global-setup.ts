@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
 
@@ -5,11 +8,26 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A real embedded PostgreSQL server for the whole test run (its `postgres` database). */
     serverUrl: string;
+    /** The test run's own temp directory (also its TMPDIR), removed when the run ends. */
+    scratch: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The tests fail controls on purpose, and a failing run keeps its data and a state file naming it. A temp
+  // directory of the test run's own (inherited by every test process and CLI they start) takes all of
+  // it — state files, servers' data directories — and goes with the run, instead of piling up in the
+  // machine's temp directory for the next `reservebench clean` to find.
+  const scratch = mkdtempSync(join(tmpdir(), 'reservebench-tests-'));
+  // As root the server runs as `postgres`, which must reach its data directory (and initdb its password
+  // file) in here.
+  chmodSync(scratch, 0o755);
+  process.env.TMPDIR = scratch;
   const server = await startEmbeddedServer();
   project.provide('serverUrl', server.adminUrl);
-  return () => server.stop({ keepData: false });
+  project.provide('scratch', scratch);
+  return async () => {
+    await server.stop({ keepData: false });
+    rmSync(scratch, { recursive: true, force: true });
+  };
 }

@@ -2,13 +2,11 @@
  * `reservebench serve` driven by a real HTTP client over loopback (no injected handler calls), and the
  * http / disconnect scenarios (seed C28-05, C28-06) through `run`.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getReservation, postReserve } from '../harness/http/http-client.ts';
-import { BIN, measured, runJson } from './run-cli.ts';
+import { measured, runJson } from './run-cli.ts';
+import { type Served, startServe as startServeOn } from './served.ts';
 
 const serverUrl = inject('serverUrl');
 const request = (key: string, user = `u-${key}`, sku = 'sku-lab-01') => ({
@@ -18,30 +16,7 @@ const request = (key: string, user = `u-${key}`, sku = 'sku-lab-01') => ({
   ttlMs: 60_000,
 });
 
-interface Served {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  url: string;
-  lines: string[];
-  exited: Promise<number | null>;
-}
-
-async function startServe(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database-url', serverUrl, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const lines: string[] = [];
-  const reader = createInterface({ input: child.stdout });
-  const url = await new Promise<string>((resolve, reject) => {
-    reader.on('line', (line) => {
-      lines.push(line);
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('close', () => reject(new Error(`serve exited: ${lines.join('\n')}`)));
-  });
-  return { child, url, lines, exited };
-}
+const startServe = (args: string[]) => startServeOn(serverUrl, args);
 
 async function admission(url: string): Promise<Record<string, number>> {
   return (await (await fetch(`${url}/admission`)).json()) as Record<string, number>;

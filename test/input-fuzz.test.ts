@@ -98,6 +98,16 @@ const KNOWN = new Set([
   ...Object.values(NUMBERS).flat(),
   ...['strategy', 'scenario', 'isolation', 'json', 'keep', 'reports', 'permutations', 'require-coverage'],
   ...['database-url', 'admission', 'expected', 'help', 'version', 'file'],
+  ...[
+    'target',
+    'target-setup',
+    'target-restart',
+    'target-expect',
+    'caught-by',
+    'schema',
+    'node',
+    'allow-reset',
+  ],
 ]);
 const camel = (name: string) => name.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
 
@@ -151,6 +161,10 @@ function badFor(command: string): fc.Arbitrary<Bad> {
           odd.flagValue.map((v) => ({ tokens: [`--${name}=${v}`] })),
         ),
         fc.constant<Bad>({ tokens: ['--stock', '1', '--stock', '2'], option: 'stock' }),
+        // Not http(s), or nothing there: refused before any case; a --target-… option without --target.
+        badOption('target', odd.url),
+        badOption('target-expect', text),
+        badOption('caught-by', odd.name),
       );
     case 'bench':
       return fc.oneof(
@@ -168,6 +182,15 @@ function badFor(command: string): fc.Arbitrary<Bad> {
         ...shared,
         badOption('admission', odd.admission),
         badOption('strategy', odd.name),
+        badOption(
+          'node',
+          text.filter((v) => !/^[1-9][0-9]*\/[1-9][0-9]*$/.test(v)),
+        ),
+        badOption(
+          'schema',
+          text.filter((v) => !/^[a-z_][a-z0-9_]{0,62}$/.test(v)),
+        ),
+        odd.flagValue.map((v) => ({ tokens: [`--allow-reset=${v}`] })),
       );
     case 'spec':
       return fc.oneof(

@@ -79,6 +79,7 @@ describe('layout', () => {
         'registry',
         'report',
         'scenario',
+        'target',
         'verdict',
       ].sort(),
     );

@@ -3,6 +3,7 @@
  * on every run (seed C28-07 … C28-12). A real child process is killed with SIGKILL.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { defaultRun } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -126,7 +127,7 @@ describe('the seed counter-examples are caught every run (expect: violate)', () 
 describe('the whole default run', () => {
   // Every scenario on every built-in design: the longest test, given its own limit.
   it('passes with every control caught and every safe design holding', { timeout: 600_000 }, async () => {
-    const { run, report } = await runJson(serverUrl, []);
+    const { run, report } = await defaultRun();
     const failed = report.cases
       .filter((c) => c.status === 'fail' || c.status === 'broken')
       .map((c) => `${c.id}: ${c.boundary}`);

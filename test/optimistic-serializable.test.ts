@@ -16,6 +16,7 @@ import optimisticCas, {
 } from '../strategies/optimistic-cas.ts';
 import serializable, { MAX_ATTEMPTS as SERIALIZABLE_ATTEMPTS } from '../strategies/serializable.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -29,10 +30,7 @@ const sum = (counts: Record<string, number> | undefined) =>
 
 describe('optimistic-cas and serializable', () => {
   it('pass every scenario, are n/a only for an operation they lack, and report their retries', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--strategy',
-      DESIGNS.map((id) => `strategies/${id}.ts`).join(','),
-    ]);
+    const { run, report } = await defaultRunOf(DESIGNS);
 
     expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
     expect(report.cases.filter(failsTheRun).map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);

@@ -5,16 +5,16 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { SCENARIOS } from '../harness/scenario/index.ts';
+import { defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 
 const STRATEGY = 'strategies/row-lock-count.ts';
-const CONTROL = 'strategies/controls/count-without-lock.ts';
 
 describe('row-lock-count', () => {
   it('passes every scenario (n/a only with a reason)', async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', STRATEGY]);
+    const { run, report } = await defaultRunOf(['row-lock-count']);
 
     expect(report.cases).toHaveLength(SCENARIOS.length);
     const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
@@ -91,7 +91,7 @@ describe('row-lock-count', () => {
 
 describe('count-without-lock (control)', () => {
   it('is caught by oversold in contention and contention-30-2, and sits out every other scenario', async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', CONTROL]);
+    const { run, report } = await defaultRunOf(['count-without-lock']);
     const contention = measured(report.cases, 'contention/count-without-lock');
     expect(contention).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 150 } });
     expect(contention.fired).toContain('oversold');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report } from '../harness/report/report.ts';
 import type { CaseResult, MeasuredCase } from '../harness/verdict/case-result.ts';
+import { schemaErrors } from './report-schema-validator.ts';
 
 export const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
 
@@ -15,13 +16,15 @@ export interface CliRun {
   ms: number;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** `input`, when given, is the child's whole stdin (a pipe, not a terminal); otherwise it has none. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliRun> {
   const began = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -35,16 +38,27 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   });
 }
 
-/** `run --json` against the shared test server, with reports in a throwaway folder. */
+/**
+ * `run --json` against the shared test server, with reports in a throwaway folder. Every report a test
+ * gets this way is validated against the committed JSON Schema (docs/report.schema.json) first.
+ */
 export async function runJson(serverUrl: string, args: string[]): Promise<{ run: CliRun; report: Report }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   try {
     const run = await runCli(['run', '--json', '--database-url', serverUrl, '--reports', reports, ...args]);
+    let report: Report;
     try {
-      return { run, report: JSON.parse(run.stdout) as Report };
+      report = JSON.parse(run.stdout) as Report;
     } catch {
       throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stderr}`);
     }
+    const errors = schemaErrors(report);
+    if (errors.length > 0) {
+      throw new Error(
+        `the report does not match docs/report.schema.json:\n${errors.slice(0, 10).join('\n')}`,
+      );
+    }
+    return { run, report };
   } finally {
     rmSync(reports, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
  * scenario; frozen-ledger's books reconcile and replay in each case; the three controls are caught by the
  * checks they name in every scenario they name.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../harness/scenario/index.ts';
 import type { CheckName } from '../strategies/contract.ts';
 import bucketedNoFallback from '../strategies/controls/bucketed-no-fallback.ts';
@@ -12,15 +12,13 @@ import releaseFrozenOnly from '../strategies/controls/release-frozen-only.ts';
 import releaseTwice from '../strategies/controls/release-twice.ts';
 import frozenLedger from '../strategies/frozen-ledger.ts';
 import { useRunDatabase } from './db-fixture.ts';
-import { measured, runJson } from './run-cli.ts';
+import { defaultRunOf } from './default-run.ts';
+import { measured } from './run-cli.ts';
 
-const serverUrl = inject('serverUrl');
+const DESIGNS = ['frozen-ledger', 'bucketed'];
 
-const DESIGNS = ['strategies/frozen-ledger.ts', 'strategies/bucketed.ts'];
-
-const CONTROLS: { file: string; id: string; caughtBy: Record<string, CheckName[]> }[] = [
+const CONTROLS: { id: string; caughtBy: Record<string, CheckName[]> }[] = [
   {
-    file: 'strategies/controls/release-frozen-only.ts',
     id: 'release-frozen-only',
     caughtBy: {
       'lifecycle-matrix': ['reconciled', 'ledgerReplayDrift'],
@@ -28,12 +26,10 @@ const CONTROLS: { file: string; id: string; caughtBy: Record<string, CheckName[]
     },
   },
   {
-    file: 'strategies/controls/release-twice.ts',
     id: 'release-twice',
     caughtBy: { 'lifecycle-matrix': ['drift'], 'release-expire-race': ['drift'] },
   },
   {
-    file: 'strategies/controls/bucketed-no-fallback.ts',
     id: 'bucketed-no-fallback',
     caughtBy: {
       'confirm-vs-expire': ['outcomes'],
@@ -45,7 +41,7 @@ const CONTROLS: { file: string; id: string; caughtBy: Record<string, CheckName[]
 
 describe('frozen-ledger and bucketed', () => {
   it('pass every scenario (n/a only with a reason); frozen-ledger reconciles and replays in each', async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', DESIGNS.join(',')]);
+    const { run, report } = await defaultRunOf(DESIGNS);
 
     expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
     const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
@@ -80,7 +76,7 @@ describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed
   });
 
   it('are caught by every check they name, in every scenario they name, and sit out the others', async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', CONTROLS.map((c) => c.file).join(',')]);
+    const { run, report } = await defaultRunOf(CONTROLS.map((c) => c.id));
 
     for (const control of CONTROLS) {
       const cases = report.cases.filter((c) => c.strategy === control.id);

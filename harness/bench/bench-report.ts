@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Environment } from '../database/environment.ts';
+import { writeHtmlReport } from '../report/html-report.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
@@ -230,6 +231,7 @@ export function writeBenchReportFiles(root: string, report: BenchReport): string
       ...legend,
     }),
   );
+  writeHtmlReport(folder);
   refreshLatest(root, folder, 'latest-bench');
   return folder;
 }

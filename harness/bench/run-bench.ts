@@ -11,6 +11,7 @@ import { median } from 'simple-statistics';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
+import { checkConnectionRoom } from '../database/preflight.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
@@ -45,6 +46,21 @@ export interface BenchSettings {
   trials?: number;
   /** After each trial of each series, e.g. `hot-row [4:8] × 16, trial 2/3`. */
   onTrial?: (label: string) => void;
+  /**
+   * Awaited on the main thread just before and just after each trial of each series, off the clock (the
+   * yardstick runs pgbench there, so that both sides of its comparison interleave). An error ends the bench.
+   */
+  beforeTrial?: (slot: TrialSlot) => Promise<void>;
+  afterTrial?: (slot: TrialSlot) => Promise<void>;
+}
+
+/** Which trial of which series is about to run, or has just run. */
+export interface TrialSlot {
+  strategy: string;
+  clients: number;
+  admission: string | null;
+  /** 1-based. */
+  trial: number;
 }
 
 /** What one run of a series measured. */
@@ -324,6 +340,8 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
     const environment = await readEnvironment(db.admin, settings.databaseUrl ? 'url' : 'embedded');
+    // Every client of a series holds its own connection (admission gates requests, not connections).
+    await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
     const localServer = await serverIsLocal(db.admin, db.name);
     const pool = new BenchPool(settings.threads);
     try {
@@ -333,6 +351,13 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
       const trialCount = settings.trials ?? 1;
       for (let trial = 1; trial <= trialCount; trial++) {
         for (const [i, series] of plan.entries()) {
+          const slot = {
+            strategy: series.ref.strategy.id,
+            clients: series.clients,
+            admission: series.label,
+            trial,
+          };
+          await settings.beforeTrial?.(slot);
           const entry = await runTrial(db, pool, series, trial, localServer, settings).catch(
             (error: unknown) => failedTrial(trial, error),
           );
@@ -340,6 +365,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
           settings.onTrial?.(
             `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''} × ${series.clients}, trial ${trial}/${trialCount}`,
           );
+          await settings.afterTrial?.(slot);
         }
       }
     } finally {

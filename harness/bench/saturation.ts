@@ -81,22 +81,32 @@ export async function seriesServerPids(control: ClientBase, applicationPrefix: s
   return rows.map((r) => r.pid);
 }
 
+/**
+ * CPU time ÷ wall time, in cores, of these processes (all their threads) from now until the function
+ * returned is called. A process that ended in between counts nothing: read it before it ends.
+ */
+export function meterProcesses(pids: readonly number[]): () => number {
+  const began = performance.now();
+  const before = readTicks(pids);
+  return () => {
+    const seconds = (performance.now() - began) / 1000;
+    const after = readTicks([...before.keys()]);
+    let used = 0;
+    for (const [pid, ticks] of before) used += (after.get(pid) ?? ticks) - ticks;
+    return round(used / clockTicks() / seconds);
+  };
+}
+
 /** Starts measuring now; the function returned ends the window and reports it. */
 export function meterWindow(serverPids: readonly number[] | undefined): () => Saturation {
   const began = performance.now();
   const generatorBefore = process.cpuUsage();
-  const serverBefore = serverPids && readTicks(serverPids);
+  const endServer = serverPids && meterProcesses(serverPids);
   return () => {
     const seconds = (performance.now() - began) / 1000;
     const generator = process.cpuUsage(generatorBefore);
     const generatorCores = round((generator.user + generator.system) / 1e6 / seconds);
-    let serverCores: number | null = null;
-    if (serverBefore) {
-      const after = readTicks([...serverBefore.keys()]);
-      let used = 0;
-      for (const [pid, before] of serverBefore) used += (after.get(pid) ?? before) - before;
-      serverCores = round(used / clockTicks() / seconds);
-    }
+    const serverCores = endServer ? endServer() : null;
     return { generatorCores, serverCores, clientBound: generatorCores >= CLIENT_BOUND_CORES };
   };
 }

@@ -16,6 +16,7 @@ import { listCommand } from './commands/list-command.ts';
 import { type RunArgs, runCommand } from './commands/run-command.ts';
 import { type ServeArgs, serveCommand } from './commands/serve-command.ts';
 import { type SpecArgs, specCommand } from './commands/spec-command.ts';
+import { type SqlArgs, sqlCommand } from './commands/sql-command.ts';
 import { wasInterrupted } from './interrupted.ts';
 
 /** Control characters (a newline inside a value) escaped, so every message stays on its one line. */
@@ -26,10 +27,20 @@ function printable(message: string): string {
   );
 }
 
-const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec', 'clean', 'compare'] as const;
+const COMMANDS = ['run', 'bench', 'serve', 'list', 'spec', 'clean', 'compare', 'sql'] as const;
 
 /** The options that take no value; every other option takes one. */
-const FLAGS = new Set(['json', 'keep', 'require-coverage', 'requireCoverage', 'help']);
+const FLAGS = new Set([
+  'json',
+  'keep',
+  'require-coverage',
+  'requireCoverage',
+  'log-json',
+  'logJson',
+  'allow-reset',
+  'allowReset',
+  'help',
+]);
 
 /**
  * yargs reads a value that starts with "-" as more options (`--admission -1:8` became "Unknown argument:
@@ -140,6 +151,33 @@ async function main(argv: string[]): Promise<number> {
             type: 'boolean',
             default: false,
             describe: 'fail the run when a scenario is n/a for lack of an optional operation or pause point',
+          })
+          .option('target', {
+            type: 'string',
+            array: true,
+            describe:
+              'drive a service speaking the reservation API (docs/http-api.md) instead of strategies: base URLs, one per node',
+          })
+          .option('target-setup', {
+            type: 'string',
+            describe:
+              'command run before each case to load its stock (RESERVEBENCH_STOCK, JSON); default POST /admin/reset',
+          })
+          .option('target-restart', {
+            type: 'string',
+            describe:
+              'command that restarts node RESERVEBENCH_NODE (1-based); without it restart scenarios are n/a',
+          })
+          .option('target-expect', {
+            type: 'string',
+            describe:
+              'hold (default) or violate: the target is a known-unsafe service, caught by --caught-by',
+          })
+          .option('caught-by', {
+            type: 'string',
+            array: true,
+            describe:
+              'with --target-expect violate: scenario:check pairs that must catch it (contention:oversold)',
           }),
       async (args) => {
         exitCode = await runCommand(args as unknown as RunArgs);
@@ -189,7 +227,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .command(
       'serve',
-      'serve POST /reserve and GET /reservations/{key} over HTTP in front of one strategy',
+      'serve reserve, confirm, release, lookups, stock and metrics over HTTP in front of one strategy',
       (y) =>
         y
           .option('strategy', { type: 'string', describe: 'strategy id or module path (hot-row)' })
@@ -201,9 +239,32 @@ async function main(argv: string[]): Promise<number> {
             describe: 'extra work per admitted request, before its transaction (0)',
           })
           .option('stock', { type: 'string', describe: 'units of sku-lab-01 (40)' })
+          .option('expire-every-ms', {
+            type: 'string',
+            describe: "period of the expiry job, which runs the strategy's expire (1000; 0: off)",
+          })
+          .option('log-json', {
+            type: 'boolean',
+            default: false,
+            describe: 'one JSON line per request on stdout',
+          })
           .option('database-url', {
             type: 'string',
             describe: 'PostgreSQL server instead of the embedded one',
+          })
+          .option('schema', {
+            type: 'string',
+            describe:
+              'with --database-url: use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
+          })
+          .option('node', {
+            type: 'string',
+            describe: 'this process is node I of N (I/N, default 1/1): a memory design sells its share',
+          })
+          .option('allow-reset', {
+            type: 'boolean',
+            default: false,
+            describe: 'turn on POST /admin/reset, which replaces the tables with the stock it is given',
           }),
       async (args) => {
         exitCode = await serveCommand(args as ServeArgs);
@@ -278,6 +339,20 @@ async function main(argv: string[]): Promise<number> {
         }),
       async (args) => {
         exitCode = await cleanCommand(args['dry-run']);
+      },
+    )
+    .command(
+      'sql [kept]',
+      'open what a run kept (a failing run, or --keep): start its embedded server again and run SQL on its run database',
+      (y) =>
+        y
+          .positional('kept', {
+            type: 'string',
+            describe: 'the kept data directory or run database (`clean --dry-run` lists them)',
+          })
+          .option('command', { alias: 'c', type: 'string', describe: 'run this SQL and exit' }),
+      async (args) => {
+        exitCode = await sqlCommand(args as unknown as SqlArgs);
       },
     )
     .demandCommand(1, 'name a command: run, bench, serve or list')

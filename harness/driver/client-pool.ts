@@ -20,7 +20,16 @@ export interface DriveOptions {
   timeoutMs: number;
 }
 
-export class ClientPool {
+/**
+ * What a case drives its clients with: this pool of worker threads, or the main-thread driver of a black
+ * box (harness/target/target-driver.ts), which has no database session to give a worker.
+ */
+export interface ClientDriver {
+  drive(options: DriveOptions): Promise<ClientResult[]>;
+  close(): Promise<void>;
+}
+
+export class ClientPool implements ClientDriver {
   private readonly pool: Piscina;
   readonly threads: number;
 

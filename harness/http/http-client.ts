@@ -1,4 +1,4 @@
-/** The scenarios' HTTP client: form POSTs and GETs over loopback, answers parsed from `key=value` lines. */
+/** The HTTP client of the scenarios and tests: form POSTs and GETs over loopback, `key=value` answers. */
 import type { ReserveRequest } from '../../strategies/contract.ts';
 
 export interface HttpAnswer {
@@ -39,4 +39,17 @@ export async function postReserve(baseUrl: string, request: ReserveRequest): Pro
 
 export async function getReservation(baseUrl: string, requestKey: string): Promise<HttpAnswer> {
   return answer(await fetch(`${baseUrl}/reservations/${encodeURIComponent(requestKey)}`));
+}
+
+/** POST /confirm/{key} or /release/{key}: no body. */
+export async function postEnd(
+  baseUrl: string,
+  verb: 'confirm' | 'release',
+  requestKey: string,
+): Promise<HttpAnswer> {
+  return answer(await fetch(`${baseUrl}/${verb}/${encodeURIComponent(requestKey)}`, { method: 'POST' }));
+}
+
+export async function getStock(baseUrl: string, sku: string): Promise<HttpAnswer> {
+  return answer(await fetch(`${baseUrl}/stock/${encodeURIComponent(sku)}`));
 }

@@ -1,13 +1,17 @@
 /**
  * `reservebench serve`: the HTTP service in front of one strategy, on its own run database (embedded by
- * default). SIGTERM/SIGINT stop accepting, let admitted requests finish, close the pool, then drop the run
- * database and stop the embedded server.
+ * default), with its expiry job. SIGTERM/SIGINT stop accepting and the expiry job, let admitted requests
+ * and a run in progress finish, close the pools, then drop the run database and stop the embedded server.
+ * With `logJson`, every request is one JSON line on stdout (the other lines are plain text and never start
+ * with `{`). With `schema`, the tables live in that schema of the database the URL names, shared by every
+ * serve given the same one and kept at exit (service-tables.ts); `allowReset` turns on POST /admin/reset.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
-import { openRunDatabase } from '../database/database.ts';
+import { checkConnectionRoom } from '../database/preflight.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import type { AdmissionSettings } from './admission.ts';
 import { startReservationService } from './reservation-service.ts';
+import { openServiceTables } from './service-tables.ts';
 
 export const SERVICE_SKU = 'sku-lab-01';
 
@@ -17,40 +21,83 @@ export interface ServeOptions {
   admission: AdmissionSettings;
   workMs: number;
   stock: number;
+  /** The expiry job's period; 0: no job. */
+  expireEveryMs: number;
+  logJson: boolean;
   databaseUrl?: string;
+  /** Use the database `databaseUrl` names as it is, with the tables in this schema (shared by several serves). */
+  schema?: string;
+  /** Which node this process is: 0-based index of `count` (`--node I/N`); memory designs sell index's share. */
+  node?: { index: number; count: number };
+  /** POST /admin/reset replaces the tables with the stock it is given (a test endpoint). */
+  allowReset?: boolean;
 }
 
 export async function serve(options: ServeOptions): Promise<number> {
-  const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
-  const schema = await db.createCaseSchema(`service_${options.ref.strategy.id}`);
-  await db.admin.query(`SET search_path TO ${schema}`);
-  await options.ref.strategy.setup(db.admin, [{ sku: SERVICE_SKU, total: options.stock }]);
+  const { strategy } = options.ref;
+  const tables = await openServiceTables({
+    strategy,
+    stock: [{ sku: SERVICE_SKU, total: options.stock }],
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  try {
+    // Reservations and lookups each get a pool of exactly `limit` connections; the expiry job one more.
+    const connections = 2 * options.admission.limit + (options.expireEveryMs > 0 ? 1 : 0);
+    await checkConnectionRoom(tables.admin, connections, 'give a lower --admission LIMIT');
+  } catch (error: unknown) {
+    await tables.close();
+    throw error;
+  }
+  const { schema } = tables;
+  const { index, count } = options.node ?? { index: 0, count: 1 };
+  // Every reset starts a new incarnation of this node: memory kept for the old tables is not found again.
+  let generation = 1;
   const service = await startReservationService(
     {
-      strategy: options.ref.strategy,
-      connectionString: db.connectionString,
+      strategy,
+      connectionString: tables.connectionString,
       schema,
       admission: options.admission,
       workMs: options.workMs,
-      node: nodeIdentity(schema, 0, 1),
+      node: nodeIdentity(schema, index, count, generation),
+      expireEveryMs: options.expireEveryMs,
+      skus: [SERVICE_SKU],
+      ...(options.logJson ? { log: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`) } : {}),
+      ...(options.allowReset
+        ? {
+            reset: async (stock) => {
+              await tables.reset(stock);
+              generation += 1;
+              return nodeIdentity(schema, index, count, generation);
+            },
+          }
+        : {}),
     },
     options.port,
   );
   const { limit, maxWaiting, waitMs } = options.admission;
-  process.stdout.write(
-    `listening on ${service.url} — strategy ${options.ref.strategy.id}, ${options.stock} units of ${SERVICE_SKU}, admission ${limit}:${maxWaiting} (wait ${waitMs} ms)\n`,
-  );
+  const { expiry } = service.counters();
+  const expiring = expiry.enabled
+    ? `expiry every ${expiry.everyMs} ms`
+    : expiry.everyMs > 0
+      ? 'no expiry (the strategy has no expire)'
+      : 'no expiry';
   // This process decides the shutdown order (drain HTTP, then the database), so the embedded server's own
-  // signal hooks, which would stop PostgreSQL under admitted requests, are replaced.
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // signal hooks, which would stop PostgreSQL under admitted requests, are replaced — before the line
+  // below, so a signal sent the moment a supervisor reads it is never lost.
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
     for (const name of ['SIGINT', 'SIGTERM'] as const) {
       process.removeAllListeners(name);
       process.once(name, () => resolve(name));
     }
   });
-  process.stdout.write(`${signal}: draining admitted requests\n`);
+  process.stdout.write(
+    `listening on ${service.url} — strategy ${options.ref.strategy.id} (node ${index + 1}/${count}, ${tables.where}${options.allowReset ? ', POST /admin/reset on' : ''}), ${options.stock} units of ${SERVICE_SKU}, admission ${limit}:${maxWaiting} (wait ${waitMs} ms), ${expiring}\n`,
+  );
+  process.stdout.write(`${await signal}: draining admitted requests\n`);
   await service.close();
-  await db.close({ keep: false });
+  for (const line of await tables.close()) process.stdout.write(`${line}\n`);
   process.stdout.write('stopped\n');
   return 0;
 }

@@ -1,39 +1,34 @@
 /**
- * The public report: the JSON document of DESIGN.md, its Markdown rendering for reviewers, and the files
- * written on every run (`reports/<stamp>/` plus a refreshed `reports/latest/`).
+ * The public report: the JSON document (its schema: report-schema.ts, docs/report.schema.json), its
+ * Markdown rendering for reviewers, and the files written on every run (`reports/<stamp>/` plus a
+ * refreshed `reports/latest/`).
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../../strategies/contract.ts';
-import type { Environment } from '../database/environment.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
-import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
-import { type CoverageRow, coverageRows } from '../verdict/coverage.ts';
-import { type BoundaryRow, boundaryRows } from './boundary.ts';
-import { type IsolationRow, isolationRows } from './isolation-matrix.ts';
+import { httpTable, scenarioTable, targetLines } from '../target/target-report.ts';
+import { failsTheRun } from '../verdict/case-result.ts';
+import { coverageRows } from '../verdict/coverage.ts';
+import { boundaryRows } from './boundary.ts';
+import { writeHtmlReport } from './html-report.ts';
+import { isolationRows } from './isolation-matrix.ts';
+import { checkedReport, type Report } from './report-schema.ts';
 import {
+  BOUNDARY_HEADER,
   boundaryTable,
   caseTable,
   coverageGapLines,
   coverageTable,
   isolationTable,
   notApplicableLine,
+  PHASES_NOTE,
   type TableData,
 } from './result-tables.ts';
 
-export interface Report {
-  ok: boolean;
-  generatedAt: string;
-  environment: Environment;
-  cases: CaseResult[];
-  boundary: BoundaryRow[];
-  coverage: CoverageRow[];
-  /** Design × isolation level, when the run was given `--isolation`. */
-  isolation: IsolationRow[];
-  /** Set by `--require-coverage`: the cases that were not covered and so failed the run. */
-  uncovered: string[];
-}
+/** The document, inferred from its zod schema (report-schema.ts). */
+export type { Report };
 
 export function buildReport(result: SuiteResult, strategies: readonly Strategy[]): Report {
   return {
@@ -71,12 +66,22 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Boundary table',
     '',
+    `One row per strategy. "${BOUNDARY_HEADER}" says, by the same rule for every design: **holds** — how many`,
+    'measured cases kept every invariant, with the headline case (contention when it ran) and its counts;',
+    '**breaks** — each scenario where a case failed, a negative control was caught, a boundary was measured',
+    '(lost acknowledgements with `synchronous_commit = off`) or a SOLD_OUT left stock unsold, with the first',
+    'case that showed it; **waits** — sessions seen waiting on its locks, then completing; **not covered** —',
+    'scenarios it lacks an operation or pause point for.',
+    '',
     markdown(boundaryTable(report.boundary)),
     '',
     '## Cases',
     '',
     'A case passes when a safe design (`expect: hold`) keeps every invariant and returns the exact outcome',
     'counts of its scenario, or when a negative control (`expect: violate`) is caught breaking one.',
+    '',
+    PHASES_NOTE,
+    'Duration is the wall time of the whole case; latency is per request (a clients or script scenario only).',
     '',
     markdown(caseTable(report.cases)),
     '',
@@ -93,6 +98,23 @@ export function renderMarkdown(report: Report): string {
     ...coverageGapLines(report.coverage).map((line) => `- ${line}`),
     '',
   ];
+  if (report.target) {
+    lines.push(
+      '## Target (run --target)',
+      '',
+      'A service driven from outside, through its HTTP API (docs/http-api.md): the same scenarios, clients and',
+      'checks as a strategy, judged from its answers and its own API read back after each case.',
+      '',
+      ...targetLines(report).map((line) => `- ${line}`),
+      '',
+      markdown(scenarioTable(report)),
+      '',
+      'HTTP exchanges per endpoint, over the run (every attempt; latency per exchange, HDR histogram):',
+      '',
+      markdown(httpTable(report.target.http)),
+      '',
+    );
+  }
   if (report.isolation.length > 0) {
     lines.push(
       '## Isolation matrix',
@@ -130,8 +152,10 @@ export function refreshLatest(root: string, folder: string, name: string): void 
 export function writeReportFiles(root: string, report: Report): string {
   const folder = reportFolder(root, report.generatedAt);
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  // Checked against the schema as written: a report that does not match is an error, never a file.
+  writeFileSync(join(folder, 'report.json'), `${JSON.stringify(checkedReport(report), null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
+  writeHtmlReport(folder);
   refreshLatest(root, folder, 'latest');
   return folder;
 }

@@ -1,12 +1,14 @@
 /**
  * The rows of the case table and the boundary table as plain strings, rendered both on the terminal
- * (cli-table3) and in report.md (markdown-table), so the two never disagree.
+ * (cli-table3) and in report.md (markdown-table), so the two never disagree. The case table has a wide
+ * form for report.md (a column per count) and a narrow one for the terminal (the same figures grouped into
+ * fewer columns); both build every cell with the same functions.
  */
 
-import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
+import { type CaseResult, formatOutcomes, formatPhases, isMeasured } from '../verdict/case-result.ts';
 import type { CoverageRow } from '../verdict/coverage.ts';
 import type { Invariants } from '../verdict/invariants.ts';
-import type { BoundaryRow } from './boundary.ts';
+import { type BoundaryRow, CELL_PARTS } from './boundary.ts';
 import type { IsolationRow } from './isolation-matrix.ts';
 
 export interface TableData {
@@ -46,25 +48,105 @@ const INVARIANT_HEADERS: Record<keyof Invariants, string> = {
   ledgerReplayDrift: 'ledger drift',
 };
 
-/** Measured and broken cases; `n/a` ones are summed up by `notApplicableLine`. */
+/** The header of the outcomes column: each phase's answers alone, never a running total. */
+export const PHASES_HEADER = 'outcomes per phase';
+
+/** What the case table says about its outcomes column, above the table. */
+export const PHASES_NOTE =
+  'Outcomes are shown per phase (`·` between phases): each phase counts its own answers only, and the lifecycle steps before or during it are in its label, so a later phase can hold units an earlier one gave back (expiry) without anything being oversold. report.json keeps the sum as `outcomes` and the phases as `phases`.';
+
+/** `reserve: HELD 10 · reserve after expire ×2 (5 units back): HELD 5, SOLD_OUT 5`; a case never measured, its outcomes. */
+export function phasesCell(c: CaseResult, separator = ' · '): string {
+  return isMeasured(c) ? formatPhases(c.phases, separator) : formatOutcomes(c.outcomes);
+}
+
+/** Seconds with two decimals (the case's wall time), `-` when it was not timed. */
+export function durationCell(c: CaseResult): string {
+  return c.durationMs === undefined ? '-' : (c.durationMs / 1000).toFixed(2);
+}
+
+/** A latency percentile in ms, `-` for a case without per-request latency (interleavings, n/a, broken). */
+export function latencyCell(c: CaseResult, percentile: 'p50' | 'p95' | 'p99' | 'max'): string {
+  return isMeasured(c) && c.latency ? String(c.latency[percentile]) : '-';
+}
+
+const TIMING_HEADERS = ['duration (s)', 'latency p50 (ms)', 'latency p99 (ms)'];
+
+/** Measured and broken cases; `n/a` ones are summed up by `notApplicableLine`. Wide: report.md. */
 export function caseTable(all: readonly CaseResult[]): TableData {
   const cases = all.filter((c) => c.status !== 'n/a');
   return {
-    headers: ['case', 'expect', 'status', 'outcomes', ...INVARIANT_COLUMNS.map((k) => INVARIANT_HEADERS[k])],
+    headers: [
+      'case',
+      'expect',
+      'status',
+      PHASES_HEADER,
+      ...INVARIANT_COLUMNS.map((k) => INVARIANT_HEADERS[k]),
+      ...TIMING_HEADERS,
+    ],
     rows: cases.map((c) => [
       c.id,
       c.expect,
       c.status,
-      formatOutcomes(c.outcomes),
+      phasesCell(c),
       ...INVARIANT_COLUMNS.map((k) => (isMeasured(c) ? String(c.invariants[k] ?? '-') : '-')),
+      durationCell(c),
+      latencyCell(c, 'p50'),
+      latencyCell(c, 'p99'),
     ]),
   };
 }
 
-export function boundaryTable(rows: readonly BoundaryRow[]): TableData {
+/** The counts a case must keep at 0 (and the books), named where they are not: `oversold 110, drift -149`. */
+function countsOff(c: CaseResult): string {
+  if (!isMeasured(c)) return '-';
+  const inv = c.invariants;
+  const off = INVARIANT_COLUMNS.filter((k) => !['total', 'available', 'active'].includes(k)).flatMap((k) => {
+    const v = inv[k];
+    if (v === undefined || v === 0 || v === true) return [];
+    return [v === false ? `${INVARIANT_HEADERS[k]} no` : `${INVARIANT_HEADERS[k]} ${v}`];
+  });
+  return off.join(', ') || 'all 0';
+}
+
+/**
+ * The case table for the terminal: the wide table's figures in four columns (a case with its verdict, one
+ * phase a line, the stock figures with the counts that are not 0, the time), so it fits 120 columns once
+ * the cells are wrapped.
+ */
+export function caseTableNarrow(all: readonly CaseResult[]): TableData {
+  const cases = all.filter((c) => c.status !== 'n/a');
   return {
-    headers: ['strategy', 'expect', 'how it stays correct', 'this run', 'boundary observed', 'shown by'],
-    rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.counts, r.boundary, r.shownBy]),
+    headers: [
+      'case\nexpect status',
+      `${PHASES_HEADER} (one a line)`,
+      'total / avail / active\nchecks not 0',
+      'duration (s)\np99 (ms)',
+    ],
+    rows: cases.map((c) => [
+      `${c.id}\n${c.expect} ${c.status}`,
+      phasesCell(c, '\n'),
+      isMeasured(c)
+        ? `${c.invariants.total} / ${c.invariants.available} / ${c.invariants.active}\n${countsOff(c)}`
+        : '-',
+      `${durationCell(c)}\n${latencyCell(c, 'p99')}`,
+    ]),
+  };
+}
+
+export const BOUNDARY_HEADER = 'this run: what holds and where it breaks, with the case that shows it';
+
+/** The boundary table; `partsOnLines` puts each part of the cell (breaks, waits, …) on a line of its own. */
+export function boundaryTable(rows: readonly BoundaryRow[], partsOnLines = false): TableData {
+  const parts = new RegExp(`${CELL_PARTS}(?=(breaks|waits|not covered): )`, 'g');
+  return {
+    headers: ['strategy', 'expect', 'how it stays correct', BOUNDARY_HEADER],
+    rows: rows.map((r) => [
+      r.strategy,
+      r.expect,
+      r.guarantee,
+      partsOnLines ? r.boundary.replace(parts, '\n') : r.boundary,
+    ]),
   };
 }
 
@@ -103,5 +185,13 @@ export function notApplicableLine(cases: readonly CaseResult[]): string | undefi
   const skipped = cases.filter((c) => c.status === 'n/a');
   if (skipped.length === 0) return undefined;
   const gaps = skipped.filter((c) => c.coverage.missing.length > 0).length;
-  return `n/a: ${skipped.length} case(s): ${skipped.length - gaps} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (listed below); reasons in report.json`;
+  // A control sitting out a scenario not meant to catch it; anything else n/a sits out for a reason outside
+  // the design (a black box that cannot reach what the scenario needs, a server the run cannot restart).
+  const controls = skipped.filter((c) => c.coverage.missing.length === 0 && c.expect === 'violate').length;
+  const other = skipped.length - gaps - controls;
+  const outside =
+    other > 0
+      ? `, ${other} that need what the run cannot give the design (a database restart, access a black box lacks)`
+      : '';
+  return `n/a: ${skipped.length} case(s): ${controls} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (listed below)${outside}; reasons in report.json`;
 }

@@ -12,7 +12,7 @@ import {
   type StrategyRef,
 } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
-import type { ClientPool } from '../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { summarizeLatency } from '../driver/latency.ts';
 import { oneLine } from '../errors.ts';
@@ -20,10 +20,12 @@ import { allPermutations } from '../interleaving/all-permutations.ts';
 import { InvalidPermutation, runPermutation } from '../interleaving/engine.ts';
 import type { Permutation, Step, StepRecord } from '../interleaving/permutation.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
+import { type BlackBox, NO_AUDIT } from '../target/black-box.ts';
 import type { AuditSummary, CaseResult, OutcomeCounts, PermutationReport } from '../verdict/case-result.ts';
 import { readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type LifecycleFacts } from '../verdict/invariants.ts';
 import { errorProblems, expectationProblems, invariantProblems, judge } from '../verdict/verdict.ts';
+import { PhaseRecorder } from './phases.ts';
 import type { InterleavingScenario, Observations, Problem, Scenario, ScenarioParams } from './scenario.ts';
 import { scriptContext } from './script-context.ts';
 
@@ -34,11 +36,18 @@ export interface CaseSpec {
   params: ScenarioParams;
   /** The level every session of the case runs at (`run --isolation`); the server's default when absent. */
   isolation?: IsolationLevel;
+  /**
+   * The strategy is a black box driven from outside (`run --target`): no tables, no audit, the final read
+   * over its API, and scenarios that need more than the API are n/a.
+   */
+  blackBox?: BlackBox;
 }
 
 export interface CaseSettings {
   /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
   keepFailed: boolean;
+  /** `run --keep`: keep every case's schema, passing ones too. */
+  keepAll?: boolean;
   /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
   timeoutMs: number;
   /**
@@ -68,6 +77,7 @@ interface InterleavingFacts {
   exercised: string[];
   /** What the lifecycle steps returned, summed: rows confirmed and released, units expiry gave back. */
   observed: Observations;
+  phases: PhaseRecorder;
 }
 
 /**
@@ -83,8 +93,13 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
   let expireRan = false;
   const exercised = new Set<string>();
   const observed: Record<string, number> = {};
+  const phases = new PhaseRecorder();
   const add = (name: string, n: number) => {
     observed[name] = (observed[name] ?? 0) + n;
+  };
+  const answer = (a: RequestResult) => {
+    answers.push(a);
+    phases.answered(answers.length - 1, answers.length);
   };
   for (const record of steps) {
     const defined = byName.get(record.step);
@@ -97,6 +112,14 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
     if ('operation' in op) {
       exercised.add(op.operation);
       const value = result.status === 'ok' ? result.value : undefined;
+      phases.step(
+        op.operation === 'disable' ? `disable ${op.requestKey ?? ''}`.trim() : op.operation,
+        typeof value === 'number'
+          ? { n: value, unit: 'units back' }
+          : typeof value === 'boolean'
+            ? { n: value ? 1 : 0, unit: 'moved' }
+            : undefined,
+      );
       if (op.operation === 'expire') {
         expireRan = true;
         add('unitsReturned', typeof value === 'number' ? value : 0);
@@ -116,16 +139,22 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
     const request = op.reserve;
     const base = { requestKey: request.requestKey, user: request.user, sku: request.sku, latencyMs: 0 };
     if (result.status === 'error') {
-      answers.push({
+      answer({
         ...base,
         outcome: 'ERROR',
         error: result.error,
         ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
       });
-    } else if (result.rolledBack) answers.push({ ...base, outcome: 'ROLLED_BACK' });
-    else if (result.answer) answers.push({ ...base, ...result.answer });
+    } else if (result.rolledBack) answer({ ...base, outcome: 'ROLLED_BACK' });
+    else if (result.answer) answer({ ...base, ...result.answer });
   }
-  return { answers, lifecycle: { released, expireRan, disabled }, exercised: [...exercised], observed };
+  return {
+    answers,
+    lifecycle: { released, expireRan, disabled },
+    exercised: [...exercised],
+    observed,
+    phases,
+  };
 }
 
 /**
@@ -152,7 +181,7 @@ function excludedReason(scenario: Scenario, strategy: Strategy): string | undefi
   return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
 }
 
-function auditSummary(audit: Awaited<ReturnType<Strategy['audit']>>): AuditSummary {
+function auditSummary(audit: Awaited<ReturnType<NonNullable<Strategy['audit']>>>): AuditSummary {
   return {
     skus: audit.skus,
     duplicateActive: audit.duplicateActive,
@@ -184,6 +213,7 @@ interface Driven {
   pausePoints: string[];
   observations: Observations;
   steps?: StepRecord[];
+  phases: PhaseRecorder;
 }
 
 /**
@@ -307,14 +337,14 @@ function summaryOf(result: CaseResult, permutation: Permutation): PermutationRep
 /** One more order of the steps, on fresh tables; judged on everything but the listed order's blocking. */
 async function permutationReport(
   db: RunDatabase,
-  pool: ClientPool,
+  pool: ClientDriver,
   spec: CaseSpec,
   settings: CaseSettings,
   permutation: Permutation,
 ): Promise<PermutationReport> {
   try {
     return summaryOf(
-      await measure(db, pool, spec, { ...settings, keepFailed: false }, permutation, false),
+      await measure(db, pool, spec, { ...settings, keepFailed: false, keepAll: false }, permutation, false),
       permutation,
     );
   } catch (error: unknown) {
@@ -344,7 +374,7 @@ function withPermutations(listed: CaseResult, permutations: PermutationReport[])
 
 export async function runCase(
   db: RunDatabase,
-  pool: ClientPool,
+  pool: ClientDriver,
   spec: CaseSpec,
   settings: CaseSettings,
 ): Promise<CaseResult> {
@@ -353,6 +383,7 @@ export async function runCase(
   const identity = identityOf(spec);
   const excluded =
     excludedReason(scenario, strategy) ??
+    spec.blackBox?.notApplicable(scenario) ??
     (scenario.crashesDatabase && !db.crashAndRestart
       ? 'the scenario crashes and restarts the database: the run has no way to restart a server given by URL'
       : undefined);
@@ -384,7 +415,7 @@ export async function runCase(
 
 async function measure(
   db: RunDatabase,
-  pool: ClientPool,
+  pool: ClientDriver,
   spec: CaseSpec,
   settings: CaseSettings,
   permutation?: Permutation,
@@ -398,7 +429,8 @@ async function measure(
   let keep = settings.keepFailed;
   let stage = 'setup';
   try {
-    await db.admin.query(`SET search_path TO ${schema}`);
+    // A black box has no tables here: its setup loads the stock through its own way (reset, command).
+    if (!spec.blackBox) await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, spec.params.stock);
     // The crash under test is the clients'; the tables themselves must survive it, whatever
     // synchronous_commit the server runs with.
@@ -411,12 +443,11 @@ async function measure(
     );
     const driven = { ...drove, answers: withIndeterminate(drove.answers, scenario.expect.faults) };
     stage = 'the final read';
-    const read = await readBack(
-      target,
-      strategy,
-      [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)],
-      spec.params.stock.map((s) => s.sku),
-    );
+    const keys = [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)];
+    const skus = spec.params.stock.map((s) => s.sku);
+    const read = spec.blackBox
+      ? await spec.blackBox.finalRead(keys, skus)
+      : await readBack(target, strategy, keys, skus);
     stage = 'the audit';
     const audit = await auditInSnapshot(db.admin, strategy);
     const reading = computeReading(
@@ -442,7 +473,7 @@ async function measure(
     const found = all.filter((p) => !measuredOnly.includes(p.check));
     const boundaryFound = all.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
     const judged = judge(strategy, identity.expect, scenario.id, found, outcomes, reading);
-    keep = judged.status === 'fail' && settings.keepFailed;
+    keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
     const { steps, observations } = driven;
     const note = [
       scenario.expect.boundaryNote?.(observations),
@@ -456,8 +487,9 @@ async function measure(
       ...identity,
       status: judged.status,
       outcomes,
+      phases: driven.phases.phases(driven.answers, countOutcomes),
       invariants: reading.invariants,
-      audit: auditSummary(audit),
+      ...(audit ? { audit: auditSummary(audit) } : { noAudit: NO_AUDIT }),
       finalRead: {
         statuses: reading.statusCounts,
         skus: reading.skus,
@@ -469,6 +501,7 @@ async function measure(
       boundary: `${judged.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
       problems: judged.problems,
       ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
+      ...(spec.blackBox ? { http: spec.blackBox.takeFacts() } : {}),
       ...(Object.keys(observations).length > 0 ? { observations } : {}),
       ...(note ? { boundaryNote: note } : {}),
       ...(scenario.expect.headline ? { headline: true } : {}),
@@ -494,7 +527,7 @@ async function measure(
 async function drive(
   spec: CaseSpec,
   db: RunDatabase,
-  pool: ClientPool,
+  pool: ClientDriver,
   schema: string,
   settings: CaseSettings,
   listed?: Permutation,
@@ -508,7 +541,7 @@ async function drive(
       ...(spec.isolation ? { isolation: spec.isolation } : {}),
       ...(scenario.sessionSettings ? { settings: scenario.sessionSettings } : {}),
     });
-    await scenario.run(script.ctx);
+    await scenario.run(spec.blackBox ? spec.blackBox.scriptContext(script.ctx, scenario) : script.ctx);
     return {
       sent: script.sent,
       answers: script.answers,
@@ -516,6 +549,7 @@ async function drive(
       exercised: [...script.exercised, ...final],
       pausePoints: [...script.pausePoints],
       observations: script.observations,
+      phases: script.phases,
     };
   }
   if (scenario.kind === 'clients') {
@@ -541,13 +575,17 @@ async function drive(
       ...(holdAt ? { holdAt } : {}),
     });
     const rollbacks = [...new Set(plan.clients.flatMap((c) => (c.rollbackAt ? [c.rollbackAt] : [])))];
+    const answers = clients.flatMap((c) => c.results);
+    const phases = new PhaseRecorder();
+    phases.answered(0, answers.length);
     return {
       sent: plan.clients.flatMap((c) => c.requests),
-      answers: clients.flatMap((c) => c.results),
+      answers,
       lifecycle: NO_LIFECYCLE,
       exercised: ['reserve', ...final],
       pausePoints: [...(holdAt ? [`reserve:${holdAt}`] : []), ...rollbacks.map((p) => `reserve:${p}`)],
       observations: {},
+      phases,
     };
   }
   const permutation = listed ?? interleavingOf(scenario).listed;
@@ -571,5 +609,6 @@ async function drive(
     pausePoints: [...new Set(untils)],
     observations: facts.observed,
     steps,
+    phases: facts.phases,
   };
 }

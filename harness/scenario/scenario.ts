@@ -120,7 +120,26 @@ export interface Expectations<O extends Observations> {
   headline?: boolean;
 }
 
+/**
+ * What a scenario reaches beyond the business API (reserve, confirm, release, status, remaining), each with
+ * the line a black box (`run --target`: a service reached only through that API) sits the scenario out
+ * with. An interleaving's sessions and lock view follow from its kind, a database crash from
+ * `crashesDatabase`, session settings from `sessionSettings`; everything else a scenario declares here.
+ */
+export const SCENARIO_ACCESS = {
+  'child-process':
+    "it runs the strategy's operation in a child process of the harness and kills it -9 at a pause point",
+  'database-clock': "it waits on the database's own clock (clock_timestamp())",
+  'proxied-connection': 'it cuts a database connection through a proxy right after its COMMIT',
+  'server-settings': "it changes the database server's settings (ALTER SYSTEM)",
+  service: "it starts the harness's own HTTP service in front of an in-process strategy",
+  'node-restart': 'it restarts a node (run it with --target-restart)',
+} as const;
+export type ScenarioAccess = keyof typeof SCENARIO_ACCESS;
+
 interface ScenarioBase<O extends Observations> {
+  /** What the scenario reaches beyond the business API (see SCENARIO_ACCESS); none when absent. */
+  access?: readonly ScenarioAccess[];
   /** Session settings put under test in every session of the case (e.g. `{ synchronous_commit: 'on' }`). */
   sessionSettings?: Readonly<Record<string, string>>;
   /** The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`). */

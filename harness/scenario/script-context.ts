@@ -16,7 +16,7 @@ import { sqlstateOf } from '../../strategies/sqlstate.ts';
 import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
 import { runUntilStage } from '../crash/crash-runner.ts';
 import type { RunDatabase } from '../database/database.ts';
-import type { ClientPool } from '../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
@@ -24,6 +24,7 @@ import { oneLine } from '../errors.ts';
 import { startReservationService } from '../http/reservation-service.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
+import { PhaseRecorder } from './phases.ts';
 import type { Observations, ScenarioParams, ScriptContext } from './scenario.ts';
 
 export interface ScriptRun {
@@ -37,6 +38,8 @@ export interface ScriptRun {
   /** Contract operations the scenario called, and the pause points it killed them at. */
   exercised: Set<string>;
   pausePoints: Set<string>;
+  /** Which answers came in which batch, and the lifecycle steps between them (per-phase outcomes). */
+  phases: PhaseRecorder;
 }
 
 /** Pause points do nothing in a lifecycle session: only the crash child stops at one. */
@@ -49,7 +52,7 @@ function missing(strategy: Strategy, operation: string): Error {
 
 export function scriptContext(
   db: RunDatabase,
-  pool: ClientPool,
+  pool: ClientDriver,
   ref: StrategyRef,
   schema: string,
   params: ScenarioParams,
@@ -71,6 +74,16 @@ export function scriptContext(
   const pausePoints = new Set<string>();
   let sessionCount = 0;
   let crashCount = 0;
+  const phases = new PhaseRecorder();
+  /** The incarnation each node last served in: a new one is a restart, a step of its own. */
+  const incarnations = new Map<string, string>();
+  let overHttp: ((from: number, to: number) => void) | undefined;
+  /** Adds answers to the case's list; `done` closes the batch they belong to. */
+  const collect = (results: readonly RequestResult[], done: (from: number, to: number) => void) => {
+    const from = answers.length;
+    answers.push(...results);
+    done(from, answers.length);
+  };
 
   const ctx: ScriptContext = {
     params,
@@ -81,6 +94,14 @@ export function scriptContext(
       const rollbackAt = options?.rollbackAt;
       const perClient = options?.perClient ?? 1;
       if (rollbackAt) pausePoints.add(`reserve:${rollbackAt}`);
+      for (let index = 0; index < Math.ceil(requests.length / perClient); index++) {
+        const node = nodeOf?.(index);
+        if (!node) continue;
+        const before = incarnations.get(node.name);
+        if (before !== undefined && before !== node.incarnation) phases.step(`restart of ${node.name}`);
+        incarnations.set(node.name, node.incarnation);
+      }
+      const done = phases.send(requests.map((r) => r.requestKey));
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
         target,
@@ -92,7 +113,7 @@ export function scriptContext(
         timeoutMs,
       });
       const results = clients.flatMap((c) => c.results);
-      answers.push(...results);
+      collect(results, done);
       return results;
     },
     async withSessions(count, work) {
@@ -118,17 +139,21 @@ export function scriptContext(
       if (!strategy.backdate) throw new Error(`${strategy.id} has no backdate hook`);
       exercised.add('backdate');
       await strategy.backdate(db.admin, keys);
+      phases.step('backdate', { n: keys.length, unit: 'keys' });
     },
     async confirm(session, key) {
       exercised.add('confirm');
       if (!strategy.confirm) throw missing(strategy, 'confirm');
-      return strategy.confirm(session, key);
+      const moved = await strategy.confirm(session, key);
+      phases.step('confirm', { n: moved ? 1 : 0, unit: 'moved' });
+      return moved;
     },
     async release(session, key) {
       exercised.add('release');
       if (!strategy.release) throw missing(strategy, 'release');
       const moved = await strategy.release(session, key);
       if (moved) lifecycle.released.add(key);
+      phases.step('release', { n: moved ? 1 : 0, unit: 'moved' });
       return moved;
     },
     async disable(session, sku) {
@@ -136,17 +161,21 @@ export function scriptContext(
       if (!strategy.disable) throw missing(strategy, 'disable');
       const moved = await strategy.disable(session, sku);
       if (moved) lifecycle.disabled.add(sku);
+      phases.step(`disable ${sku}`, { n: moved ? 1 : 0, unit: 'moved' });
       return moved;
     },
     async expire(session) {
       exercised.add('expire');
       lifecycle.expireRan = true;
       if (!strategy.expire) throw missing(strategy, 'expire');
-      return strategy.expire(session);
+      const units = await strategy.expire(session);
+      phases.step('expire', { n: units, unit: 'units back' });
+      return units;
     },
     remaining: (sku) => strategy.remaining(db.admin, sku),
     status: (key) => strategy.status(db.admin, key),
     async databaseClockPasses(ms) {
+      phases.step(`database clock +${ms} ms`);
       const { rows } = await db.admin.query<{ at: Date }>(
         'SELECT clock_timestamp() + make_interval(secs => $1 / 1000.0) AS at',
         [ms],
@@ -172,6 +201,7 @@ export function scriptContext(
     },
     async crashDatabase() {
       if (!db.crashAndRestart) throw new Error('the run has no way to restart this server');
+      phases.step('database crash');
       await db.crashAndRestart();
       // The admin connection is a new one: it reads the case's tables again.
       await db.admin.query(`SET search_path TO ${schema}`);
@@ -180,6 +210,7 @@ export function scriptContext(
       sent.push(request);
       exercised.add('reserve');
       const { requestKey, user, sku } = request;
+      const done = phases.send([requestKey]);
       const began = performance.now();
       let result: RequestResult;
       try {
@@ -198,7 +229,7 @@ export function scriptContext(
           ...(sqlstate ? { sqlstate } : {}),
         };
       }
-      answers.push(result);
+      collect([result], done);
       return result;
     },
     async withProxiedSession(work) {
@@ -240,6 +271,7 @@ export function scriptContext(
     node: (index, count, start) => nodeIdentity(schema, index, count, start),
     crash(operation, crashAt) {
       crashCount += 1;
+      phases.step(`kill -9 of ${operation === 'expire' ? 'expire' : 'reserve'} at ${crashAt}`);
       pausePoints.add(`${operation === 'expire' ? 'expire' : 'reserve'}:${crashAt}`);
       if (operation === 'expire') {
         lifecycle.expireRan = true;
@@ -262,9 +294,14 @@ export function scriptContext(
     sent(requests) {
       sent.push(...requests);
       exercised.add('reserve');
+      overHttp ??= phases.send(
+        requests.map((r) => r.requestKey),
+        'reserve over HTTP',
+      );
     },
     answered(results) {
-      answers.push(...results);
+      collect(results, overHttp ?? phases.send(results.map((r) => r.requestKey)));
+      overHttp = undefined;
     },
     async withService(settings, work) {
       const service = await startReservationService({
@@ -285,5 +322,5 @@ export function scriptContext(
       observations[name] = value;
     },
   };
-  return { ctx, sent, answers, observations, lifecycle, exercised, pausePoints };
+  return { ctx, sent, answers, observations, lifecycle, exercised, pausePoints, phases };
 }

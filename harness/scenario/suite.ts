@@ -79,11 +79,16 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
               const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
               const settings = {
                 keepFailed: true,
+                keepAll: options.keep,
                 timeoutMs: options.timeoutMs,
                 permutations: options.permutations,
               };
               const spec = { id, scenario, ref, params, ...(isolation ? { isolation } : {}) };
-              const result = await runCase(db, pool, spec, settings);
+              const began = performance.now();
+              const result = {
+                ...(await runCase(db, pool, spec, settings)),
+                durationMs: Math.round(performance.now() - began),
+              };
               cases.push(result);
               options.onCase?.(result);
             }

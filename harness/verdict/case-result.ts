@@ -1,10 +1,11 @@
 /**
  * A case's result, discriminated on `status` (tinybench style): failures are recorded, not thrown, so one
- * broken case never hides the others. Field names are the public JSON of DESIGN.md.
+ * broken case never hides the others. Field names are the public JSON (docs/report.schema.json).
  */
 import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../strategies/contract.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
+import type { HttpFacts } from '../target/http-facts.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 
 export type OutcomeCounts = Record<string, number>;
@@ -14,6 +15,28 @@ export type Observed = number | number[] | string | Record<string, number>;
 
 /** Named values a script scenario saw along the way (units each expiry run returned, …); typed per scenario. */
 export type Observations = Record<string, Observed>;
+
+/**
+ * One phase of a case: a batch of requests (with the lifecycle steps that came before it or while it was in
+ * flight), or the lifecycle steps after the last batch. Outcomes are this phase's answers alone; the case's
+ * `outcomes` are their sum.
+ */
+export interface CasePhase {
+  /** `reserve`, `replay`, `reserve over HTTP`, `reserve after expire ×2 (5 units back)`, `then expire …`. */
+  label: string;
+  outcomes: OutcomeCounts;
+}
+
+/** `reserve: HELD 10 · reserve after database crash: HELD 5`; a phase without requests shows its label only. */
+export function formatPhases(phases: readonly CasePhase[], separator = ' · '): string {
+  return (
+    phases
+      .map((p) =>
+        Object.keys(p.outcomes).length > 0 ? `${p.label}: ${formatOutcomes(p.outcomes)}` : p.label,
+      )
+      .join(separator) || '-'
+  );
+}
 
 /** `HELD 40, SOLD_OUT 110`, or `-` when nothing was counted. */
 export function formatOutcomes(outcomes: OutcomeCounts): string {
@@ -26,6 +49,8 @@ export function formatOutcomes(outcomes: OutcomeCounts): string {
 
 interface CaseIdentity {
   id: string;
+  /** Wall time of the whole case in ms (setup, drive, final read, audit; every permutation), set by the suite. */
+  durationMs?: number;
   scenario: string;
   strategy: string;
   /** `measure`: a level outside the strategy's claimed isolation levels; reported, never failing the run. */
@@ -72,9 +97,14 @@ export interface PermutationReport {
 interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   status: S;
   outcomes: OutcomeCounts;
+  /** The outcomes phase by phase, in the order the phases ran (they add up to `outcomes`). */
+  phases: CasePhase[];
   /** Computed by the harness from the answers and its final read; never the strategy's self-report. */
   invariants: Invariants;
-  audit: AuditSummary;
+  /** The strategy's own audit; absent for a black box, which has none (`noAudit` says so). */
+  audit?: AuditSummary;
+  /** `no audit: black box (…)` where there is no audit to compare the final read with. */
+  noAudit?: string;
   finalRead: FinalReadSummary;
   coverage: CaseCoverage;
   /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
@@ -89,6 +119,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   problems: string[];
   /** Per-request latency of a clients scenario (includes time held at a barrier). */
   latency?: LatencyPercentiles;
+  /** A black box's HTTP exchanges in this case: per endpoint, status codes, 503s retried, latency. */
+  http?: HttpFacts;
   /** The recorded steps of an interleaving scenario: blocked or not, and each step's result. */
   steps?: StepRecord[];
   /** What a script scenario saw along the way (units each expiry run returned, …). */

@@ -21,16 +21,19 @@ export interface Invariants {
   oversold: number;
   /** (user, sku) pairs with more than one active key. */
   duplicateActive: number;
-  /** request_keys owning more than one row: only the audit can see these (the second opinion). */
-  duplicateKey: number;
+  /**
+   * request_keys owning more than one row: only the audit can see these (the second opinion). Absent for a
+   * strategy without an audit (a black box).
+   */
+  duplicateKey?: number;
   /** HELD answers whose key is not found, or ended in a way no operation of the case explains. */
   lostAcknowledged: number;
   /** Active keys no client was told about (no HELD or REPLAY answer for the key). */
   unacknowledgedActive: number;
   /** SOLD_OUT answers that stock never sold at the end could have served (a boundary, not a violation). */
   falseSoldOut: number;
-  /** Disagreements between the audit and the harness's final read (counts per sku, active keys). */
-  auditMismatch: number;
+  /** Disagreements between the audit and the harness's final read (counts per sku, active keys); absent without an audit. */
+  auditMismatch?: number;
   /** Designs that keep books (StrategyAudit.books): every sku's counters add up. */
   reconciled?: boolean;
   /** Designs that keep books: how far a replay of the ledger lands from today's counters. */
@@ -78,7 +81,12 @@ export interface Reading {
   indeterminate?: { committed: number; notCommitted: number };
 }
 
-export async function auditInSnapshot(db: ClientBase, strategy: Strategy): Promise<StrategyAudit> {
+/** The strategy's audit in one REPEATABLE READ snapshot; undefined when it has none (a black box). */
+export async function auditInSnapshot(
+  db: ClientBase,
+  strategy: Strategy,
+): Promise<StrategyAudit | undefined> {
+  if (!strategy.audit) return undefined;
   await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     return await strategy.audit(db);
@@ -137,7 +145,8 @@ function compareWithAudit(
   return found;
 }
 
-export function computeReading(facts: CaseFacts, read: FinalRead, audit: StrategyAudit): Reading {
+/** Without an audit (a black box), `duplicateKey` and `auditMismatch` are not computed: absent, not 0. */
+export function computeReading(facts: CaseFacts, read: FinalRead, audit: StrategyAudit | undefined): Reading {
   const owner = owners(facts);
   const activeKeys = new Set([...read.statuses].filter(([, s]) => isActive(s)).map(([k]) => k));
   const activeBySku = new Map<string, number>();
@@ -173,7 +182,7 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
     (k) => (read.statuses.get(k) ?? 'NOT_FOUND') !== 'NOT_FOUND',
   ).length;
   const sum = (pick: (s: SkuReading) => number) => skus.reduce((acc, s) => acc + pick(s), 0);
-  const mismatches = compareWithAudit(audit, skus, activeKeys);
+  const mismatches = audit ? compareWithAudit(audit, skus, activeKeys) : [];
   const statusCounts: Record<string, number> = {};
   for (const status of read.statuses.values()) statusCounts[status] = (statusCounts[status] ?? 0) + 1;
   return {
@@ -190,7 +199,7 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
       drift: sum((s) => s.drift),
       oversold: sum((s) => Math.max(0, s.active - s.total)),
       duplicateActive: [...activeByUserSku.values()].filter((n) => n > 1).length,
-      duplicateKey: audit.duplicateKey,
+      ...(audit ? { duplicateKey: audit.duplicateKey } : {}),
       lostAcknowledged: [...heldKeys].filter((k) => unexplainedEnd(read.statuses.get(k), k, facts.lifecycle))
         .length,
       unacknowledgedActive: [...activeKeys].filter((k) => !toldKeys.has(k)).length,
@@ -199,8 +208,8 @@ export function computeReading(facts: CaseFacts, read: FinalRead, audit: Strateg
           ? 0
           : Math.min(soldOutBySku.get(s.sku) ?? 0, Math.max(0, s.total - s.active)),
       ),
-      auditMismatch: mismatches.length,
-      ...(audit.books
+      ...(audit ? { auditMismatch: mismatches.length } : {}),
+      ...(audit?.books
         ? { reconciled: audit.books.reconciled, ledgerReplayDrift: audit.books.ledgerReplayDrift }
         : {}),
     },

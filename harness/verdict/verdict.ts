@@ -32,7 +32,8 @@ export function invariantProblems(reading: Reading): Problem[] {
     problems.push({ check: 'drift', message: `drift ${inv.drift}${detail}` });
   }
   const counts = ['duplicateActive', 'duplicateKey', 'lostAcknowledged', 'unacknowledgedActive'] as const;
-  for (const check of counts) if (inv[check] > 0) problems.push({ check, message: `${check} ${inv[check]}` });
+  for (const check of counts)
+    if ((inv[check] ?? 0) > 0) problems.push({ check, message: `${check} ${inv[check]}` });
   for (const line of reading.mismatches)
     problems.push({ check: 'auditMismatch', message: `auditMismatch: ${line}` });
   if (inv.reconciled === false) problems.push({ check: 'reconciled', message: 'books do not reconcile' });

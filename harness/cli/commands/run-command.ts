@@ -7,6 +7,10 @@ import { buildReport, writeReportFiles } from '../../report/report.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import { runSuite } from '../../scenario/suite.ts';
+import { ExchangeLog } from '../../target/http-facts.ts';
+import { HttpTarget } from '../../target/http-target.ts';
+import { preflightTarget, type TargetArgs, targetArgs } from '../../target/target-options.ts';
+import { runTargetSuite, targetSection } from '../../target/target-suite.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
@@ -20,7 +24,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 
-export interface RunArgs {
+export interface RunArgs extends TargetArgs {
   strategy?: unknown;
   scenario?: unknown;
   clients?: unknown;
@@ -58,9 +62,26 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
   const permutations = permutationsFrom(args.permutations);
   const isolation = list('isolation', args.isolation).map(isolationLevel);
-  const databaseUrl = databaseUrlFrom(args);
+  const target = targetArgs(
+    {
+      ...args,
+      strategy: args.strategy,
+      isolation: args.isolation,
+      'database-url': args['database-url'],
+      keep: args.keep,
+    },
+    timeoutMs,
+  );
   const scenarioIds = list('scenario', args.scenario);
   const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
+  if (target) {
+    const overrides = {
+      ...(clients !== undefined ? { clients } : {}),
+      ...(stock !== undefined ? { stock } : {}),
+    };
+    return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
+  }
+  const databaseUrl = databaseUrlFrom(args);
   const strategies = await resolveStrategies(list('strategy', args.strategy));
   const reports = reportsFolder(args.reports);
 
@@ -93,5 +114,42 @@ export async function runCommand(args: RunArgs): Promise<number> {
     process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
   }
   for (const line of result.kept) process.stderr.write(`${line}\n`);
+  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
+
+/** `run --target`: the service is asked whether it speaks the API first, then every case runs against it. */
+async function runAgainstTarget(
+  given: NonNullable<ReturnType<typeof targetArgs>>,
+  options: RunArgs & {
+    scenarios: Parameters<typeof runTargetSuite>[0]['scenarios'];
+    overrides: Parameters<typeof runTargetSuite>[0]['overrides'];
+    repeat: number;
+    timeoutMs: number;
+  },
+): Promise<number> {
+  const log = new ExchangeLog();
+  const target = new HttpTarget(await preflightTarget(given, log), log);
+  // Only once the service answered as the API says: a refused target leaves nothing behind.
+  const reports = reportsFolder(options.reports);
+  const result = await runTargetSuite({
+    target,
+    scenarios: options.scenarios,
+    overrides: options.overrides,
+    repeat: options.repeat,
+    timeoutMs: options.timeoutMs,
+    requireCoverage: options['require-coverage'],
+    ...(options.json
+      ? {}
+      : {
+          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
+        }),
+  });
+  const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
+  const folder = writeReportFiles(reports, report);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
+  }
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }

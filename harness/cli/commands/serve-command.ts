@@ -2,8 +2,17 @@
 
 import { Errors } from '../../errors.ts';
 import { serve } from '../../http/serve.ts';
+import { SCHEMA_NAME } from '../../http/service-tables.ts';
 import { loadStrategy } from '../../registry/registry.ts';
-import { admissionFrom, boundedInteger, databaseUrlFrom, list, MAX_STOCK, shown } from '../cli-arguments.ts';
+import {
+  admissionFrom,
+  boundedInteger,
+  databaseUrlFrom,
+  list,
+  MAX_STOCK,
+  shown,
+  single,
+} from '../cli-arguments.ts';
 
 export interface ServeArgs {
   strategy?: unknown;
@@ -12,7 +21,44 @@ export interface ServeArgs {
   'wait-ms'?: unknown;
   'work-ms'?: unknown;
   stock?: unknown;
+  'expire-every-ms'?: unknown;
+  'log-json'?: unknown;
   'database-url'?: unknown;
+  schema?: unknown;
+  node?: unknown;
+  'allow-reset'?: unknown;
+}
+
+/** Nodes a service may be split into (`--node I/N`). */
+const MAX_NODES = 64;
+
+/** `--node I/N`: this process is node I (1-based) of N. */
+function nodeFrom(value: unknown): { index: number; count: number } | undefined {
+  const text = single('node', value);
+  if (text === undefined) return undefined;
+  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || index > count || count > MAX_NODES) {
+    throw Errors.badInput(`--node must be I/N with 1 ≤ I ≤ N ≤ ${MAX_NODES} (e.g. 2/3), got ${shown(text)}`);
+  }
+  return { index: index - 1, count };
+}
+
+function schemaFrom(value: unknown, databaseUrl: string | undefined): string | undefined {
+  const schema = single('schema', value);
+  if (schema === undefined) return undefined;
+  if (!SCHEMA_NAME.test(schema)) {
+    throw Errors.badInput(
+      `--schema must be a lower-case identifier (a-z, 0-9, _; at most 63), got ${shown(schema)}`,
+    );
+  }
+  if (!databaseUrl) {
+    throw Errors.badInput(
+      '--schema needs --database-url (or DATABASE_URL): serves share tables only on a server they all reach',
+    );
+  }
+  return schema;
 }
 
 export async function serveCommand(args: ServeArgs): Promise<number> {
@@ -25,7 +71,10 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
   const workMs = boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0;
   const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40;
+  const expireEveryMs = boundedInteger('expire-every-ms', args['expire-every-ms'], 0, 3_600_000) ?? 1000;
   const databaseUrl = databaseUrlFrom(args);
+  const schema = schemaFrom(args.schema, databaseUrl);
+  const node = nodeFrom(args.node);
   const ref = await loadStrategy(names[0] ?? 'hot-row');
   return serve({
     ref,
@@ -33,6 +82,11 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     admission: { ...gate, waitMs },
     workMs,
     stock,
+    expireEveryMs,
+    logJson: args['log-json'] === true,
+    allowReset: args['allow-reset'] === true,
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(schema ? { schema } : {}),
+    ...(node ? { node } : {}),
   });
 }

@@ -1,0 +1,139 @@
+/**
+ * `reservebench sql [KEPT] [--command SQL]`: a way into what a run kept that works on a fresh machine (psql
+ * does not come with the embedded server, and the kept server is stopped with a password printed nowhere).
+ * KEPT names a kept run by its data directory or run database (`reservebench clean --dry-run` lists them);
+ * a kept embedded server is started on a free port for the session and stopped after it. SQL comes from
+ * `--command`, from stdin when it is not a terminal, or from a prompt (statements end with `;`).
+ */
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import Table from 'cli-table3';
+import pg from 'pg';
+import { leftovers } from '../../database/clean.ts';
+import { OWNED_MARKER, redact, withDatabase } from '../../database/database.ts';
+import { startKeptServer } from '../../database/embedded-server.ts';
+import type { StateFile } from '../../database/run-state.ts';
+import { Errors, EXIT, oneLine } from '../../errors.ts';
+
+export interface SqlArgs {
+  kept?: string;
+  command?: string;
+}
+
+function kept(): StateFile[] {
+  return leftovers().filter(({ state }) => state.kept && state.serverUrl);
+}
+
+function label({ state }: StateFile): string {
+  return state.dataDir ?? `${state.database} on ${redact(state.serverUrl ?? '')}`;
+}
+
+function choose(name: string | undefined): StateFile {
+  const all = kept();
+  if (all.length === 0) throw Errors.badInput('no run kept its data (a failing run or --keep does)');
+  const matching =
+    name === undefined
+      ? all
+      : all.filter(({ state }) =>
+          [state.dataDir, state.dataDir && basename(state.dataDir), state.database].includes(name),
+        );
+  if (matching.length === 1 && matching[0]) return matching[0];
+  const choices = all.map(label).join(', ');
+  throw Errors.badInput(
+    name === undefined
+      ? `name the kept run to open: ${choices}`
+      : `no kept run is named ${JSON.stringify(name)}; kept: ${choices}`,
+  );
+}
+
+/** The run database on a kept server: the one database the suite marked as its own. */
+async function runDatabase(serverUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl, application_name: 'reservebench-sql' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1 ORDER BY datname DESC",
+      [OWNED_MARKER],
+    );
+    return rows[0]?.datname ?? 'postgres';
+  } finally {
+    await client.end();
+  }
+}
+
+function render(result: pg.QueryResult): string {
+  if (!result.fields?.length)
+    return `${result.command ?? 'OK'}${result.rowCount ? ` ${result.rowCount}` : ''}`;
+  const table = new Table({ head: result.fields.map((f) => f.name), style: { head: [], border: [] } });
+  for (const row of result.rows as Record<string, unknown>[])
+    table.push(result.fields.map((f) => (row[f.name] === null ? '' : String(row[f.name]))));
+  return `${table.toString()}\n(${result.rowCount} row${result.rowCount === 1 ? '' : 's'})`;
+}
+
+async function execute(client: pg.Client, sql: string): Promise<boolean> {
+  try {
+    const results = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+    for (const result of Array.isArray(results) ? results : [results])
+      process.stdout.write(`${render(result)}\n`);
+    return true;
+  } catch (error: unknown) {
+    process.stdout.write(`ERROR: ${oneLine(error)}\n`);
+    return false;
+  }
+}
+
+async function prompt(client: pg.Client, database: string): Promise<boolean> {
+  const lines = createInterface({ input: process.stdin, output: process.stdout });
+  let ok = true;
+  let statement = '';
+  try {
+    for (;;) {
+      const line = await lines.question(statement ? `${database}-> ` : `${database}=> `).catch(() => null);
+      if (line === null || (!statement && /^\s*\\q\s*$/.test(line))) return ok;
+      statement += `${line}\n`;
+      if (/;\s*$/.test(line)) {
+        ok = (await execute(client, statement)) && ok;
+        statement = '';
+      }
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function sqlCommand(args: SqlArgs): Promise<number> {
+  const { state } = choose(args.kept);
+  const server = state.dataDir ? await startKeptServer(state.dataDir) : undefined;
+  try {
+    const url = new URL(state.serverUrl ?? '');
+    if (server) url.port = String(server.port);
+    const database = state.database ?? (await runDatabase(url.href));
+    const client = new pg.Client({
+      connectionString: withDatabase(url.href, database),
+      application_name: 'reservebench-sql',
+    });
+    await client.connect();
+    try {
+      process.stderr.write(
+        `connected to ${database}${server ? ` (kept server ${state.dataDir}, stopped again on exit)` : ''}; each case's tables are in its own schema: SET search_path TO <schema>\n`,
+      );
+      const ok =
+        args.command !== undefined
+          ? await execute(client, args.command)
+          : process.stdin.isTTY
+            ? await prompt(client, database)
+            : await execute(client, await readStdin());
+      return ok ? EXIT.ok : EXIT.expectationFailed;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  } finally {
+    await server?.stop();
+  }
+}

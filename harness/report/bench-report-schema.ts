@@ -1,0 +1,109 @@
+/**
+ * The document of `reservebench bench` (its report.json, `bench --json`): the run report's environment with
+ * a `bench` and an `uncontended` section instead of cases. Its TypeScript type lives with the bench
+ * (harness/bench/bench-report.ts); a test holds the two equal, and `docs/bench-report.schema.json` is
+ * generated from this definition.
+ */
+import { z } from 'zod';
+import { environmentSchema, latencySchema } from './report-schema.ts';
+
+const count = z.number().int().nonnegative();
+const counts = z.record(z.string(), count);
+
+const lockWaitSchema = z
+  .strictObject({
+    meanWaiters: z.number().nonnegative().describe('backends waiting on a lock, mean over the samples'),
+    shareOfTime: z.number().min(0).max(1).describe('share of the samples with at least one waiter'),
+  })
+  .describe('pg_locks sampled during the measured window');
+
+const saturationSchema = z
+  .strictObject({
+    generatorCores: z.number().nonnegative().describe('CPU time ÷ wall time of the load generator, in cores'),
+    serverCores: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe("the server's backends and auxiliary processes, in cores; null when /proc cannot see them"),
+    clientBound: z
+      .boolean()
+      .describe('the generator was busy enough that the series measured it as much as the design'),
+  })
+  .describe('How busy the generator and the server were');
+
+const measured = {
+  status: z.enum(['ok', 'fail']).describe('ok when the audit passed (drift 0, nothing oversold)'),
+  throughput: z.number().nonnegative().describe('HELD answers per second in the measured window'),
+  latency: latencySchema,
+  requests: count,
+  outcomes: counts,
+  retries: count.describe('a client turned away by admission tried again'),
+  designRetries: counts.describe('retries the design made itself, by reason'),
+  errors: counts,
+  lockWait: lockWaitSchema,
+  saturation: saturationSchema,
+  drift: z.number().int(),
+  oversold: count,
+  problems: z.array(z.string()),
+};
+
+const trialSchema = z
+  .strictObject({
+    trial: z.number().int().positive(),
+    startedAt: z.iso.datetime().describe('when the measured window opened'),
+    ...measured,
+  })
+  .describe('One run of a series');
+
+const intervalSchema = z.strictObject({ low: z.number(), high: z.number() });
+
+const seriesSchema = z
+  .strictObject({
+    strategy: z.string(),
+    clients: z.number().int().positive(),
+    admission: z.string().nullable().describe('`limit:waiting`, or null without admission'),
+    ...measured,
+    median: z.strictObject({ throughput: z.number().nonnegative(), p99: z.number() }),
+    ci95: z
+      .strictObject({ throughput: intervalSchema, p99: intervalSchema })
+      .nullable()
+      .describe('95% percentile-bootstrap interval of each median; null with fewer than two passing trials'),
+    trials: z.array(trialSchema),
+  })
+  .describe('A series (strategy × clients × admission) over its trials; counts summed over the trials');
+
+const uncontendedSchema = z
+  .strictObject({
+    strategy: z.string(),
+    opsPerSecond: z.number().nonnegative(),
+    latency: z.strictObject({ mean: z.number(), p99: z.number() }),
+    samples: count,
+  })
+  .describe('One client, no contention (tinybench)');
+
+export const benchReportSchema = z
+  .strictObject({
+    ok: z.boolean().describe('every series ran and passed its audit'),
+    generatedAt: z.iso.datetime(),
+    environment: environmentSchema,
+    cases: z.tuple([]).describe('always empty: a bench report has series, not cases'),
+    bench: z.array(seriesSchema),
+    uncontended: z.array(uncontendedSchema),
+  })
+  .meta({ title: 'reservebench bench report', description: 'report.json of `reservebench bench`' });
+
+export type BenchReportDocument = z.infer<typeof benchReportSchema>;
+
+/** The JSON Schema of a bench report.json (docs/bench-report.schema.json). */
+export function benchReportJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(benchReportSchema, {
+    target: 'draft-2020-12',
+    // zod writes the empty tuple as `prefixItems: []`, which the 2020-12 meta-schema rejects (minItems 1).
+    override: ({ jsonSchema }) => {
+      if (Array.isArray(jsonSchema.prefixItems) && jsonSchema.prefixItems.length === 0) {
+        delete jsonSchema.prefixItems;
+        jsonSchema.maxItems = 0;
+      }
+    },
+  });
+}

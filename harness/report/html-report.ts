@@ -1,0 +1,129 @@
+/**
+ * report.html: report.md rendered as one self-contained page for readers who open reports outside a code
+ * host. It is made from the Markdown itself, so its tables are report.md's tables (built once, in
+ * result-tables.ts and bench-report.ts) and can never disagree with them; the SVG charts the Markdown
+ * links to are inlined, the CSS is inline, there are no scripts, and a Content-Security-Policy forbids
+ * every request, so the file reads the same offline.
+ *
+ * All text is escaped: raw HTML in the Markdown is shown as text (only a bare `<br>` inside a cell is kept
+ * as a line break), links and images that name a scheme or another host are left as plain text, and an
+ * image is drawn only when it is an SVG chart from the report's folder.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import markdownIt, { type MarkdownIt } from 'markdown-it';
+
+/** Chart file name (as report.md links it, e.g. `throughput.svg`) → its SVG text. */
+export type InlineCharts = Readonly<Record<string, string>>;
+
+const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** A link or image target inside the report's folder: no scheme (`http:`, `data:`, …) and no `//host`. */
+const isLocal = (url: string) => !/^[a-z][a-z0-9+.-]*:/i.test(url.trim()) && !/^[\\/]{2}/.test(url.trim());
+
+/** The charts this module writes itself (charts.ts): a bare `<svg>` with no script, link or outside reference. */
+function inlineableSvg(svg: string): string | undefined {
+  const body = svg.replace(/^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?/i, '').trimEnd();
+  if (!/^<svg[\s>]/.test(body) || !body.endsWith('</svg>')) return undefined;
+  if (/<script|<foreignObject|\shref\s*=|:href\s*=|url\(|@import|\son[a-z]+\s*=/i.test(body))
+    return undefined;
+  return body;
+}
+
+function markdownRenderer(charts: InlineCharts): MarkdownIt {
+  const md = markdownIt('default', { html: false, linkify: false, typographer: false });
+  md.validateLink = isLocal;
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : '';
+    const src = String(token?.attrGet('src') ?? '');
+    const svg = Object.hasOwn(charts, src) ? inlineableSvg(charts[src] ?? '') : undefined;
+    if (!svg) return `<span class="missing-chart">[${escapeHtml(alt || src)}]</span>`;
+    return `<span class="chart">${svg.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(alt)}"`)}</span>`;
+  };
+  // Wide tables scroll inside their own box instead of widening the page.
+  md.renderer.rules.table_open = (tokens, idx, options, _env, self) =>
+    `<div class="table">${self.renderToken(tokens, idx, options)}`;
+  md.renderer.rules.table_close = (tokens, idx, options, _env, self) =>
+    `${self.renderToken(tokens, idx, options)}</div>`;
+  // The one piece of HTML a Markdown table cell needs for a line break; anything else stays escaped text.
+  md.inline.ruler.before('html_inline', 'line_break_tag', (state, silent) => {
+    const match = /^<br\s*\/?>/i.exec(state.src.slice(state.pos));
+    if (!match) return false;
+    if (!silent) state.push('html_inline', '', 0).content = '<br>';
+    state.pos += match[0].length;
+    return true;
+  });
+  return md;
+}
+
+const STYLE = `
+:root { color-scheme: light; }
+body { margin: 0; background: #fff; color: #1f2328; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
+main { max-width: 1200px; margin: 0 auto; padding: 24px 32px 48px; }
+h1 { font-size: 1.9em; border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; }
+h2 { font-size: 1.4em; border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; margin-top: 1.6em; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 90%; }
+code { background: #eff1f3; border-radius: 4px; padding: .1em .35em; }
+pre { background: #f6f8fa; padding: 12px; overflow-x: auto; border-radius: 6px; }
+pre code { background: none; padding: 0; }
+.table { overflow-x: auto; margin: 12px 0; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { border: 1px solid #d1d9e0; padding: 4px 8px; vertical-align: top; text-align: left; }
+th { background: #f6f8fa; white-space: nowrap; }
+td:first-child { white-space: nowrap; }
+tbody tr:nth-child(2n) { background: #f9fafb; }
+.chart { display: block; margin: 12px 0; }
+.chart svg { max-width: 100%; height: auto; border: 1px solid #d1d9e0; }
+.missing-chart { color: #9a6700; }
+footer { margin-top: 32px; color: #59636e; font-size: 12px; }
+@media print { .table { overflow: visible; } main { max-width: none; padding: 0; } }
+`;
+
+/** The report's title: the text of report.md's first `#` heading. */
+function titleOf(md: MarkdownIt, markdown: string): string {
+  const tokens = md.parse(markdown, {});
+  const open = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
+  return (open >= 0 ? tokens[open + 1]?.content : undefined) ?? 'reservebench report';
+}
+
+/** A complete HTML page from report.md's text and the SVG charts it links to. */
+export function renderHtmlReport(markdown: string, charts: InlineCharts = {}): string {
+  const md = markdownRenderer(charts);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    // No request of any kind (fonts, images, scripts, frames): what is not in this file is not shown.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(titleOf(md, markdown))}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    md.render(markdown).trimEnd(),
+    '<footer>Rendered from report.md beside this file; report.json holds every figure.</footer>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** Writes `<folder>/report.html` from the `report.md` and `*.svg` charts already written there. */
+export function writeHtmlReport(folder: string): void {
+  const markdown = readFileSync(join(folder, 'report.md'), 'utf8');
+  const charts: Record<string, string> = {};
+  for (const name of readdirSync(folder)) {
+    if (name.endsWith('.svg')) charts[name] = readFileSync(join(folder, name), 'utf8');
+  }
+  writeFileSync(join(folder, 'report.html'), renderHtmlReport(markdown, charts));
+}

@@ -1,0 +1,174 @@
+/**
+ * docs/reference.md, generated from the definitions themselves (the strategies' declarations, every
+ * scenario's inputs and expectations evaluated at its fixture inputs, the checks), so the reference a
+ * reviewer reads cannot drift from what the harness runs. `npm run docs` rewrites it;
+ * test/docs.test.ts fails when the committed file is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadAllBuiltIn } from '../harness/registry/registry.ts';
+import { SCENARIOS } from '../harness/scenario/index.ts';
+import { missingFor } from '../harness/scenario/run-case.ts';
+import type { Scenario } from '../harness/scenario/scenario.ts';
+import { paramsFor } from '../harness/scenario/suite.ts';
+import { HttpTarget } from '../harness/target/http-target.ts';
+import { CHECK_MEANING, CHECKS, type Strategy } from '../strategies/contract.ts';
+
+export const REFERENCE_PATH = fileURLToPath(new URL('../docs/reference.md', import.meta.url));
+
+const OPTIONAL_OPERATIONS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
+
+const SCENARIO_FILES = new URL('../fixtures/scenarios/', import.meta.url);
+
+/** The scenario file's leading doc comment: why the scenario exists and how it makes its race happen. */
+function scenarioRationale(id: string): string {
+  const source = readFileSync(new URL(`${id}.ts`, SCENARIO_FILES), 'utf8');
+  const comment = /^\/\*\*([\s\S]*?)\*\//.exec(source.trimStart())?.[1] ?? '';
+  return comment
+    .split('\n')
+    .map((line) => line.replace(/^\s*\* ?/, '').trimEnd())
+    .join('\n')
+    .trim();
+}
+
+/** A spec as written in a template literal: the lines after the first carry the file's indentation. */
+function dedentSpec(spec: string): string {
+  const lines = spec.trim().split('\n');
+  const indents = lines
+    .slice(1)
+    .filter((line) => line.trim() !== '')
+    .map((line) => /^ */.exec(line)?.[0].length ?? 0);
+  const common = Math.min(...indents, Number.POSITIVE_INFINITY);
+  const cut = Number.isFinite(common) ? common : 0;
+  return [lines[0], ...lines.slice(1).map((line) => line.slice(cut))].join('\n');
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function counts(record: Readonly<Record<string, unknown>>): string {
+  const entries = Object.entries(record).filter(([, v]) => v !== undefined);
+  return entries.length === 0 ? '—' : entries.map(([k, v]) => `${k} ${String(v)}`).join(', ');
+}
+
+function pausePoints(strategy: Strategy): string {
+  const entries = Object.entries(strategy.pausePoints).filter(([, points]) => (points ?? []).length > 0);
+  return entries.length === 0
+    ? 'none'
+    : entries.map(([op, points]) => `${op}: ${(points ?? []).join(', ')}`).join('; ');
+}
+
+function strategySection(strategies: readonly Strategy[]): string[] {
+  const lines = [
+    '## Strategies',
+    '',
+    '| id | expect | how it stays correct | pause points | optional operations | caught by (controls) |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const s of strategies) {
+    const optional = OPTIONAL_OPERATIONS.filter((op) => typeof s[op] === 'function').join(', ') || 'none';
+    const caught = s.caughtBy
+      ? Object.entries(s.caughtBy)
+          .map(([scenario, checks]) => `${scenario}: ${checks.join(' or ')}`)
+          .join('; ')
+      : '—';
+    lines.push(
+      `| \`${s.id}\` | ${s.expect} | ${cell(s.guarantee)} | ${pausePoints(s)} | ${optional} | ${cell(caught)} |`,
+    );
+  }
+  return lines;
+}
+
+/** A target with the reset endpoint and no restart hook: what a service behind `serve --allow-reset` gets. */
+const BLACK_BOX = new HttpTarget({
+  urls: ['http://target'],
+  setup: { kind: 'reset' },
+  expect: 'hold',
+  timeoutMs: 1,
+});
+
+/** Whether the scenario runs against a black box, or why not (docs/http-api.md). */
+function blackBoxFact(scenario: Scenario): string {
+  const reason = BLACK_BOX.notApplicable(scenario);
+  if (reason) return `n/a — ${reason.replace(/^black box: /, '')}`;
+  const missing = missingFor(scenario, BLACK_BOX.strategy);
+  return missing.length > 0 ? `not covered — ${missing.join('; ')}` : 'runs';
+}
+
+function scenarioSection(scenario: Scenario, strategies: readonly Strategy[]): string[] {
+  const params = paramsFor(scenario, {});
+  const stock = params.stock.map((line) => `${line.sku} × ${line.total}`).join(', ');
+  const expect = scenario.expect;
+  const rationale = scenarioRationale(scenario.id);
+  const lines = [`### \`${scenario.id}\``, '', `*${scenario.summary}*`, ''];
+  if (rationale) lines.push(rationale, '');
+  const facts: [string, string][] = [
+    ['kind', scenario.kind],
+    [
+      'inputs',
+      scenario.kind === 'clients'
+        ? `${params.clients} clients (\`--clients\`), stock ${stock} (\`--stock\` sets the first)`
+        : `stock ${stock} (part of the definition)`,
+    ],
+  ];
+  if (scenario.requires?.length)
+    facts.push([
+      'needs pause points',
+      scenario.requires.map((need) => `${need.operation} at ${need.anyOf.join(' or ')}`).join('; '),
+    ]);
+  if (scenario.operations?.length) facts.push(['needs operations', scenario.operations.join(', ')]);
+  if (scenario.sessionSettings) facts.push(['session settings', counts(scenario.sessionSettings)]);
+  if (scenario.crashesDatabase) facts.push(['database', 'crashed and restarted (n/a with --database-url)']);
+  if (expect.outcomes) facts.push(['exact outcomes', counts(expect.outcomes(params))]);
+  if (expect.observations) facts.push(['exact observations', counts(expect.observations(params))]);
+  if (expect.relations) facts.push(['relations', 'checked (see the scenario file)']);
+  if (expect.exercised) facts.push(['exercised', 'checked: a case that did not drive its claim fails']);
+  if (expect.blocking)
+    facts.push([
+      'steps seen blocked',
+      Object.entries(expect.blocking)
+        .map(([id, steps]) => `${id}: ${steps.length === 0 ? 'none' : steps.join(', ')}`)
+        .join('; '),
+    ]);
+  if (expect.faults?.length) facts.push(['faults caused on purpose', expect.faults.join(', ')]);
+  if (expect.boundaryChecks?.length) facts.push(['measured, not judged', expect.boundaryChecks.join(', ')]);
+  facts.push(['as a black box (`run --target`)', blackBoxFact(scenario)]);
+  const controls = strategies.filter((s) => s.caughtBy?.[scenario.id]);
+  if (controls.length > 0)
+    facts.push([
+      'controls caught here',
+      controls.map((s) => `\`${s.id}\` by ${(s.caughtBy?.[scenario.id] ?? []).join(' or ')}`).join('; '),
+    ]);
+  lines.push('| | |', '| --- | --- |', ...facts.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  if (scenario.kind === 'interleaving') lines.push('```', dedentSpec(scenario.spec), '```', '');
+  return lines;
+}
+
+export async function renderReference(): Promise<string> {
+  const strategies = (await loadAllBuiltIn()).map(({ strategy }) => strategy);
+  return [
+    '# Reference',
+    '',
+    'Generated by `npm run docs` from the strategies, scenarios and checks the harness runs; never edited by',
+    "hand (`test/docs.test.ts` fails when it is stale). Expected figures are evaluated at each scenario's",
+    'fixture inputs; `--clients` and `--stock` change them for the many-client scenarios.',
+    '',
+    ...strategySection(strategies),
+    '',
+    '## Checks',
+    '',
+    '| check | fires when |',
+    '| --- | --- |',
+    ...CHECKS.map((check) => `| \`${check}\` | ${cell(CHECK_MEANING[check])} |`),
+    '',
+    '## Scenarios',
+    '',
+    ...SCENARIOS.flatMap((scenario) => scenarioSection(scenario, strategies)),
+  ].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(REFERENCE_PATH, await renderReference());
+  console.error(`wrote ${REFERENCE_PATH}`);
+}

@@ -1,0 +1,63 @@
+/**
+ * Refreshes the reviewed example reports in docs/examples/ (a deliberate act: `npm start` and `bench`
+ * write only to the git-ignored reports/ folder, so running the suite never dirties the tree).
+ *
+ *   npm run examples              # all three: a full run, a 3-trial bench, run --target on two serves
+ *   npm run examples -- run       # only the run report
+ *   npm run examples -- bench     # only the bench report
+ *   npm run examples -- target    # only the black-box example (scripts/target-example.ts publishes it)
+ *
+ * A failing run is not published: the example a reviewer opens must be the one CI would pass.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'bin', 'reservebench.js');
+const wanted = process.argv.slice(2);
+const kinds = wanted.length === 0 ? ['run', 'bench', 'target'] : wanted;
+const known: Record<string, { args: string[]; latest: string; example: string }> = {
+  run: { args: ['run'], latest: 'latest', example: 'run' },
+  bench: { args: ['bench', '--trials', '3'], latest: 'latest-bench', example: 'bench' },
+};
+
+for (const kind of kinds) {
+  if (kind === 'target') {
+    // Two serve processes and their supervisor: the script runs and publishes that example itself.
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'scripts', 'target-example.ts')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    continue;
+  }
+  const job = known[kind];
+  if (!job) {
+    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, target)`);
+    process.exit(2);
+  }
+  const reports = mkdtempSync(join(tmpdir(), 'reservebench-examples-'));
+  const result = spawnSync(process.execPath, [cli, ...job.args, '--reports', reports], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) {
+    console.error(
+      `refresh-examples: \`reservebench ${job.args.join(' ')}\` exited ${result.status}; docs/examples/${job.example} left as it was`,
+    );
+    rmSync(reports, { recursive: true, force: true });
+    process.exit(result.status ?? 1);
+  }
+  const target = join(root, 'docs', 'examples', job.example);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(reports, job.latest), target, { recursive: true });
+  rmSync(reports, { recursive: true, force: true });
+  console.error(`refresh-examples: docs/examples/${job.example} refreshed`);
+}

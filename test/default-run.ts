@@ -1,0 +1,30 @@
+/**
+ * The whole default run (`reservebench run`: every built-in strategy over every scenario), run once per
+ * `vitest` invocation by the first test file that asks for it and read back by the others from the test
+ * run's scratch directory. Several files judge a design across every scenario; running them all on their
+ * own repeated most of the default run, and the test command must stay within its time budget.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Report } from '../harness/report/report.ts';
+import { type CliRun, runJson } from './run-cli.ts';
+
+export interface DefaultRun {
+  run: CliRun;
+  report: Report;
+}
+
+export async function defaultRun(): Promise<DefaultRun> {
+  const cache = join(inject('scratch'), 'default-run.json');
+  if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as DefaultRun;
+  const result = await runJson(inject('serverUrl'), []);
+  writeFileSync(cache, JSON.stringify(result));
+  return result;
+}
+
+/** The default run, its cases narrowed to these strategies (the exit code and `ok` stay the whole run's). */
+export async function defaultRunOf(strategies: readonly string[]): Promise<DefaultRun> {
+  const { run, report } = await defaultRun();
+  return { run, report: { ...report, cases: report.cases.filter((c) => strategies.includes(c.strategy)) } };
+}

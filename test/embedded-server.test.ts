@@ -1,0 +1,121 @@
+/**
+ * The embedded server's postmaster is the harness's own child in a session of its own (so a terminal's
+ * Ctrl-C never reaches it): crash-and-restart, a signal to the suite and an uncaught error on the way out
+ * each still end with the server stopped by the suite.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as nextLook } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
+import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** The session of a live process, from /proc/<pid>/stat (after state, ppid and process group). */
+function session(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
+async function answers(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ n: number }>('SELECT 1 AS n')).rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Until `pid` is gone (observed), at most about 10 s. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 2000 && processAlive(pid); i++) await nextLook(5);
+  return !processAlive(pid);
+}
+
+describe('the embedded server', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'reservebench-embedded-'));
+  // The embedded server runs as the postgres user, which must reach its data directory in here.
+  chmodSync(tmp, 0o755);
+  const leftovers: number[] = [];
+  afterAll(() => {
+    for (const pid of leftovers.filter(processAlive)) process.kill(pid, 'SIGQUIT');
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('runs in a session of its own, crashes and restarts there, and stops', async () => {
+    const server = await startEmbeddedServer();
+    const first = postmasterPid(server.dataDir) ?? 0;
+    leftovers.push(first);
+    expect(first).toBeGreaterThan(0);
+    expect(session(first)).toBe(first);
+    expect(await answers(server.adminUrl)).toBe(1);
+
+    await server.crashAndRestart();
+    expect(processAlive(first)).toBe(false);
+    const second = postmasterPid(server.dataDir) ?? 0;
+    leftovers.push(second);
+    expect(second).toBeGreaterThan(0);
+    expect(second).not.toBe(first);
+    expect(session(second)).toBe(second);
+    expect(await answers(server.adminUrl)).toBe(1);
+
+    await server.stop({ keepData: false });
+    expect(processAlive(second)).toBe(false);
+    expect(existsSync(server.dataDir)).toBe(false);
+  });
+
+  /** A process that starts a server, prints its directory and postmaster, then does `then`. */
+  function suite(then: 'wait' | 'throw') {
+    const script = `
+      const { startEmbeddedServer } = await import(${JSON.stringify(`${ROOT}harness/database/embedded-server.ts`)});
+      const { postmasterPid } = await import(${JSON.stringify(`${ROOT}harness/database/run-state.ts`)});
+      const server = await startEmbeddedServer();
+      process.stdout.write(server.dataDir + ' ' + postmasterPid(server.dataDir) + '\\n');
+      ${then === 'throw' ? "setImmediate(() => { throw new Error('a strategy blew up'); });" : ''}
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const started = new Promise<{ dataDir: string; pid: number }>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => {
+        const [dataDir = '', pid = '0'] = line.split(' ');
+        leftovers.push(Number(pid));
+        resolve({ dataDir, pid: Number(pid) });
+      });
+      child.once('close', () => reject(new Error(`the suite exited first: ${stderr}`)));
+    });
+    return { child, exited, started, stderr: () => stderr };
+  }
+
+  it('is stopped (fast shutdown, awaited) when the suite alone gets SIGTERM', async () => {
+    const run = suite('wait');
+    const { dataDir, pid } = await run.started;
+    expect(processAlive(pid)).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.stderr()).toBe(143);
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('is stopped when the suite dies on an uncaught error', async () => {
+    const run = suite('throw');
+    const { dataDir, pid } = await run.started;
+    expect(await run.exited).not.toBe(0);
+    expect(run.stderr()).toContain('a strategy blew up');
+    expect(await gone(pid)).toBe(true);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});

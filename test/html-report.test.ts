@@ -1,0 +1,468 @@
+/**
+ * report.html, written beside report.md by `run` and `bench`: parsed (parse5) to hold report.md's tables
+ * with the JSON's rows, the charts inlined, all text escaped and nothing to fetch; then drawn in a real
+ * headless Chromium (Debian's package, driven by playwright-core) that must lay out every table and chart
+ * without a console error or a request, and whose screenshot must show more than a blank page.
+ *
+ * The reports come from a small real run and a small real bench against the shared test server.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type DefaultTreeAdapterTypes, parse } from 'parse5';
+import { chromium, type Locator } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { admissionFactors, type BenchReport, chartSeries } from '../harness/bench/bench-report.ts';
+import { renderHtmlReport } from '../harness/report/html-report.ts';
+import type { Report } from '../harness/report/report.ts';
+import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
+import { runCli } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+
+type Element = DefaultTreeAdapterTypes.Element;
+type Node = DefaultTreeAdapterTypes.Node;
+
+interface Written<T> {
+  folder: string;
+  report: T;
+  html: string;
+  markdown: string;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'reservebench-html-'));
+let run: Written<Report>;
+let bench: Written<BenchReport>;
+
+async function written<T>(args: string[], reports: string, latest: string): Promise<Written<T>> {
+  const cli = await runCli([...args, '--json', '--database-url', serverUrl, '--reports', reports]);
+  expect(cli.code, cli.stderr).toBe(0);
+  const folder = join(reports, latest);
+  return {
+    folder,
+    report: JSON.parse(cli.stdout) as T,
+    html: readFileSync(join(folder, 'report.html'), 'utf8'),
+    markdown: readFileSync(join(folder, 'report.md'), 'utf8'),
+  };
+}
+
+beforeAll(async () => {
+  // Passes, a caught control, an n/a case and a coverage gap (lock-first has no expire), and the
+  // isolation matrix.
+  run = await written<Report>(
+    [
+      'run',
+      '--strategy',
+      'hot-row,check-then-act,test/fixtures/lock-first.ts',
+      '--scenario',
+      'contention,expiry,user-race',
+      '--isolation',
+      'read-committed',
+    ],
+    join(scratch, 'run'),
+    'latest',
+  );
+  // Two client counts, with and without admission, two trials: lines, error bars and the admission table.
+  bench = await written<BenchReport>(
+    [
+      'bench',
+      '--strategy',
+      'hot-row,memory-quota',
+      '--clients',
+      '1,3',
+      '--admission',
+      '2:4',
+      '--trials',
+      '2',
+      '--warmup-ms',
+      '50',
+      '--duration-ms',
+      '200',
+      '--stock',
+      '20000',
+    ],
+    join(scratch, 'bench'),
+    'latest-bench',
+  );
+}, 240_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// --- the parsed document -------------------------------------------------------------------------------
+
+function parseStrict(html: string) {
+  const errors: string[] = [];
+  const doc = parse(html, { onParseError: (e) => errors.push(`${e.code} at ${e.startLine}:${e.startCol}`) });
+  return { doc, errors };
+}
+
+function* walk(node: Node): Generator<Element> {
+  if ('tagName' in node) yield node;
+  if ('childNodes' in node) for (const child of node.childNodes) yield* walk(child);
+  if ('content' in node) yield* walk(node.content);
+}
+
+const all = (node: Node, tag: string) => [...walk(node)].filter((e) => e.tagName === tag);
+const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
+
+function textOf(node: Node): string {
+  if (node.nodeName === '#text' && 'value' in node) return node.value;
+  return 'childNodes' in node ? node.childNodes.map(textOf).join('') : '';
+}
+
+interface ParsedTable {
+  headers: string[];
+  rows: string[][];
+}
+
+function tablesOf(doc: Node): ParsedTable[] {
+  return all(doc, 'table').map((table) => ({
+    headers: all(table, 'th').map((th) => textOf(th).trim()),
+    rows: all(table, 'tbody')
+      .flatMap((body) => all(body, 'tr'))
+      .map((tr) => all(tr, 'td').map((td) => textOf(td).trim())),
+  }));
+}
+
+/** Each table of report.md as its column count and body-row count, read straight off the Markdown lines. */
+function markdownTableShapes(markdown: string): { columns: number; rows: number }[] {
+  const shapes: { columns: number; rows: number }[] = [];
+  let block: string[] = [];
+  for (const line of [...markdown.split('\n'), '']) {
+    if (line.startsWith('|')) {
+      block.push(line);
+      continue;
+    }
+    if (block.length >= 2 && /^\|(\s*:?-+:?\s*\|)+$/.test(block[1] ?? '')) {
+      shapes.push({ columns: (block[1]?.match(/-+/g) ?? []).length, rows: block.length - 2 });
+    }
+    block = [];
+  }
+  return shapes;
+}
+
+/** The table whose header row is exactly these headers. */
+function tableWithHeaders(tables: ParsedTable[], headers: readonly string[]): ParsedTable {
+  const found = tables.filter((t) => JSON.stringify(t.headers) === JSON.stringify(headers));
+  expect(found, `one table headed ${headers.join(' | ')}`).toHaveLength(1);
+  return found[0] as ParsedTable;
+}
+
+const tableHeadedBy = (tables: ParsedTable[], header: string) => {
+  const found = tables.filter((t) => t.headers.includes(header));
+  expect(found, `one table with a "${header}" column`).toHaveLength(1);
+  return found[0] as ParsedTable;
+};
+
+/** Attributes that make a browser fetch or navigate; none may leave the file. */
+const URL_ATTRIBUTES = [
+  'src',
+  'href',
+  'xlink:href',
+  'srcset',
+  'action',
+  'formaction',
+  'poster',
+  'data',
+  'background',
+];
+const FETCHING_TAGS = [
+  'script',
+  'link',
+  'img',
+  'iframe',
+  'object',
+  'embed',
+  'video',
+  'audio',
+  'source',
+  'base',
+  'form',
+];
+
+function expectSelfContained(html: string): void {
+  const { doc, errors } = parseStrict(html);
+  expect(errors).toEqual([]);
+  const elements = [...walk(doc)];
+  expect(elements.filter((e) => FETCHING_TAGS.includes(e.tagName)).map((e) => e.tagName)).toEqual([]);
+  for (const e of elements) {
+    for (const a of e.attrs) {
+      if (URL_ATTRIBUTES.includes(a.name) || a.name.startsWith('on')) {
+        expect(a.name.startsWith('on'), `${e.tagName} ${a.name}`).toBe(false);
+        expect(a.value, `${e.tagName} ${a.name}`).not.toMatch(/^\s*([a-z][a-z0-9+.-]*:|[\\/]{2})/i);
+      }
+    }
+  }
+  for (const style of all(doc, 'style')) expect(textOf(style)).not.toMatch(/url\(|@import/i);
+  const csp = all(doc, 'meta').find((m) => attr(m, 'http-equiv') === 'Content-Security-Policy');
+  expect(attr(csp as Element, 'content')).toMatch(/^default-src 'none';/);
+}
+
+describe('report.html, parsed', () => {
+  it('run: holds every table of report.md, with the JSON report rows, and fetches nothing', () => {
+    const { report, html, markdown } = run;
+    expectSelfContained(html);
+    const { doc } = parseStrict(html);
+    const tables = tablesOf(doc);
+
+    const shapes = markdownTableShapes(markdown);
+    expect(tables.map((t) => ({ columns: t.headers.length, rows: t.rows.length }))).toEqual(shapes);
+    for (const t of tables) for (const row of t.rows) expect(row).toHaveLength(t.headers.length);
+
+    const measuredIds = report.cases.filter((c) => c.status !== 'n/a').map((c) => c.id);
+    expect(report.cases.length).toBeGreaterThan(measuredIds.length); // an n/a case was left out of the table
+    const cases = tableWithHeaders(tables, caseTable(report.cases).headers);
+    expect(cases.rows).toHaveLength(caseTable(report.cases).rows.length);
+    expect(new Set(cases.rows.map((r) => r[0]))).toEqual(new Set(measuredIds));
+
+    const boundary = tableWithHeaders(tables, boundaryTable(report.boundary).headers);
+    expect(boundary.rows.map((r) => r[0])).toEqual(report.boundary.map((b) => b.strategy));
+    expect(boundary.rows.find((r) => r[0] === 'lock-first')?.join(' ')).toMatch(/not covered: expiry/);
+
+    const coverage = tableWithHeaders(tables, coverageTable(report.coverage).headers);
+    expect(coverage.rows).toEqual(coverageTable(report.coverage).rows);
+
+    expect(report.isolation.length).toBeGreaterThan(0);
+    const isolation = tableWithHeaders(tables, isolationTable(report.isolation).headers);
+    expect(isolation.rows.map((r) => r.slice(0, 2))).toEqual(
+      report.isolation.map((r) => [r.strategy, r.level]),
+    );
+
+    const headings = all(doc, 'h2').map((h) => textOf(h));
+    expect(headings).toEqual(expect.arrayContaining(['Boundary table', 'Cases', 'Coverage']));
+    expect(textOf(all(doc, 'title')[0] as Element)).toBe('reservebench report');
+    expect(all(doc, 'svg')).toHaveLength(0);
+  });
+
+  it('bench: holds the series tables with a row per series and both charts inline', () => {
+    const { report, html, markdown, folder } = bench;
+    expectSelfContained(html);
+    const { doc } = parseStrict(html);
+    const tables = tablesOf(doc);
+    expect(tables.map((t) => ({ columns: t.headers.length, rows: t.rows.length }))).toEqual(
+      markdownTableShapes(markdown),
+    );
+
+    expect(report.bench).toHaveLength(2 * 2 * 2);
+    const series = tableHeadedBy(tables, 'throughput median (reservations/s)');
+    expect(series.rows.map((r) => [r[0], r[1], r[2]])).toEqual(
+      report.bench.map((e) => [e.strategy, e.admission ?? '-', String(e.clients)]),
+    );
+    const uncontended = tableHeadedBy(tables, 'throughput (reservations/s)');
+    expect(uncontended.rows.map((r) => r[0])).toEqual(report.uncontended.map((u) => u.strategy));
+    const factors = admissionFactors(report.bench);
+    expect(factors.length).toBeGreaterThan(0);
+    const admission = tableHeadedBy(tables, 'throughput with ÷ without admission (ratio of medians)');
+    expect(admission.rows).toEqual(factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]));
+
+    // The two charts, inline: the same lines as the SVG files beside the report.
+    const svgs = all(doc, 'svg');
+    expect(svgs.map((s) => attr(s, 'aria-label'))).toEqual([
+      'throughput vs clients',
+      'p99 latency vs clients',
+    ]);
+    const names = chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: undefined }))
+      .map((s) => s.name)
+      .sort();
+    for (const [svg, file] of svgs.map((s, i) => [s, ['throughput.svg', 'p99.svg'][i] ?? ''] as const)) {
+      const paths = all(svg, 'path').filter((p) => attr(p, 'class') === 'series');
+      expect(paths.map((p) => attr(p, 'data-series')).sort()).toEqual(names);
+      expect(paths.every((p) => (attr(p, 'd') ?? '').length > 0)).toBe(true);
+      const onDisk = readFileSync(join(folder, file), 'utf8');
+      for (const p of paths) expect(onDisk).toContain(`d="${attr(p, 'd')}"`);
+      expect(all(svg, 'g').filter((g) => attr(g, 'class') === 'ci')).toHaveLength(report.bench.length + 1);
+    }
+    // The CSV stays a link beside the report.
+    expect(all(doc, 'a').map((a) => attr(a, 'href'))).toEqual(['bench.csv']);
+  });
+
+  it('escapes all text: markup, outside links and images in the Markdown stay text', () => {
+    const chart =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n';
+    const markdown = [
+      '# odd <script>alert(1)</script> & "quotes"',
+      '',
+      '| case | note |',
+      '| --- | --- |',
+      '| <img src=https://evil.example/x.png onerror=alert(1)> | [x](https://evil.example/) [y](javascript:alert(1)) [z](//evil.example/z) |',
+      '| a<br>b | ![remote](https://evil.example/p.svg) ![gone](gone.svg) ![bad](bad.svg) <b>bold</b> |',
+      '',
+      '![local chart](chart.svg)',
+      '',
+    ].join('\n');
+    const html = renderHtmlReport(markdown, {
+      'chart.svg': chart,
+      'bad.svg': '<svg><script>alert(1)</script></svg>',
+    });
+    expectSelfContained(html);
+    const { doc } = parseStrict(html);
+    expect(textOf(all(doc, 'title')[0] as Element)).toBe('odd <script>alert(1)</script> & "quotes"');
+    expect(textOf(all(doc, 'h1')[0] as Element)).toBe('odd <script>alert(1)</script> & "quotes"');
+    expect(all(doc, 'a')).toHaveLength(0);
+    expect(all(doc, 'b')).toHaveLength(0);
+    const [first, second] = tablesOf(doc)[0]?.rows ?? [];
+    expect(first?.[0]).toBe('<img src=https://evil.example/x.png onerror=alert(1)>');
+    expect(first?.[1]).toBe('[x](https://evil.example/) [y](javascript:alert(1)) [z](//evil.example/z)');
+    expect(second?.[0]).toBe('ab');
+    expect(all(doc, 'br')).toHaveLength(1);
+    expect(second?.[1]).toBe('![remote](https://evil.example/p.svg) [gone] [bad] <b>bold</b>');
+    // Only the chart from the report's folder is drawn, and only once.
+    const svgs = all(doc, 'svg');
+    expect(svgs.map((s) => attr(s, 'aria-label'))).toEqual(['local chart']);
+  });
+});
+
+// --- drawn in Chromium ----------------------------------------------------------------------------------
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function requireChromium(): void {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: this test draws report.html in a real browser. Install Debian's package ` +
+        '(as root: apt-get update && apt-get install -y chromium; .ci/run does this) or set CHROMIUM_PATH to a ' +
+        'Chromium or Chrome binary.',
+    );
+}
+
+/** Distinct colours and the share of non-white pixels of a PNG. */
+function pixelVariety(png: Buffer): { width: number; height: number; colours: number; inked: number } {
+  const image = PNG.sync.read(png);
+  const colours = new Set<number>();
+  let inked = 0;
+  for (let i = 0; i < image.data.length; i += 4) {
+    const [r = 0, g = 0, b = 0] = [image.data[i], image.data[i + 1], image.data[i + 2]];
+    colours.add((r << 16) | (g << 8) | b);
+    if (r < 240 || g < 240 || b < 240) inked += 1;
+  }
+  return {
+    width: image.width,
+    height: image.height,
+    colours: colours.size,
+    inked: inked / (image.width * image.height),
+  };
+}
+
+interface Drawn {
+  tables: { width: number; height: number; rows: number }[];
+  charts: { width: number; height: number; series: { name: string; width: number; height: number }[] }[];
+  problems: string[];
+  requests: string[];
+  page: Buffer;
+  chartShots: Buffer[];
+}
+
+async function draw(htmlFile: string, shots: string): Promise<Drawn> {
+  requireChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    offline: true,
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    const url = pathToFileURL(htmlFile).href;
+    page.on('request', (r) => {
+      if (r.url() !== url) requests.push(r.url());
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    const box = async (locator: Locator) => {
+      const b = await locator.boundingBox();
+      return { width: b?.width ?? 0, height: b?.height ?? 0 };
+    };
+    const tables = [];
+    for (const table of await page.locator('table').all())
+      tables.push({
+        ...(await box(table)),
+        rows: await table.locator('tbody tr').filter({ visible: true }).count(),
+      });
+    const charts = [];
+    for (const svg of await page.locator('svg').all()) {
+      const series = [];
+      for (const path of await svg.locator('path.series').all())
+        series.push({ name: (await path.getAttribute('data-series')) ?? '', ...(await box(path)) });
+      charts.push({ ...(await box(svg)), series });
+    }
+    const screenshot = await page.screenshot({ path: join(shots, 'page.png'), fullPage: true });
+    const chartShots: Buffer[] = [];
+    // Only charts that have a box can be shot; a missing one fails on its size below.
+    for (const [i, chart] of (await page.locator('svg').all()).entries())
+      if ((charts[i]?.width ?? 0) > 0)
+        chartShots.push(await chart.screenshot({ path: join(shots, `chart-${i}.png`), timeout: 10_000 }));
+    return { tables, charts, problems, requests, page: screenshot, chartShots };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+describe('report.html, drawn in headless Chromium', () => {
+  const shots = join(scratch, 'screenshots');
+
+  function expectTablesDrawn(drawn: Drawn, markdown: string): void {
+    expect(drawn.problems).toEqual([]);
+    expect(drawn.requests).toEqual([]);
+    expect(drawn.tables.map((t) => t.rows)).toEqual(markdownTableShapes(markdown).map((s) => s.rows));
+    for (const t of drawn.tables) {
+      expect(t.width).toBeGreaterThan(50);
+      expect(t.height).toBeGreaterThan(20 * t.rows);
+    }
+    const page = pixelVariety(drawn.page);
+    expect(page.width).toBe(1280);
+    expect(page.colours).toBeGreaterThan(8);
+    expect(page.inked).toBeGreaterThan(0.01);
+  }
+
+  it('run: every table laid out with its rows, no console error, no request', async () => {
+    const drawn = await draw(join(run.folder, 'report.html'), mkdtempSync(`${shots}-run-`));
+    expectTablesDrawn(drawn, run.markdown);
+    expect(drawn.charts).toEqual([]);
+  });
+
+  it('bench: both charts drew every series line, the tables their rows', async () => {
+    const drawn = await draw(join(bench.folder, 'report.html'), mkdtempSync(`${shots}-bench-`));
+    expectTablesDrawn(drawn, bench.markdown);
+    const names = chartSeries(bench.report.bench, (e) => ({
+      y: e.median.throughput,
+      interval: undefined,
+    })).map((s) => s.name);
+    expect(drawn.charts).toHaveLength(2);
+    for (const chart of drawn.charts) {
+      expect(chart.width).toBeGreaterThan(300);
+      expect(chart.height).toBeGreaterThan(150);
+      expect(chart.series.map((s) => s.name)).toEqual(names);
+      // A line from 1 to 3 clients spans some width even when its values are flat.
+      for (const s of chart.series) expect(s.width, s.name).toBeGreaterThan(10);
+    }
+    expect(drawn.chartShots).toHaveLength(2);
+    for (const shot of drawn.chartShots) {
+      const chart = pixelVariety(shot);
+      expect(chart.width).toBeGreaterThan(300);
+      // Axes, grid, text and one colour per series (anti-aliased): far from a blank box.
+      expect(chart.colours).toBeGreaterThan(names.length * 2);
+      expect(chart.inked).toBeGreaterThan(0.02);
+    }
+  });
+});

@@ -1,0 +1,31 @@
+/** A real `reservebench serve` child on a free port, known by the URL its "listening on" line names. */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { BIN } from './run-cli.ts';
+
+export interface Served {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  url: string;
+  /** Every stdout line so far (the JSON request log included). */
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+export async function startServe(serverUrl: string, args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database-url', serverUrl, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const lines: string[] = [];
+  const reader = createInterface({ input: child.stdout });
+  const url = await new Promise<string>((resolve, reject) => {
+    reader.on('line', (line) => {
+      lines.push(line);
+      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('close', () => reject(new Error(`serve exited: ${lines.join('\n')}`)));
+  });
+  return { child, url, lines, exited };
+}
