@@ -23,16 +23,15 @@
  * Pause points: `after-read` once the key is claimed (the insert), before the stock row is touched;
  * `before-commit` after the decrement (reserve) or after the expiry statement (expire).
  *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, 2026-11-30):
- * contention HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 blocked, then HELD.
- * These were measured with the earlier reserve path (BEGIN, SAVEPOINT, INSERT … RETURNING, UPDATE,
- * COMMIT: five round trips of unnamed statements): bench (reservations/s, p99 ms): 1 client 1021 (2.8),
- * 4: 1241 (9.9), 16: 718 (89), 64: 247 (949), 150: 109 (3088); behind admission 4:8: 150 clients 1005
- * (178) — 9.3× the ungated throughput. The yardstick (same SQL through pgbench -M extended, same server):
- * suite/pgbench 0.63–0.68 at 1–4 clients, 0.59–0.79 at 16 over three runs: each of the 5 round trips
- * cost the JS driver ~70 µs more than pgbench's C loop, and at 16+ clients the UPDATE→COMMIT turnaround,
- * which holds the row lock, carries that cost. Hence today's path: three round trips of named statements
- * (see `reserve`), against the same three through pgbench -M prepared in the yardstick.
+ * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, quiet machine, 2026-11-30):
+ * contention HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 blocked, then HELD. Bench, today's path
+ * (three round trips of named statements; median of 3 trials, reservations/s and p99 ms): 1 client 3189
+ * (0.95), 4: 8428 (1.5), 16: 3158 (25), 64: 2378 (144), 150: 1639 (486) — against 1021 / 1241 / 718 / 247 /
+ * 109 with the earlier five round trips of unnamed statements (BEGIN, SAVEPOINT, INSERT … RETURNING,
+ * UPDATE, COMMIT) on a busier day. The yardstick (the same three round trips through pgbench -M prepared,
+ * 7 interleaved trials): suite/pgbench 0.80 at 1 client, 0.65 at 4, 0.69 at 16, 0.78 at 64; node-postgres
+ * spends about twice pgbench's CPU per transaction, and on 2 cores that time is taken from the server, and
+ * at 16+ clients the UPDATE→COMMIT turnaround, which holds the row lock, carries it.
  */
 import { beginWith } from './begin-with.ts';
 import type { ReserveRequest, ReserveResult, SessionContext, Strategy } from './contract.ts';
