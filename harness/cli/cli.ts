@@ -378,11 +378,9 @@ async function exitWith(code: number): Promise<never> {
 try {
   await exitWith(await main(hideBin(process.argv)));
 } catch (error: unknown) {
-  // A run cut short fails on its way out (connections closed under it): one line says so, not its errors.
-  if (wasInterrupted()) {
-    process.stderr.write('reservebench: interrupted; stopping the server and dropping the run database\n');
-    await exitWith(EXIT.expectationFailed);
-  }
+  // A run cut short fails on its way out (connections closed under it): the signal's own line said so
+  // (interrupted.ts), its errors are no result.
+  if (wasInterrupted()) await exitWith(EXIT.expectationFailed);
   if (error instanceof HarnessError) {
     process.stderr.write(`reservebench: ${printable(error.message)}\n`);
     await exitWith(error.exitCode);

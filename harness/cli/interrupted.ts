@@ -5,6 +5,9 @@
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
+    // Said at once, whichever ends first: the exit hooks' teardown or the run failing under it.
+    if (!interrupted)
+      process.stderr.write('reservebench: interrupted; stopping the server and dropping the run database\n');
     interrupted = true;
   });
 }
