@@ -30,6 +30,8 @@ describe('generated output and git', () => {
       'reports/latest-bench/bench.csv',
     ];
     expect(written.filter((path) => !ignored(path))).toEqual([]);
+    // An ignore rule does not cover a file git already tracks: nothing under reports/ may be.
+    expect(execFileSync('git', ['ls-files', 'reports'], { cwd: root, encoding: 'utf8' })).toBe('');
     const examples = ['docs/examples/run/report.json', 'docs/examples/bench/report.json'];
     expect(examples.filter(ignored)).toEqual([]);
     const tracked = execFileSync('git', ['ls-files', 'docs/examples'], { cwd: root, encoding: 'utf8' });
