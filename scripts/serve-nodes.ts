@@ -18,11 +18,18 @@ export class ServeProcess {
   private child: ChildProcess | undefined;
   url = '';
 
-  constructor(private readonly args: readonly string[]) {}
+  /**
+   * `databaseUrl` goes to the child in DATABASE_URL, never in its argv, where `ps` would show its password
+   * to every local user.
+   */
+  constructor(
+    private readonly args: readonly string[],
+    private readonly databaseUrl = '',
+  ) {}
 
   async start(port = 0): Promise<string> {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...this.args], {
-      env: { ...process.env, DATABASE_URL: '' },
+      env: { ...process.env, DATABASE_URL: this.databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

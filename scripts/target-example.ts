@@ -18,11 +18,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const server = await startEmbeddedServer();
 const nodes = [1, 2].map(
   (i) =>
-    new ServeProcess([
-      ...['--strategy', 'hot-row', '--database-url', server.adminUrl, '--schema', 'shop'],
-      ...['--node', `${i}/2`, '--allow-reset', '--admission', '32:200', '--wait-ms', '10000'],
-      ...['--expire-every-ms', '0'],
-    ]),
+    new ServeProcess(
+      [
+        ...['--strategy', 'hot-row', '--schema', 'shop'],
+        ...['--node', `${i}/2`, '--allow-reset', '--admission', '32:200', '--wait-ms', '10000'],
+        ...['--expire-every-ms', '0'],
+      ],
+      server.adminUrl,
+    ),
 );
 const supervisor = await startSupervisor(() => nodes);
 const reports = mkdtempSync(join(tmpdir(), 'reservebench-target-example-'));

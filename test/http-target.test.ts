@@ -69,7 +69,7 @@ function sharedInvariants(c: MeasuredCase) {
 
 const serves: ServeProcess[] = [];
 function serve(args: string[]): ServeProcess {
-  const s = new ServeProcess(['--database-url', serverUrl, '--expire-every-ms', '0', ...args]);
+  const s = new ServeProcess(['--expire-every-ms', '0', ...args], serverUrl);
   serves.push(s);
   return s;
 }
