@@ -163,10 +163,16 @@ function interleavingFacts(steps: readonly StepRecord[], permutation: Permutatio
  */
 export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
   const operations = (scenario.operations ?? []).filter((op) => !strategy[op]).map((op) => `no ${op}`);
-  const points = (scenario.requires ?? [])
+  const unmet = (scenario.requires ?? [])
     .filter((need) => !need.anyOf.some((p) => strategy.pausePoints[need.operation]?.includes(p)))
-    .filter((need) => need.operation === 'reserve' || strategy[need.operation])
-    .map((need) => `${need.operation} declares no pause point ${need.anyOf.join(' or ')}`);
+    .filter((need) => need.operation === 'reserve' || strategy[need.operation]);
+  // One clause per operation, however many of its points the scenario needs.
+  const byOperation = new Map<string, string[]>();
+  for (const need of unmet)
+    byOperation.set(need.operation, [...(byOperation.get(need.operation) ?? []), need.anyOf.join(' or ')]);
+  const points = [...byOperation].map(
+    ([operation, needs]) => `${operation} declares no pause point ${needs.join(', nor ')}`,
+  );
   return [...operations, ...points];
 }
 
