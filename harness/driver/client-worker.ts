@@ -7,7 +7,6 @@ import type { PausePoint, ReserveRequest, SessionContext } from '../../strategie
 import { sqlstateOf } from '../../strategies/sqlstate.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
-import { checkAnswer } from '../registry/strategy-module.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
   type ClientResult,
@@ -16,6 +15,7 @@ import {
   type RequestResult,
   sessionOptions,
 } from './client-task.ts';
+import { answeredResult, answerWithin } from './reserve-answer.ts';
 import { RollbackAtPause } from './rollback-at-pause.ts';
 
 function errorResult(request: ReserveRequest, error: unknown, latencyMs: number): RequestResult {
@@ -31,22 +31,9 @@ function errorResult(request: ReserveRequest, error: unknown, latencyMs: number)
   };
 }
 
-/**
- * A reserve that never answers must not hang the run: after `ms` it is recorded as an ERROR and its
- * connection is cut, so the backend rolls back whatever it holds and the other clients go on. The
- * deadline is twice the barrier timeout, since a reserve may legitimately wait at a hold barrier first.
- */
-function answerWithin<T>(work: Promise<T>, ms: number, client: pg.Client): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const socket = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection
-        ?.stream;
-      socket?.destroy();
-      reject(new Error(`no answer within ${ms / 1000} s: reserve never resolved`));
-    }, ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+/** Cuts a client's connection, so its backend rolls back whatever the unanswered reserve holds. */
+function cutConnection(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 export default async function runClients(task: ClientTask): Promise<ClientResult[]> {
@@ -106,16 +93,11 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
         retries = {};
         const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});
         try {
-          const answer = await answerWithin(strategy.reserve(ctx, request), 2 * task.timeoutMs, client);
-          const checked = checkAnswer(answer);
-          const { requestKey, user, sku } = request;
-          const latencyMs = performance.now() - began;
-          // An answer outside the contract is an error of the strategy, never an outcome left uncounted.
-          results.push(
-            'problem' in checked
-              ? { requestKey, user, sku, outcome: 'ERROR', latencyMs, error: checked.problem, ...retried() }
-              : { requestKey, user, sku, ...checked.answer, latencyMs, ...retried() },
+          // Twice the barrier timeout: a reserve may legitimately wait at a hold barrier first.
+          const answer = await answerWithin(strategy.reserve(ctx, request), 2 * task.timeoutMs, () =>
+            cutConnection(client),
           );
+          results.push(answeredResult(request, answer, performance.now() - began, retried()));
         } catch (error: unknown) {
           const latencyMs = performance.now() - began;
           results.push(

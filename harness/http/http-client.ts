@@ -16,14 +16,18 @@ export function reserveForm(request: ReserveRequest): string {
   }).toString();
 }
 
+/** The API's answer body: `key=value` lines (other lines ignored). */
+export function parseFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) fields[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return fields;
+}
+
 async function answer(response: Response): Promise<HttpAnswer> {
-  const text = await response.text();
-  const fields = Object.fromEntries(
-    text
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const fields = parseFields(await response.text());
   return { code: response.status, fields, retryAfter: response.headers.get('retry-after') };
 }
 

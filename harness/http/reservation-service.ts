@@ -106,7 +106,8 @@ export interface ReservationService {
   close(): Promise<void>;
 }
 
-const STATUS_OF: Record<Outcome, number> = {
+/** The status code the API answers each reserve outcome with (docs/http-api.md); a target is held to it. */
+export const STATUS_OF: Readonly<Record<Outcome, number>> = {
   HELD: 201,
   REPLAY: 200,
   SOLD_OUT: 409,

@@ -6,6 +6,7 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { oneLine } from '../errors.ts';
+import { parseFields } from '../http/http-client.ts';
 import type { Endpoint, ExchangeLog } from './http-facts.ts';
 
 /** Attempts per request when the service keeps answering 503 + Retry-After. */
@@ -32,15 +33,6 @@ export class NoAnswer extends Error {
   ) {
     super(message);
   }
-}
-
-export function parseFields(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const at = line.indexOf('=');
-    if (at > 0) fields[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return fields;
 }
 
 /** Retry-After in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -27,6 +27,7 @@ import {
 } from '../../strategies/contract.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
+import { STATUS_OF } from '../http/reservation-service.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../scenario/scenario.ts';
 import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
@@ -115,15 +116,7 @@ function checkedStatus(value: string | undefined): ReservationStatus | undefined
 function reserveResult(answer: ApiAnswer): ReserveResult | string {
   const { code, fields } = answer;
   const outcome = fields.outcome;
-  const expected: Record<string, number> = {
-    HELD: 201,
-    REPLAY: 200,
-    SOLD_OUT: 409,
-    USER_LIMIT: 409,
-    KEY_REUSED: 422,
-    BAD_REQUEST: 400,
-    GAVE_UP: 503,
-  };
+  const expected: Readonly<Record<string, number | undefined>> = STATUS_OF;
   if (outcome === undefined || expected[outcome] === undefined) {
     return `POST /reserve answered ${shownAnswer(answer)}${answer.exhausted ? ' (still 503 after every retry)' : ''}`;
   }

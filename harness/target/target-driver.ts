@@ -12,20 +12,9 @@ import type { SessionContext } from '../../strategies/contract.ts';
 import type { ClientDriver, DriveOptions } from '../driver/client-pool.ts';
 import type { ClientResult, ClientScript, RequestResult } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
+import { answeredResult, answerWithin } from '../driver/reserve-answer.ts';
 import { oneLine } from '../errors.ts';
-import { checkAnswer } from '../registry/strategy-module.ts';
 import { type HttpTarget, NO_DATABASE_SESSION } from './http-target.ts';
-
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${ms / 1000} s: reserve never resolved`)),
-      ms,
-    );
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
 
 export class TargetDriver implements ClientDriver {
   constructor(private readonly target: HttpTarget) {}
@@ -67,15 +56,11 @@ export class TargetDriver implements ClientDriver {
           continue;
         }
         try {
-          const checked = checkAnswer(
-            await within(this.target.strategy.reserve(ctx, request), 2 * options.timeoutMs),
+          const answer = await answerWithin(
+            this.target.strategy.reserve(ctx, request),
+            2 * options.timeoutMs,
           );
-          const latencyMs = performance.now() - began;
-          results.push(
-            'problem' in checked
-              ? { requestKey, user, sku, outcome: 'ERROR', latencyMs, error: checked.problem, ...retried() }
-              : { requestKey, user, sku, ...checked.answer, latencyMs, ...retried() },
-          );
+          results.push(answeredResult(request, answer, performance.now() - began, retried()));
         } catch (error: unknown) {
           results.push({
             requestKey,
