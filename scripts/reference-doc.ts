@@ -6,19 +6,19 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { HttpBlackBox } from '../harness/blackbox/http-black-box.ts';
 import { loadAllBuiltIn } from '../harness/registry/registry.ts';
 import { SCENARIOS } from '../harness/scenario/index.ts';
 import { missingFor } from '../harness/scenario/run-case.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
 import { paramsFor } from '../harness/scenario/suite.ts';
-import { HttpTarget } from '../harness/target/http-target.ts';
 import { CHECK_MEANING, CHECKS, type Strategy } from '../strategies/contract.ts';
 
 export const REFERENCE_PATH = fileURLToPath(new URL('../docs/reference.md', import.meta.url));
 
 const OPTIONAL_OPERATIONS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 
-const SCENARIO_FILES = new URL('../fixtures/scenarios/', import.meta.url);
+const SCENARIO_FILES = new URL('../scenarios/', import.meta.url);
 
 /** The scenario file's leading doc comment: why the scenario exists and how it makes its race happen. */
 function scenarioRationale(id: string): string {
@@ -81,7 +81,7 @@ function strategySection(strategies: readonly Strategy[]): string[] {
 }
 
 /** A target with the reset endpoint and no restart hook: what a service behind `serve --allow-reset` gets. */
-const BLACK_BOX = new HttpTarget({
+const BLACK_BOX = new HttpBlackBox({
   urls: ['http://target'],
   setup: { kind: 'reset' },
   expect: 'hold',

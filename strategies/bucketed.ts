@@ -53,8 +53,8 @@ import {
   claimRequestKey,
   createReservationTable,
   lifecycleFromStatements,
-} from './reservation-table.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/reservation-table.ts';
+import { inTransaction } from './support/transaction.ts';
 
 /** Bucket rows per sku. */
 export const BUCKETS = 4;

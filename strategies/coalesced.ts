@@ -95,14 +95,14 @@ import type {
   SessionContext,
   Strategy,
 } from './contract.ts';
-import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
+import { SQLSTATE, sqlstateOf } from './support/sqlstate.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowLifecycle,
   stockRowRemaining,
-} from './stock-and-reservation.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/stock-and-reservation.ts';
+import { inTransaction } from './support/transaction.ts';
 
 /** Write batches of one node and sku in flight at once: one holding the row while the next claims. */
 const WRITE_BATCHES_PER_LANE = 2;

@@ -44,8 +44,8 @@ import {
   claimRequestKey,
   createReservationTable,
   lifecycleFromStatements,
-} from './reservation-table.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/reservation-table.ts';
+import { inTransaction } from './support/transaction.ts';
 
 const SCHEMA_SQL = readFileSync(new URL('./frozen-ledger.sql', import.meta.url), 'utf8');
 

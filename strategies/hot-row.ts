@@ -33,17 +33,18 @@
  * spends about twice pgbench's CPU per transaction, and on 2 cores that time is taken from the server, and
  * at 16+ clients the UPDATE→COMMIT turnaround, which holds the row lock, carries it.
  */
-import { beginWith } from './begin-with.ts';
+
 import type { ReserveRequest, ReserveResult, SessionContext, Strategy } from './contract.ts';
-import { answerForRecordedKey, PREPARED } from './reservation-table.ts';
-import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
+import { beginWith } from './support/begin-with.ts';
+import { answerForRecordedKey, PREPARED } from './support/reservation-table.ts';
+import { SQLSTATE, sqlstateOf } from './support/sqlstate.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   PREPARED_STOCK,
   stockRowLifecycle,
   stockRowRemaining,
-} from './stock-and-reservation.ts';
+} from './support/stock-and-reservation.ts';
 
 /**
  * BEGIN with the claim, the decrement, COMMIT: three round trips when a unit is taken. BEGIN travels with

@@ -17,7 +17,7 @@
  * (5.7), 16: 1330 (22), 64: 1165 (110), 150: 1157 (234).
  */
 import type { Strategy } from './contract.ts';
-import { memoryQuotaDesign } from './memory-quota-design.ts';
+import { memoryQuotaDesign } from './support/memory-quota-design.ts';
 
 const memoryQuota: Strategy = {
   id: 'memory-quota',

@@ -42,13 +42,13 @@
  */
 import type { ClientBase } from 'pg';
 import type { ReserveResult, Strategy } from './contract.ts';
-import { claimRequestKey, lifecycleFromStatements } from './reservation-table.ts';
+import { claimRequestKey, lifecycleFromStatements } from './support/reservation-table.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowRemaining,
-} from './stock-and-reservation.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/stock-and-reservation.ts';
+import { inTransaction } from './support/transaction.ts';
 
 /** Attempts per request (see "The retry bound" above). */
 export const MAX_ATTEMPTS = 300;

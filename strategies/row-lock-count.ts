@@ -55,8 +55,8 @@ import {
   claimRequestKey,
   createReservationTable,
   lifecycleFromStatements,
-} from './reservation-table.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/reservation-table.ts';
+import { inTransaction } from './support/transaction.ts';
 
 const SCHEMA_SQL = readFileSync(new URL('./row-lock-count.sql', import.meta.url), 'utf8');
 

@@ -32,7 +32,7 @@
  *
  * When it breaks: at any lower isolation level (READ COMMITTED: check-then-act's lost update; REPEATABLE
  * READ: safe on the stock row, but the same read-then-insert on a COUNT would let write skew through —
- * fixtures/specs/write-skew-repeatable-read.spec), or without the retry (test/fixtures/serializable-no-
+ * specs/write-skew-repeatable-read.spec), or without the retry (test/fixtures/serializable-no-
  * retry.ts: its 40001s surface as errors). Every concurrent sale of one sku conflicts on the stock row,
  * so under contention most attempts are thrown away, each after a full transaction: the cost of a sale
  * grows with the number of clients attempting it at once. PostgreSQL records each read/write conflict in a
@@ -59,15 +59,15 @@ import type {
   SessionContext,
   Strategy,
 } from './contract.ts';
-import { ACTIVE } from './reservation-table.ts';
-import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
+import { ACTIVE } from './support/reservation-table.ts';
+import { SQLSTATE, sqlstateOf } from './support/sqlstate.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowLifecycle,
   stockRowRemaining,
-} from './stock-and-reservation.ts';
-import { inTransaction } from './transaction.ts';
+} from './support/stock-and-reservation.ts';
+import { inTransaction } from './support/transaction.ts';
 
 /** Attempts per request (see "The retry bound" above). */
 export const MAX_ATTEMPTS = 300;

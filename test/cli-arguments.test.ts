@@ -14,7 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
-const SPEC = 'fixtures/specs/nowait.spec';
+const SPEC = 'specs/nowait.spec';
 
 async function expectRefused(args: string[], message: RegExp): Promise<void> {
   const run = await runBounded(args);

@@ -89,8 +89,8 @@ describe('list and help', () => {
       ['release-twice', 'violate'],
       ['bucketed-no-fallback', 'violate'],
     ]);
-    // One scenario per file in fixtures/scenarios/, listed by id.
-    const files = readdirSync(new URL('../fixtures/scenarios/', import.meta.url))
+    // One scenario per file in scenarios/, listed by id.
+    const files = readdirSync(new URL('../scenarios/', import.meta.url))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => f.slice(0, -3))
       .sort();

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { getReservation, postReserve } from '../harness/http/http-client.ts';
+import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
 import { type ReservationService, startReservationService } from '../harness/http/reservation-service.ts';
 import { checkReserveBody } from '../harness/http/reserve-body.ts';
 import type { ReservationStatus, ReserveRequest, ReserveResult, Strategy } from '../strategies/contract.ts';

@@ -4,7 +4,7 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { getReservation, postReserve } from '../harness/http/http-client.ts';
+import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
 import { measured, runJson } from './run-cli.ts';
 import { type Served, startServe as startServeOn } from './served.ts';
 

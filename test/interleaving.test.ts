@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import type { Step, StepRecord } from '../harness/interleaving/permutation.ts';
-import { SQLSTATE } from '../strategies/sqlstate.ts';
+import { SQLSTATE } from '../strategies/support/sqlstate.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
 const { db, admin } = useRunDatabase();

@@ -23,8 +23,8 @@ const serverUrl = inject('serverUrl');
 const { db, admin } = useRunDatabase();
 
 const SPECS = ['nowait', 'skip-locked', 'deadlock', 'lost-update', 'serialization-failure'];
-const specPath = (name: string) => `fixtures/specs/${name}.spec`;
-const expectedPath = (name: string) => `fixtures/specs/expected/${name}.out`;
+const specPath = (name: string) => `specs/${name}.spec`;
+const expectedPath = (name: string) => `specs/expected/${name}.out`;
 
 function parseError(source: string): string {
   try {

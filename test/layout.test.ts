@@ -7,7 +7,7 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SOURCES = ['harness', 'strategies', 'fixtures', 'scripts', 'bin'];
+const SOURCES = ['harness', 'strategies', 'scenarios', 'scripts', 'bin'];
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
@@ -79,7 +79,7 @@ describe('layout', () => {
         'registry',
         'report',
         'scenario',
-        'target',
+        'blackbox',
         'verdict',
       ].sort(),
     );

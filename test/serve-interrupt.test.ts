@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
-import { postReserve } from '../harness/http/http-client.ts';
+import { postReserve } from '../harness/http/loopback-client.ts';
 import { BIN } from './run-cli.ts';
 
 /** The process group of a live process, from /proc/<pid>/stat (the field after state and ppid). */

@@ -1,6 +1,6 @@
 /** A benchmark series as sent to a worker thread, and what each thread sends back. */
 import type { NodeIdentity } from '../../strategies/contract.ts';
-import type { BarrierHandle, SessionTarget } from '../driver/client-task.ts';
+import type { BarrierHandle, CaseConnection } from '../driver/client-task.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
 
 /** Phases of a series, set by the main thread in one shared cell. */
@@ -11,7 +11,7 @@ export const CLIENT_APPLICATION_PREFIX = 'reservebench-bench-';
 
 export interface BenchTask {
   strategyModuleUrl: string;
-  target: SessionTarget;
+  connection: CaseConnection;
   /** Indices of the virtual clients this thread runs (they also make their keys unique). */
   clients: number[];
   node: NodeIdentity;

@@ -6,7 +6,7 @@
 import { setTimeout as backOff } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext } from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { Admission } from '../http/admission.ts';
 import { importStrategy } from '../registry/registry.ts';
@@ -35,9 +35,9 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
   const clients = await Promise.all(
     task.clients.map(async (index) => {
       const client = new pg.Client({
-        connectionString: task.target.connectionString,
+        connectionString: task.connection.connectionString,
         application_name: `${CLIENT_APPLICATION_PREFIX}${index}`,
-        options: `-c search_path=${task.target.schema}`,
+        options: `-c search_path=${task.connection.schema}`,
       });
       client.on('error', () => undefined);
       await client.connect();

@@ -176,7 +176,7 @@ async function runTrial(
       const indices = Array.from({ length: clients }, (_, i) => i).filter((i) => i % threads === t);
       return {
         strategyModuleUrl: ref.moduleUrl,
-        target: { connectionString: db.connectionString, schema },
+        connection: { connectionString: db.connectionString, schema },
         clients: indices,
         node: nodeIdentity(schema, t, threads),
         sku: BENCH_SKU,

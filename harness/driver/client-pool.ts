@@ -7,14 +7,14 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PausePoint } from '../../strategies/contract.ts';
 import { SharedBarrier } from './barrier.ts';
-import type { ClientResult, ClientScript, ClientTask, SessionTarget } from './client-task.ts';
+import type { CaseConnection, ClientResult, ClientScript, ClientTask } from './client-task.ts';
 import { nodeIdentity } from './node-identity.ts';
 
 const WORKER_URL = new URL('./client-worker-entry.js', import.meta.url).href;
 
 export interface DriveOptions {
   strategyModuleUrl: string;
-  target: SessionTarget;
+  connection: CaseConnection;
   clients: ClientScript[];
   holdAt?: PausePoint;
   timeoutMs: number;
@@ -22,7 +22,7 @@ export interface DriveOptions {
 
 /**
  * What a case drives its clients with: this pool of worker threads, or the main-thread driver of a black
- * box (harness/target/target-driver.ts), which has no database session to give a worker.
+ * box (harness/blackbox/black-box-driver.ts), which has no database session to give a worker.
  */
 export interface ClientDriver {
   drive(options: DriveOptions): Promise<ClientResult[]>;
@@ -53,10 +53,10 @@ export class ClientPool implements ClientDriver {
       groups[(client.node?.index ?? i) % groups.length]?.push(client);
     }
     const tasks = groups.map((group, g) => {
-      const node = nodeIdentity(options.target.schema, g, groups.length);
+      const node = nodeIdentity(options.connection.schema, g, groups.length);
       const task: ClientTask = {
         strategyModuleUrl: options.strategyModuleUrl,
-        target: options.target,
+        connection: options.connection,
         clients: group.map((client) => ({ node, ...client })),
         start: { buffer: start.buffer, parties },
         timeoutMs: options.timeoutMs,

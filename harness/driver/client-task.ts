@@ -8,7 +8,7 @@ import type {
   ReserveRequest,
 } from '../../strategies/contract.ts';
 
-export interface SessionTarget {
+export interface CaseConnection {
   connectionString: string;
   /** The case's schema; every session sets it as search_path so it only sees the case's tables. */
   schema: string;
@@ -19,19 +19,19 @@ export interface SessionTarget {
 }
 
 /** Startup options of a case's session: its schema, and the isolation level the run puts it at. */
-export function sessionOptions(target: {
+export function sessionOptions(connection: {
   schema: string;
   isolation?: IsolationLevel | undefined;
   settings?: Readonly<Record<string, string>> | undefined;
 }): string {
   // A space inside a startup option is escaped with a backslash.
-  const level = target.isolation
-    ? ` -c default_transaction_isolation=${target.isolation.replace('-', '\\ ')}`
+  const level = connection.isolation
+    ? ` -c default_transaction_isolation=${connection.isolation.replace('-', '\\ ')}`
     : '';
-  const settings = Object.entries(target.settings ?? {})
+  const settings = Object.entries(connection.settings ?? {})
     .map(([name, value]) => ` -c ${name}=${value}`)
     .join('');
-  return `-c search_path=${target.schema}${level}${settings}`;
+  return `-c search_path=${connection.schema}${level}${settings}`;
 }
 
 export interface BarrierHandle {
@@ -55,7 +55,7 @@ export interface ClientScript {
 
 export interface ClientTask {
   strategyModuleUrl: string;
-  target: SessionTarget;
+  connection: CaseConnection;
   clients: ClientScript[];
   /** Every client connects first, then waits here so all start together. */
   start: BarrierHandle;

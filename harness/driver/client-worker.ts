@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import type { PausePoint, ReserveRequest, SessionContext } from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { SharedBarrier } from './barrier.ts';
@@ -46,9 +46,9 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
 
   const connect = async (script: ClientScript): Promise<pg.Client | Error> => {
     const client = new pg.Client({
-      connectionString: task.target.connectionString,
+      connectionString: task.connection.connectionString,
       application_name: `reservebench-client-${script.index}`,
-      options: sessionOptions(task.target),
+      options: sessionOptions(task.connection),
     });
     // A backend killed under a client surfaces here instead of crashing the worker thread.
     client.on('error', () => undefined);

@@ -360,17 +360,17 @@ export async function startReservationService(
         reason: `strategy ${strategy.id} has no ${verb}`,
       });
     }
-    const target: ReservationStatus = verb === 'confirm' ? 'CONFIRMED' : 'RELEASED';
+    const ended: ReservationStatus = verb === 'confirm' ? 'CONFIRMED' : 'RELEASED';
     await admitted(reservations, res, async (client) => {
       if (options.workMs > 0) await work(options.workMs);
       const moved: unknown = await strategy[verb]?.(session(client), key);
       if (typeof moved !== 'boolean') {
         throw new Error(`${verb} answered ${JSON.stringify(moved) ?? String(moved)}, not true or false`);
       }
-      if (moved) return reply(res, 200, { outcome: target, status: target });
+      if (moved) return reply(res, 200, { outcome: ended, status: ended });
       const now = checkedStatus(await strategy.status(client, key));
       if (now === 'NOT_FOUND') return reply(res, 404, { outcome: 'NOT_FOUND', status: now });
-      const replay = now === target;
+      const replay = now === ended;
       reply(res, replay ? 200 : 409, { outcome: replay ? 'REPLAY' : 'CONFLICT', status: now });
     });
   };

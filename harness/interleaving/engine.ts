@@ -16,7 +16,7 @@ import type {
   SessionContext,
   Strategy,
 } from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';

@@ -1,5 +1,5 @@
 /**
- * The scenarios: every file in `fixtures/scenarios/` is one, found when the harness loads, so adding a
+ * The scenarios: every file in `scenarios/` is one, found when the harness loads, so adding a
  * scenario is adding a file there. Each file's default export is checked to be a scenario whose id is its
  * file name.
  */
@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { Errors } from '../errors.ts';
 import type { Scenario } from './scenario.ts';
 
-const FOLDER = new URL('../../fixtures/scenarios/', import.meta.url);
+const FOLDER = new URL('../../scenarios/', import.meta.url);
 
 async function loadScenarios(): Promise<Scenario[]> {
   // Sorted by id, so a report reads the same every run whatever order the directory lists.
@@ -22,7 +22,7 @@ async function loadScenarios(): Promise<Scenario[]> {
       const scenario = module.default;
       const id = file.slice(0, -'.ts'.length);
       if (!scenario || scenario.id !== id || !scenario.expect) {
-        throw new Error(`fixtures/scenarios/${file} must export default a scenario with id "${id}"`);
+        throw new Error(`scenarios/${file} must export default a scenario with id "${id}"`);
       }
       return scenario;
     }),

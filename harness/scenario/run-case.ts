@@ -11,6 +11,7 @@ import {
   type Strategy,
   type StrategyRef,
 } from '../../strategies/contract.ts';
+import { type BlackBox, NO_AUDIT } from '../blackbox/black-box.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientDriver } from '../driver/client-pool.ts';
 import type { RequestResult } from '../driver/client-task.ts';
@@ -20,7 +21,6 @@ import { allPermutations } from '../interleaving/all-permutations.ts';
 import { InvalidPermutation, runPermutation } from '../interleaving/engine.ts';
 import type { Permutation, Step, StepRecord } from '../interleaving/permutation.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import { type BlackBox, NO_AUDIT } from '../target/black-box.ts';
 import type { AuditSummary, CaseResult, OutcomeCounts, PermutationReport } from '../verdict/case-result.ts';
 import { readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type LifecycleFacts } from '../verdict/invariants.ts';
@@ -315,7 +315,7 @@ const parsed = new Map<string, ParsedInterleaving>();
 function interleavingOf(scenario: InterleavingScenario): ParsedInterleaving {
   const known = parsed.get(scenario.id);
   if (known) return known;
-  const spec = parseSpec(scenario.spec, `fixtures/scenarios/${scenario.id}.ts`);
+  const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`);
   const [listed, ...more] = spec.permutations;
   if (!listed || more.length > 0) {
     throw new Error(`scenario ${scenario.id}: its spec must list exactly one permutation (the one judged)`);
@@ -431,7 +431,7 @@ async function measure(
   const { scenario } = spec;
   const identity = identityOf(spec);
   const schema = await db.createCaseSchema(`${scenario.id}_${strategy.id}`);
-  const target = { connectionString: db.connectionString, schema };
+  const connection = { connectionString: db.connectionString, schema };
   let keep = settings.keepFailed;
   let stage = 'setup';
   try {
@@ -453,7 +453,7 @@ async function measure(
     const skus = spec.params.stock.map((s) => s.sku);
     const read = spec.blackBox
       ? await spec.blackBox.finalRead(keys, skus)
-      : await readBack(target, strategy, keys, skus);
+      : await readBack(connection, strategy, keys, skus);
     stage = 'the audit';
     const audit = await auditInSnapshot(db.admin, strategy);
     const reading = computeReading(
@@ -571,7 +571,7 @@ async function drive(
     );
     const clients = await pool.drive({
       strategyModuleUrl: moduleUrl,
-      target: {
+      connection: {
         connectionString: db.connectionString,
         schema,
         ...(spec.isolation ? { isolation: spec.isolation } : {}),

@@ -12,7 +12,7 @@ import type {
   Strategy,
   StrategyRef,
 } from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/sqlstate.ts';
+import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
 import { runUntilStage } from '../crash/crash-runner.ts';
 import type { RunDatabase } from '../database/database.ts';
@@ -59,7 +59,7 @@ export function scriptContext(
   session: { timeoutMs: number; isolation?: IsolationLevel; settings?: Readonly<Record<string, string>> },
 ): ScriptRun {
   const { timeoutMs, isolation, settings } = session;
-  const target = {
+  const connection = {
     connectionString: db.connectionString,
     schema,
     ...(isolation ? { isolation } : {}),
@@ -104,7 +104,7 @@ export function scriptContext(
       const done = phases.send(requests.map((r) => r.requestKey));
       const clients = await pool.drive({
         strategyModuleUrl: moduleUrl,
-        target,
+        connection,
         clients: Array.from({ length: Math.ceil(requests.length / perClient) }, (_, index) => {
           const node = nodeOf?.(index);
           const own = requests.slice(index * perClient, (index + 1) * perClient);
@@ -122,7 +122,7 @@ export function scriptContext(
         const client = new pg.Client({
           connectionString: db.connectionString,
           application_name: `reservebench-job-${sessionCount}`,
-          options: sessionOptions(target),
+          options: sessionOptions(connection),
         });
         client.on('error', () => undefined);
         return client;
@@ -180,12 +180,12 @@ export function scriptContext(
         'SELECT clock_timestamp() + make_interval(secs => $1 / 1000.0) AS at',
         [ms],
       );
-      const target = rows[0]?.at;
+      const passAt = rows[0]?.at;
       const deadline = performance.now() + timeoutMs;
       // Polling only looks at the clock; the database's own time decides when the hold has expired.
       for (;;) {
         const now = await db.admin.query<{ passed: boolean }>('SELECT clock_timestamp() > $1 AS passed', [
-          target,
+          passAt,
         ]);
         if (now.rows[0]?.passed) return;
         if (performance.now() > deadline) throw new Error(`the database clock did not pass +${ms} ms`);
@@ -242,7 +242,7 @@ export function scriptContext(
       const client = new pg.Client({
         connectionString: viaProxy.toString(),
         application_name: `reservebench-proxied-${sessionCount}`,
-        options: sessionOptions(target),
+        options: sessionOptions(connection),
       });
       client.on('error', () => undefined);
       try {

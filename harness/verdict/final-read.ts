@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import type { ReservationStatus, Strategy } from '../../strategies/contract.ts';
-import type { SessionTarget } from '../driver/client-task.ts';
+import type { CaseConnection } from '../driver/client-task.ts';
 
 export type KeyStatus = ReservationStatus | 'NOT_FOUND';
 
@@ -16,15 +16,15 @@ export interface FinalRead {
 }
 
 export async function readBack(
-  target: SessionTarget,
+  connection: CaseConnection,
   strategy: Strategy,
   keys: Iterable<string>,
   skus: readonly string[],
 ): Promise<FinalRead> {
   const client = new pg.Client({
-    connectionString: target.connectionString,
+    connectionString: connection.connectionString,
     application_name: 'reservebench-final-read',
-    options: `-c search_path=${target.schema}`,
+    options: `-c search_path=${connection.schema}`,
   });
   client.on('error', () => undefined);
   await client.connect();

@@ -13,9 +13,9 @@
  */
 import type { ReserveResult, Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
-import { claimRequestKey } from '../reservation-table.ts';
-import { takeUnitOrRollBackClaim } from '../stock-and-reservation.ts';
-import { inTransaction } from '../transaction.ts';
+import { claimRequestKey } from '../support/reservation-table.ts';
+import { takeUnitOrRollBackClaim } from '../support/stock-and-reservation.ts';
+import { inTransaction } from '../support/transaction.ts';
 
 const asyncCommit: Strategy = {
   ...hotRow,

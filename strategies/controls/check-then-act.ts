@@ -12,13 +12,13 @@
  * Last measured (contention, 150 clients, 40 stock): HELD 150, available 39, oversold 110, drift −149.
  */
 import type { ReserveResult, Strategy } from '../contract.ts';
-import { answerForRecordedKey, reservationStatus } from '../reservation-table.ts';
+import { answerForRecordedKey, reservationStatus } from '../support/reservation-table.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowRemaining,
-} from '../stock-and-reservation.ts';
-import { inTransaction } from '../transaction.ts';
+} from '../support/stock-and-reservation.ts';
+import { inTransaction } from '../support/transaction.ts';
 
 const SQL = {
   readAvailable: 'SELECT available FROM sku_stock WHERE sku = $1',

@@ -16,9 +16,9 @@
  * Last measured: contention HELD 150, oversold 110; contention-30-2 HELD 30, oversold 28.
  */
 import type { ReserveResult, Strategy } from '../contract.ts';
-import { answerForRecordedKey, claimRequestKey } from '../reservation-table.ts';
 import rowLockCount, { countActive, ROW_LOCK_COUNT_SQL, shareResource } from '../row-lock-count.ts';
-import { inTransaction } from '../transaction.ts';
+import { answerForRecordedKey, claimRequestKey } from '../support/reservation-table.ts';
+import { inTransaction } from '../support/transaction.ts';
 
 const countWithoutLock: Strategy = {
   ...rowLockCount,

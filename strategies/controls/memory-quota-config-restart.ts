@@ -10,7 +10,7 @@
  * between memory and ledger and restarts it (oversold).
  */
 import type { Strategy } from '../contract.ts';
-import { memoryQuotaDesign } from '../memory-quota-design.ts';
+import { memoryQuotaDesign } from '../support/memory-quota-design.ts';
 
 const memoryQuotaConfigRestart: Strategy = {
   id: 'memory-quota-config-restart',

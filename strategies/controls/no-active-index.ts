@@ -11,9 +11,9 @@
 
 import type { ReserveResult, Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
-import { ACTIVE, answerForRecordedKey, claimRequestKey } from '../reservation-table.ts';
-import { createStockAndReservation, takeUnitOrRollBackClaim } from '../stock-and-reservation.ts';
-import { inTransaction } from '../transaction.ts';
+import { ACTIVE, answerForRecordedKey, claimRequestKey } from '../support/reservation-table.ts';
+import { createStockAndReservation, takeUnitOrRollBackClaim } from '../support/stock-and-reservation.ts';
+import { inTransaction } from '../support/transaction.ts';
 
 const USER_HAS_ACTIVE = `SELECT 1 FROM reservation WHERE user_id = $1 AND sku = $2 AND ${ACTIVE}`;
 

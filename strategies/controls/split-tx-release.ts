@@ -12,8 +12,8 @@
 
 import type { Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
-import { returnUnitPerRow } from '../stock-and-reservation.ts';
-import { inTransaction } from '../transaction.ts';
+import { returnUnitPerRow } from '../support/stock-and-reservation.ts';
+import { inTransaction } from '../support/transaction.ts';
 
 const SQL = {
   pickExpired: "SELECT reservation_id, sku FROM reservation WHERE status = 'HELD' AND expires_at < now()",

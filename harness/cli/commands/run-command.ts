@@ -1,16 +1,17 @@
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
 import { wasInterrupted } from '../interrupted.ts';
+
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
+import { preflightTarget, type TargetArgs, targetArgs } from '../../blackbox/black-box-options.ts';
+import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
+import { ExchangeLog } from '../../blackbox/exchange-log.ts';
+import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { buildReport, writeReportFiles } from '../../report/report.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import { runSuite } from '../../scenario/suite.ts';
-import { ExchangeLog } from '../../target/http-facts.ts';
-import { HttpTarget } from '../../target/http-target.ts';
-import { preflightTarget, type TargetArgs, targetArgs } from '../../target/target-options.ts';
-import { runTargetSuite, targetSection } from '../../target/target-suite.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
@@ -128,7 +129,7 @@ async function runAgainstTarget(
   },
 ): Promise<number> {
   const log = new ExchangeLog();
-  const target = new HttpTarget(await preflightTarget(given, log), log);
+  const target = new HttpBlackBox(await preflightTarget(given, log), log);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports);
   const result = await runTargetSuite({

@@ -1,0 +1,119 @@
+/**
+ * `run --target`: every selected scenario against one black box, each case through the same runCase as a
+ * strategy (same plans, clients, expectations, checks and judgement), with no database of the run's own.
+ * What the run could and could not do is summed up for the report (`target`).
+ */
+import { availableParallelism } from 'node:os';
+import type { Environment } from '../database/environment.ts';
+import { gitCommit } from '../database/environment.ts';
+import type { Report } from '../report/report-schema.ts';
+import { runCase } from '../scenario/run-case.ts';
+import type { Scenario } from '../scenario/scenario.ts';
+import { paramsFor, type ScenarioOverrides, type SuiteResult } from '../scenario/suite.ts';
+import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
+import { isCoverageGap } from '../verdict/coverage.ts';
+import { BlackBoxDriver } from './black-box-driver.ts';
+import type { HttpBlackBox } from './http-black-box.ts';
+import { noDatabase } from './no-database.ts';
+
+export interface TargetSuiteOptions {
+  target: HttpBlackBox;
+  scenarios: readonly Scenario[];
+  overrides: ScenarioOverrides;
+  repeat: number;
+  timeoutMs: number;
+  requireCoverage: boolean;
+  onCase?: (result: CaseResult) => void;
+}
+
+/** The run's own facts: no database, so no server version or settings to report. */
+function environment(): Environment {
+  return {
+    node: process.version,
+    postgres: 'none (black box)',
+    settings: {},
+    cpus: availableParallelism(),
+    commit: gitCommit(),
+    database: 'target',
+  };
+}
+
+export async function runTargetSuite(options: TargetSuiteOptions): Promise<SuiteResult> {
+  const { target } = options;
+  const db = noDatabase();
+  const driver = new BlackBoxDriver(target);
+  const ref = { strategy: target.strategy, moduleUrl: 'black-box:target' };
+  const cases: CaseResult[] = [];
+  for (const scenario of options.scenarios) {
+    const params = paramsFor(scenario, options.overrides);
+    for (let repetition = 1; repetition <= options.repeat; repetition++) {
+      const id = `${scenario.id}/${target.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
+      target.beginCase(id);
+      const began = performance.now();
+      const result = {
+        ...(await runCase(
+          db,
+          driver,
+          { id, scenario, ref, params, blackBox: target },
+          { keepFailed: false, timeoutMs: options.timeoutMs, permutations: 'listed' },
+        )),
+        durationMs: Math.round(performance.now() - began),
+      };
+      cases.push(result);
+      options.onCase?.(result);
+    }
+  }
+  const uncovered = options.requireCoverage
+    ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
+    : [];
+  // A run in which nothing could be measured tested nothing: it does not pass.
+  const measuredAny = cases.some(isMeasured);
+  return {
+    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny,
+    environment: environment(),
+    cases,
+    kept: [],
+    uncovered,
+  };
+}
+
+/** The report's `target` section: what ran black-box, what did not and why, and every exchange. */
+export function targetSection(
+  target: HttpBlackBox,
+  cases: readonly CaseResult[],
+): NonNullable<Report['target']> {
+  const { settings } = target;
+  const ran = [...new Set(cases.filter((c) => c.status !== 'n/a').map((c) => c.scenario))];
+  const notApplicable = [
+    ...new Map(
+      cases.flatMap((c) =>
+        c.status === 'n/a' ? [[c.scenario, { scenario: c.scenario, reason: c.reason }]] : [],
+      ) as [string, { scenario: string; reason: string }][],
+    ).values(),
+  ];
+  const notes: string[] = [];
+  if (settings.setup.kind === 'none') {
+    notes.push(
+      'no --target-setup, and POST /admin/reset is off: no scenario could load its stock. Every built-in scenario judges against the stock it loads (exact HELD/SOLD_OUT counts; drift = total − remaining − active), so none tolerates stock already there, and none ran',
+    );
+  }
+  if (!settings.restart) notes.push('no --target-restart: scenarios that restart a node are n/a');
+  notes.push(
+    'no pause points: the clients start together at one barrier, but nothing can hold them inside the service (contention’s hold at after-read is left out), so a race that hold forces in-process is left to the service’s own concurrency',
+    'no audit: black box — duplicateKey (rows no key reaches) and auditMismatch are not computed; every other check is, from the answers and the final read',
+  );
+  if (!cases.some(isMeasured)) notes.push('no case ran against the target: the run does not pass');
+  return {
+    urls: [...settings.urls],
+    setup: settings.setup.kind,
+    restart: settings.restart ? 'command' : 'none',
+    expect: settings.expect,
+    ...(settings.caughtBy
+      ? { caughtBy: Object.fromEntries(Object.entries(settings.caughtBy).map(([k, v]) => [k, [...v]])) }
+      : {}),
+    ran,
+    notApplicable,
+    notes,
+    http: target.log.total(),
+  };
+}
