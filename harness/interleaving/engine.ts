@@ -6,24 +6,16 @@
  * after the step that released it, as the tester prints it. No timer decides an ordering: the poll
  * interval only says how often the state is looked at again, and every wait ends as soon as the step
  * itself completes.
+ *
+ * One run of a permutation is a PermutationRun, whose methods are the tester's own (isolationtester.c):
+ * run_permutation's setup, steps and teardown, try_complete_step, try_complete_steps and the query that
+ * asks whether a session is blocked.
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
+import type { IsolationLevel, Strategy } from '../../strategies/contract.ts';
+import { Errors, EXIT, HarnessError } from '../errors.ts';
 import type {
-  IsolationLevel,
-  NodeIdentity,
-  PausePoint,
-  SessionContext,
-  Strategy,
-} from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
-import { sessionOptions } from '../driver/client-task.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
-import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
-import { checkAnswer } from '../registry/strategy-module.ts';
-import type {
-  Blocker,
   EngineEvent,
   Permutation,
   PermutationFrame,
@@ -31,8 +23,11 @@ import type {
   ServerMessage,
   Step,
   StepRecord,
-  StepResult,
 } from './permutation.ts';
+import { SentStep } from './sent-step.ts';
+import { Session } from './session.ts';
+import { type FrameResult, runFrameSql, runSql } from './sql-step.ts';
+import { requestKeyOf, startStrategyStep } from './strategy-steps.ts';
 
 export interface EngineOptions {
   connectionString: string;
@@ -53,264 +48,6 @@ export interface EngineOptions {
   isolation?: IsolationLevel;
 }
 
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-/** How a step ended: the recorded result, plus what the tester prints of it. */
-interface Outcome {
-  result: StepResult;
-  tables: ResultTable[];
-  error?: ServerMessage;
-}
-
-interface InFlight {
-  step: Step;
-  session: Session;
-  record: StepRecord;
-  /** Settles once `outcome` is set; never rejects. */
-  done: Promise<void>;
-  outcome?: Outcome;
-  /** For each `notices` blocker: the notice count its session must reach. */
-  noticeTargets: Map<Blocker, number>;
-}
-
-interface Session {
-  name: string;
-  /** Why the connection went away between steps, if it did. */
-  lostWith(): unknown;
-  /** Every session of a permutation talks to one node. */
-  node: NodeIdentity;
-  client: pg.Client;
-  pid: number;
-  notices: number;
-  /** Sent and not yet reported completed, like the tester's active step. */
-  active?: InFlight;
-  /** A reserve step has run on this session. */
-  reserved?: boolean;
-  paused?: { requestKey: string; release(mode: 'commit' | 'rollback'): void; finished: Promise<Outcome> };
-}
-
-/** Values exactly as the server sent them, for output that must match the tester's byte for byte. */
-const RAW_TEXT = {
-  getTypeParser: () => (value: string) => value,
-} as unknown as pg.CustomTypesConfig;
-
-function serverMessageOf(error: unknown): ServerMessage {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    const { severity, message, detail, hint } = error as Partial<Record<string, unknown>>;
-    return {
-      severity: typeof severity === 'string' ? severity : 'ERROR',
-      message: String(message),
-      ...(typeof detail === 'string' ? { detail } : {}),
-      ...(typeof hint === 'string' ? { hint } : {}),
-    };
-  }
-  return { severity: 'ERROR', message: oneLine(error) };
-}
-
-function failure(error: unknown): Outcome {
-  const sqlstate = sqlstateOf(error);
-  return {
-    result: { status: 'error', error: oneLine(error), ...(sqlstate ? { sqlstate } : {}) },
-    tables: [],
-    error: serverMessageOf(error),
-  };
-}
-
-const ok = (result: StepResult): Outcome => ({ result, tables: [] });
-
-type RawResult = pg.QueryArrayResult<(string | null)[]>;
-
-/** Every result of the (possibly several) statements in `sql`, in order. */
-async function send(client: pg.Client, sql: string): Promise<RawResult[]> {
-  const answer: unknown = await client.query({ text: sql, rowMode: 'array', types: RAW_TEXT });
-  return (Array.isArray(answer) ? answer : [answer]) as RawResult[];
-}
-
-const tableOf = (r: RawResult): ResultTable => ({ columns: r.fields.map((f) => f.name), rows: r.rows });
-
-/** Rows as the driver would have parsed them, for the step records. */
-function parsedRows(r: RawResult): Record<string, unknown>[] {
-  const parsers = r.fields.map((f) =>
-    pg.types.getTypeParser(f.dataTypeID, f.format === 'binary' ? 'binary' : 'text'),
-  );
-  return r.rows.map((values) =>
-    Object.fromEntries(
-      r.fields.map((f, i) => {
-        const value = values[i];
-        return [f.name, value === null || value === undefined ? null : parsers[i]?.(value)];
-      }),
-    ),
-  );
-}
-
-async function runSql(client: pg.Client, sql: string): Promise<Outcome> {
-  try {
-    const withRows = (await send(client, sql)).filter((r) => r.fields.length > 0);
-    const last = withRows.at(-1);
-    return { result: { status: 'ok', rows: last ? parsedRows(last) : [] }, tables: withRows.map(tableOf) };
-  } catch (error: unknown) {
-    return failure(error);
-  }
-}
-
-/** Setup and teardown SQL, which the tester sends with PQexec: only the last result is shown. */
-async function runFrameSql(
-  client: pg.Client,
-  sql: string,
-): Promise<{ tables: ResultTable[] } | { error: string }> {
-  try {
-    const last = (await send(client, sql)).at(-1);
-    return { tables: last && last.fields.length > 0 ? [tableOf(last)] : [] };
-  } catch (error: unknown) {
-    return { error: serverMessageOf(error).message };
-  }
-}
-
-async function openSession(
-  name: string,
-  options: EngineOptions,
-  onNotice: (session: Session, notice: ServerMessage) => void,
-): Promise<Session> {
-  const client = new pg.Client({
-    connectionString: options.connectionString,
-    application_name: `reservebench-${name}`,
-    ...(options.schema
-      ? { options: sessionOptions({ schema: options.schema, isolation: options.isolation }) }
-      : {}),
-  });
-  // A backend terminated while the session is idle arrives here, not as a query's error: kept, so the
-  // next step fails with the server's own reason (57P01) instead of "not queryable".
-  let lost: unknown;
-  client.on('error', (error) => {
-    lost ??= error;
-  });
-  await client.connect();
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const pid = rows[0]?.pid;
-  if (pid === undefined) throw new Error(`session ${name} has no backend pid`);
-  const session: Session = {
-    name,
-    client,
-    pid,
-    notices: 0,
-    node: nodeIdentity(options.schema ?? 'engine', 0, 1),
-    lostWith: () => lost,
-  };
-  client.on('notice', (notice) => onNotice(session, serverMessageOf(notice)));
-  return session;
-}
-
-/** A strategy call that may stop at `until`, transaction open, until a RESUME step of its session. */
-function startPausable(
-  session: Session,
-  step: { name: string; until?: PausePoint },
-  requestKey: string,
-  call: (ctx: SessionContext) => Promise<StepResult>,
-): Promise<Outcome> {
-  const reached = deferred<Outcome>();
-  const gate = deferred<'commit' | 'rollback'>();
-  const finished = deferred<Outcome>();
-  let pausedOnce = false;
-  const ctx: SessionContext = {
-    db: session.client,
-    node: session.node,
-    pause: async (point: PausePoint) => {
-      if (point !== step.until || pausedOnce) return;
-      pausedOnce = true;
-      session.paused = { requestKey, release: gate.resolve, finished: finished.promise };
-      reached.resolve(ok({ status: 'ok', paused: point }));
-      if ((await gate.promise) === 'rollback') throw new RollbackAtPause(point);
-    },
-  };
-  call(ctx).then(
-    (result) => finished.resolve(ok(result)),
-    (error: unknown) =>
-      finished.resolve(
-        error instanceof RollbackAtPause
-          ? ok({ status: 'ok', rolledBack: true })
-          : failure(session.lostWith() ?? error),
-      ),
-  );
-  return Promise.race([reached.promise, finished.promise]);
-}
-
-function startLifecycle(
-  session: Session,
-  step: Extract<Step, { operation: unknown }>,
-  strategy: Strategy | undefined,
-): Promise<Outcome> {
-  if (!strategy)
-    throw Errors.badInput(`step ${step.name} calls ${step.operation}, but no strategy was given`);
-  const key = step.requestKey ?? '';
-  const missing = () => Errors.badInput(`step ${step.name}: ${strategy.id} has no ${step.operation}`);
-  return startPausable(session, step, key, async (ctx): Promise<StepResult> => {
-    switch (step.operation) {
-      case 'confirm':
-        if (!strategy.confirm) throw missing();
-        return { status: 'ok', value: await strategy.confirm(ctx, key) };
-      case 'release':
-        if (!strategy.release) throw missing();
-        return { status: 'ok', value: await strategy.release(ctx, key) };
-      case 'expire':
-        if (!strategy.expire) throw missing();
-        return { status: 'ok', value: await strategy.expire(ctx) };
-      case 'backdate':
-        if (!strategy.backdate) throw missing();
-        await strategy.backdate(ctx.db, [key]);
-        return { status: 'ok' };
-      case 'disable':
-        if (!strategy.disable) throw missing();
-        return { status: 'ok', value: await strategy.disable(ctx, key) };
-    }
-  });
-}
-
-function startReserve(
-  session: Session,
-  step: Extract<Step, { reserve: unknown }>,
-  strategy: Strategy | undefined,
-): Promise<Outcome> {
-  if (!strategy) throw Errors.badInput(`step ${step.name} reserves, but no strategy was given`);
-  return startPausable(session, step, step.reserve.requestKey, async (ctx) => {
-    // An answer outside the contract (an unknown outcome) is an error naming it, as for any client.
-    const checked = checkAnswer(await strategy.reserve(ctx, step.reserve));
-    if ('problem' in checked) throw new Error(checked.problem);
-    return { status: 'ok', answer: checked.answer };
-  });
-}
-
-function startStep(session: Session, step: Step, strategy: Strategy | undefined): Promise<Outcome> {
-  if ('sql' in step) return runSql(session.client, step.sql);
-  if ('reserve' in step) {
-    session.reserved = true;
-    return startReserve(session, step, strategy);
-  }
-  if ('operation' in step) {
-    session.reserved = true;
-    return startLifecycle(session, step, strategy);
-  }
-  const paused = session.paused;
-  // The operation ended before its pause point (it answered early, e.g. after waiting on a unique index):
-  // there is nothing to resume, and the permutation goes on.
-  if (!paused && session.reserved) return Promise.resolve(ok({ status: 'ok', endedBeforePause: true }));
-  if (!paused)
-    throw Errors.badInput(`step ${step.name}: session ${session.name} is not paused in an operation`);
-  session.paused = undefined;
-  paused.release(step.resume);
-  return paused.finished;
-}
-
 /**
  * The permutation asks a session for its next step while that session's previous step waits on a lock
  * held by sessions that are themselves idle, waiting for steps that come later: nothing can let it go on
@@ -328,253 +65,291 @@ export class InvalidPermutation extends HarnessError {
   }
 }
 
+export async function runPermutation(
+  permutation: Permutation,
+  options: EngineOptions,
+): Promise<StepRecord[]> {
+  return await new PermutationRun(permutation, options).run();
+}
+
 /** The tester's flags: `nonblock` returns once the step is seen waiting; `retry` for a step already reported waiting. */
 interface Look {
   nonblock: boolean;
   retry: boolean;
 }
 
-export async function runPermutation(
-  permutation: Permutation,
-  options: EngineOptions,
-): Promise<StepRecord[]> {
-  const pollMs = options.pollMs ?? 5;
-  const emit = options.onEvent ?? (() => undefined);
-  const frame = options.frame ?? {};
-  const stepsByName = new Map(permutation.steps.map((s) => [s.name, s]));
-  for (const step of permutation.steps) {
-    for (const b of step.blockers ?? []) {
-      if (b.kind !== 'once' && !stepsByName.has(b.step))
-        throw Errors.badInput(`step ${step.name} waits for step ${b.step}, which is not in the permutation`);
+class PermutationRun {
+  private readonly pollMs: number;
+  private readonly emit: (event: EngineEvent) => void;
+  private readonly frame: PermutationFrame;
+  private readonly stepsByName: Map<string, Step>;
+  private readonly control: pg.Client;
+  private readonly sessions = new Map<string, Session>();
+  /** Steps reported waiting and not yet completed, in the order they were sent. */
+  private readonly waiting: SentStep[] = [];
+  private readonly records: StepRecord[] = [];
+  /** A notice arrived since try_complete_steps last began a pass. */
+  private noticeArrived = false;
+
+  constructor(
+    private readonly permutation: Permutation,
+    private readonly options: EngineOptions,
+  ) {
+    this.pollMs = options.pollMs ?? 5;
+    this.emit = options.onEvent ?? (() => undefined);
+    this.frame = options.frame ?? {};
+    this.stepsByName = new Map(permutation.steps.map((s) => [s.name, s]));
+    for (const step of permutation.steps) {
+      for (const b of step.blockers ?? []) {
+        if (b.kind !== 'once' && !this.stepsByName.has(b.step))
+          throw Errors.badInput(
+            `step ${step.name} waits for step ${b.step}, which is not in the permutation`,
+          );
+      }
+    }
+    this.control = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: 'reservebench-control',
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    this.control.on('error', () => undefined);
+  }
+
+  async run(): Promise<StepRecord[]> {
+    await this.control.connect();
+    try {
+      await this.setup();
+      await this.performSteps();
+      await this.teardown();
+      return this.records;
+    } finally {
+      await Promise.all([...this.sessions.values()].map((s) => s.client.end().catch(() => undefined)));
+      await this.control.end().catch(() => undefined);
     }
   }
-  const control = new pg.Client({
-    connectionString: options.connectionString,
-    application_name: 'reservebench-control',
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  });
-  control.on('error', () => undefined);
-  await control.connect();
-  const sessions = new Map<string, Session>();
-  let noticeArrived = false;
-  const onNotice = (session: Session, notice: ServerMessage) => {
-    session.notices += 1;
-    noticeArrived = true;
-    emit({ kind: 'notice', session: session.name, notice });
-  };
-  try {
-    for (const sql of frame.setup ?? []) {
-      const out = await runFrameSql(control, sql);
+
+  /** The spec's setup on the control connection, then the sessions, each with its own setup. */
+  private async setup(): Promise<void> {
+    for (const sql of this.frame.setup ?? []) {
+      const out = await runFrameSql(this.control, sql);
       if ('error' in out) throw Errors.badInput(`setup failed: ${out.error}`);
-      if (out.tables.length > 0) emit({ kind: 'rows', tables: out.tables });
+      this.showRows(out.tables);
     }
-    for (const name of permutation.sessions) sessions.set(name, await openSession(name, options, onNotice));
-    for (const session of sessions.values()) {
-      const sql = frame.sessionSetup?.[session.name];
+    for (const name of this.permutation.sessions)
+      this.sessions.set(name, await Session.open(name, this.options, this.onNotice));
+    for (const session of this.sessions.values()) {
+      const sql = this.frame.sessionSetup?.[session.name];
       if (sql === undefined) continue;
       const out = await runFrameSql(session.client, sql);
       if ('error' in out) throw Errors.badInput(`setup of session ${session.name} failed: ${out.error}`);
-      if (out.tables.length > 0) emit({ kind: 'rows', tables: out.tables });
+      this.showRows(out.tables);
     }
+  }
 
-    const blockingSessions = async (pid: number): Promise<Session[]> => {
-      const { rows } = await control.query<{ pids: number[] }>('SELECT pg_blocking_pids($1) AS pids', [pid]);
-      const pids = new Set(rows[0]?.pids ?? []);
-      return [...sessions.values()].filter((s) => pids.has(s.pid));
-    };
-    const blockedByAnotherSession = async (pid: number): Promise<boolean> =>
-      (await blockingSessions(pid)).length > 0;
-    /** Blocked only by sessions with no step running: they will not move before a later step is sent. */
-    const waitsOnIdleSessions = async (step: InFlight): Promise<boolean> => {
-      if (step.outcome) return false;
-      const by = await blockingSessions(step.session.pid);
-      return by.length > 0 && by.every((s) => s.active === undefined) && !step.outcome;
-    };
+  /** Each session's teardown, then the spec's; a failure is reported, not thrown, as the tester does. */
+  private async teardown(): Promise<void> {
+    for (const session of this.sessions.values()) {
+      const sql = this.frame.sessionTeardown?.[session.name];
+      if (sql === undefined) continue;
+      this.showTeardown(`teardown of session ${session.name}`, await runFrameSql(session.client, sql));
+    }
+    if (this.frame.teardown !== undefined)
+      this.showTeardown('teardown', await runFrameSql(this.control, this.frame.teardown));
+  }
 
-    // A backend reports an error before it rolls back and lets go of its locks; until it is idle, a step
-    // it blocked would still look blocked, and where its completion is printed would depend on timing.
-    const untilIdle = async (pid: number): Promise<void> => {
-      const deadline = performance.now() + options.timeoutMs;
-      try {
-        while (performance.now() < deadline) {
-          const { rows } = await control.query<{ active: boolean }>(
-            "SELECT state = 'active' AS active FROM pg_stat_activity WHERE pid = $1",
-            [pid],
-          );
-          if (!rows[0]?.active) return;
-          await nextLook(pollMs);
-        }
-      } catch {
-        // The control connection closed under a permutation that is already failing.
-      }
-    };
+  private showTeardown(where: string, out: FrameResult): void {
+    if ('error' in out) this.emit({ kind: 'teardown-failed', where, error: out.error });
+    else this.showRows(out.tables);
+  }
 
-    /** Waits until the step completes or is seen blocked; a step that does neither is stuck. */
-    const settle = async (step: InFlight): Promise<'completed' | 'blocked'> => {
-      const deadline = performance.now() + options.timeoutMs;
-      for (;;) {
-        if (step.outcome) return 'completed';
-        const blocked = await blockedByAnotherSession(step.session.pid);
-        if (step.outcome) return 'completed';
-        if (blocked) return 'blocked';
-        if (performance.now() > deadline) {
-          throw Errors.barrierTimeout(`step ${step.record.step}`, options.timeoutMs / 1000);
-        }
-        await Promise.race([step.done, nextLook(pollMs)]);
-      }
-    };
+  private showRows(tables: ResultTable[]): void {
+    if (tables.length > 0) this.emit({ kind: 'rows', tables });
+  }
 
-    /** Waits for a step to complete, however long it stays blocked, up to the timeout. */
-    const finish = async (step: InFlight): Promise<void> => {
-      const timer = new AbortController();
-      const outcome = await Promise.race([
-        step.done.then(() => 'done' as const),
-        nextLook(options.timeoutMs, 'stuck' as const, { signal: timer.signal }),
-      ]);
-      timer.abort();
-      if (outcome === 'stuck') {
-        throw Errors.barrierTimeout(`blocked step(s) ${step.record.step}`, options.timeoutMs / 1000);
-      }
-    };
+  private readonly onNotice = (session: Session, notice: ServerMessage): void => {
+    session.notices += 1;
+    this.noticeArrived = true;
+    this.emit({ kind: 'notice', session: session.name, notice });
+  };
 
-    const heldBack = (step: InFlight): boolean =>
-      (step.step.blockers ?? []).some((b) => {
-        if (b.kind === 'once') return false;
-        const other = sessions.get(stepsByName.get(b.step)?.session ?? '');
-        if (b.kind === 'step') return other?.active?.step.name === b.step;
-        return (other?.notices ?? 0) < (step.noticeTargets.get(b) ?? 0);
-      });
-
-    /** isolationtester's try_complete_step: true while the step is still (reported) waiting. */
-    const tryComplete = async (step: InFlight, look: Look): Promise<boolean> => {
-      const waitingNow = () => {
-        if (!look.retry) emit({ kind: 'waiting', step: step.step });
-        return true;
-      };
-      if (!look.retry && step.step.blockers?.some((b) => b.kind === 'once')) return waitingNow();
-      if (!look.nonblock) await finish(step);
-      else if ((await settle(step)) === 'blocked') {
-        step.record.blocked = true;
-        return waitingNow();
-      }
-      const { outcome } = step;
-      if (!outcome || heldBack(step)) return waitingNow();
-      emit({
-        kind: 'completed',
-        step: step.step,
-        afterWaiting: look.retry,
-        tables: outcome.tables,
-        ...(outcome.error ? { error: outcome.error } : {}),
-      });
-      step.session.active = undefined;
-      return false;
-    };
-
-    /** Steps reported waiting and not yet completed, in the order they were sent. */
-    const waiting: InFlight[] = [];
-    const tryCompleteWaiting = async (look: Look): Promise<void> => {
-      for (;;) {
-        const before = waiting.length;
-        let annotated = false;
-        noticeArrived = false;
-        for (let w = 0; w < waiting.length; ) {
-          const step = waiting[w];
-          if (!step) break;
-          if (await tryComplete(step, look)) {
-            annotated ||= (step.step.blockers?.length ?? 0) > 0;
-            w += 1;
-          } else {
-            waiting.splice(w, 1);
-          }
-        }
-        // A completion or notice may have released an annotated step looked at before it.
-        if (!(annotated && (waiting.length < before || noticeArrived))) return;
-      }
-    };
-
-    const records: StepRecord[] = [];
-    const start = (session: Session, step: Step): InFlight => {
-      const requestKey =
-        'reserve' in step
-          ? step.reserve.requestKey
-          : 'operation' in step
-            ? step.requestKey
-            : session.paused?.requestKey;
-      const started = startStep(session, step, options.strategy);
-      const record: StepRecord = {
-        step: step.name,
-        session: session.name,
-        ...(requestKey && !('sql' in step) ? { requestKey } : {}),
-        blocked: false,
-        result: { status: 'ok' },
-      };
-      records.push(record);
-      const flight: InFlight = { step, session, record, done: Promise.resolve(), noticeTargets: new Map() };
-      flight.done = started.then(async (outcome) => {
-        if (outcome.result.status === 'error') await untilIdle(session.pid);
-        record.result = outcome.result;
-        flight.outcome = outcome;
-      });
-      for (const b of step.blockers ?? []) {
-        if (b.kind !== 'notices') continue;
-        const other = sessions.get(stepsByName.get(b.step)?.session ?? '');
-        flight.noticeTargets.set(b, b.count + (other?.notices ?? 0));
-      }
-      return flight;
-    };
-
-    for (const step of permutation.steps) {
-      const session = sessions.get(step.session);
+  /** run_permutation's steps: each sent once its session's earlier step is reported completed. */
+  private async performSteps(): Promise<void> {
+    for (const step of this.permutation.steps) {
+      const session = this.sessions.get(step.session);
       if (!session) throw Errors.badInput(`step ${step.name} names an unknown session ${step.session}`);
-      // Like isolationtester: a session's next step waits until its blocked one has been reported done.
-      const deadline = performance.now() + options.timeoutMs;
-      if (options.rejectInvalid && session.active && (await waitsOnIdleSessions(session.active))) {
-        throw new InvalidPermutation(step.name, session.active.step.name);
-      }
-      while (session.active) {
-        const active = session.active;
-        if (!(await tryComplete(active, { nonblock: false, retry: true }))) {
-          const at = waiting.indexOf(active);
-          if (at >= 0) waiting.splice(at, 1);
-        }
-        await tryCompleteWaiting({ nonblock: true, retry: true });
-        if (!session.active) break;
-        if (performance.now() > deadline) {
-          throw Errors.barrierTimeout(`step ${session.active.step.name}`, options.timeoutMs / 1000);
-        }
-        await nextLook(pollMs);
-      }
-      const flight = start(session, step);
-      session.active = flight;
-      const mustWait = await tryComplete(flight, { nonblock: true, retry: false });
-      await tryCompleteWaiting({ nonblock: true, retry: true });
-      if (mustWait) waiting.push(flight);
+      await this.waitForActiveStep(session, step);
+      const sent = this.send(session, step);
+      session.active = sent;
+      const mustWait = await this.tryCompleteStep(sent, { nonblock: true, retry: false });
+      await this.tryCompleteSteps({ nonblock: true, retry: true });
+      if (mustWait) this.waiting.push(sent);
     }
-    await tryCompleteWaiting({ nonblock: false, retry: true });
-    if (waiting.length > 0) {
-      const names = waiting.map((s) => s.step.name).join(', ');
+    await this.tryCompleteSteps({ nonblock: false, retry: true });
+    if (this.waiting.length > 0) {
+      const names = this.waiting.map((s) => s.step.name).join(', ');
       throw new HarnessError(
         `step(s) ${names} wait for each other through their annotations: the permutation cannot finish`,
         EXIT.expectationFailed,
       );
     }
+  }
 
-    for (const session of sessions.values()) {
-      const sql = frame.sessionTeardown?.[session.name];
-      if (sql === undefined) continue;
-      const out = await runFrameSql(session.client, sql);
-      if ('error' in out)
-        emit({ kind: 'teardown-failed', where: `teardown of session ${session.name}`, error: out.error });
-      else if (out.tables.length > 0) emit({ kind: 'rows', tables: out.tables });
+  /** Like isolationtester: a session's next step waits until its blocked one has been reported done. */
+  private async waitForActiveStep(session: Session, next: Step): Promise<void> {
+    const deadline = performance.now() + this.options.timeoutMs;
+    if (this.options.rejectInvalid && session.active && (await this.waitsOnIdleSessions(session.active))) {
+      throw new InvalidPermutation(next.name, session.active.step.name);
     }
-    if (frame.teardown !== undefined) {
-      const out = await runFrameSql(control, frame.teardown);
-      if ('error' in out) emit({ kind: 'teardown-failed', where: 'teardown', error: out.error });
-      else if (out.tables.length > 0) emit({ kind: 'rows', tables: out.tables });
+    while (session.active) {
+      const active = session.active;
+      if (!(await this.tryCompleteStep(active, { nonblock: false, retry: true }))) {
+        const at = this.waiting.indexOf(active);
+        if (at >= 0) this.waiting.splice(at, 1);
+      }
+      await this.tryCompleteSteps({ nonblock: true, retry: true });
+      if (!session.active) break;
+      if (performance.now() > deadline) {
+        throw Errors.barrierTimeout(`step ${session.active.step.name}`, this.options.timeoutMs / 1000);
+      }
+      await nextLook(this.pollMs);
     }
-    return records;
-  } finally {
-    await Promise.all([...sessions.values()].map((s) => s.client.end().catch(() => undefined)));
-    await control.end().catch(() => undefined);
+  }
+
+  private send(session: Session, step: Step): SentStep {
+    const requestKey = requestKeyOf(session, step);
+    const started =
+      'sql' in step
+        ? runSql(session.client, step.sql)
+        : startStrategyStep(session, step, this.options.strategy);
+    const sent = new SentStep(step, session, requestKey, started, (pid) => this.untilIdle(pid));
+    this.records.push(sent.record);
+    for (const b of step.blockers ?? []) {
+      if (b.kind !== 'notices') continue;
+      sent.noticeTargets.set(b, b.count + (this.sessionOfStep(b.step)?.notices ?? 0));
+    }
+    return sent;
+  }
+
+  private sessionOfStep(name: string): Session | undefined {
+    return this.sessions.get(this.stepsByName.get(name)?.session ?? '');
+  }
+
+  /** isolationtester's try_complete_step: true while the step is still (reported) waiting. */
+  private async tryCompleteStep(sent: SentStep, look: Look): Promise<boolean> {
+    const waitingNow = () => {
+      if (!look.retry) this.emit({ kind: 'waiting', step: sent.step });
+      return true;
+    };
+    if (!look.retry && sent.step.blockers?.some((b) => b.kind === 'once')) return waitingNow();
+    if (!look.nonblock) await this.finish(sent);
+    else if ((await this.settle(sent)) === 'blocked') {
+      sent.record.blocked = true;
+      return waitingNow();
+    }
+    const { outcome } = sent;
+    if (!outcome || this.heldBack(sent)) return waitingNow();
+    this.emit({
+      kind: 'completed',
+      step: sent.step,
+      afterWaiting: look.retry,
+      tables: outcome.tables,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+    sent.session.active = undefined;
+    return false;
+  }
+
+  /** isolationtester's try_complete_steps: the waiting steps looked at again, those completed dropped. */
+  private async tryCompleteSteps(look: Look): Promise<void> {
+    const waiting = this.waiting;
+    for (;;) {
+      const before = waiting.length;
+      let annotated = false;
+      this.noticeArrived = false;
+      for (let w = 0; w < waiting.length; ) {
+        const sent = waiting[w];
+        if (!sent) break;
+        if (await this.tryCompleteStep(sent, look)) {
+          annotated ||= (sent.step.blockers?.length ?? 0) > 0;
+          w += 1;
+        } else {
+          waiting.splice(w, 1);
+        }
+      }
+      // A completion or notice may have released an annotated step looked at before it.
+      if (!(annotated && (waiting.length < before || this.noticeArrived))) return;
+    }
+  }
+
+  /** An annotation still holds back the completion of a step that has completed on the server. */
+  private heldBack(sent: SentStep): boolean {
+    return (sent.step.blockers ?? []).some((b) => {
+      if (b.kind === 'once') return false;
+      const other = this.sessionOfStep(b.step);
+      if (b.kind === 'step') return other?.active?.step.name === b.step;
+      return (other?.notices ?? 0) < (sent.noticeTargets.get(b) ?? 0);
+    });
+  }
+
+  /** Waits until the step completes or is seen blocked; a step that does neither is stuck. */
+  private async settle(sent: SentStep): Promise<'completed' | 'blocked'> {
+    const deadline = performance.now() + this.options.timeoutMs;
+    for (;;) {
+      if (sent.outcome) return 'completed';
+      const blocked = (await this.blockingSessions(sent.session.pid)).length > 0;
+      if (sent.outcome) return 'completed';
+      if (blocked) return 'blocked';
+      if (performance.now() > deadline) {
+        throw Errors.barrierTimeout(`step ${sent.record.step}`, this.options.timeoutMs / 1000);
+      }
+      await Promise.race([sent.done, nextLook(this.pollMs)]);
+    }
+  }
+
+  /** Waits for a step to complete, however long it stays blocked, up to the timeout. */
+  private async finish(sent: SentStep): Promise<void> {
+    const timer = new AbortController();
+    const outcome = await Promise.race([
+      sent.done.then(() => 'done' as const),
+      nextLook(this.options.timeoutMs, 'stuck' as const, { signal: timer.signal }),
+    ]);
+    timer.abort();
+    if (outcome === 'stuck') {
+      throw Errors.barrierTimeout(`blocked step(s) ${sent.record.step}`, this.options.timeoutMs / 1000);
+    }
+  }
+
+  /** The tester's "is this session blocked" query: the sessions whose backends hold up `pid`. */
+  private async blockingSessions(pid: number): Promise<Session[]> {
+    const { rows } = await this.control.query<{ pids: number[] }>('SELECT pg_blocking_pids($1) AS pids', [
+      pid,
+    ]);
+    const pids = new Set(rows[0]?.pids ?? []);
+    return [...this.sessions.values()].filter((s) => pids.has(s.pid));
+  }
+
+  /** Blocked only by sessions with no step running: they will not move before a later step is sent. */
+  private async waitsOnIdleSessions(sent: SentStep): Promise<boolean> {
+    if (sent.outcome) return false;
+    const by = await this.blockingSessions(sent.session.pid);
+    return by.length > 0 && by.every((s) => s.active === undefined) && !sent.outcome;
+  }
+
+  // A backend reports an error before it rolls back and lets go of its locks; until it is idle, a step
+  // it blocked would still look blocked, and where its completion is printed would depend on timing.
+  private async untilIdle(pid: number): Promise<void> {
+    const deadline = performance.now() + this.options.timeoutMs;
+    try {
+      while (performance.now() < deadline) {
+        const { rows } = await this.control.query<{ active: boolean }>(
+          "SELECT state = 'active' AS active FROM pg_stat_activity WHERE pid = $1",
+          [pid],
+        );
+        if (!rows[0]?.active) return;
+        await nextLook(this.pollMs);
+      }
+    } catch {
+      // The control connection closed under a permutation that is already failing.
+    }
   }
 }

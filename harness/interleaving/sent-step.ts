@@ -1,0 +1,39 @@
+/**
+ * A step sent on its session, the tester's active step until it is reported completed. Its record is made
+ * here when the step is sent and filled in here when its outcome arrives: what a record says about a
+ * step's span, from invocation to completion, is said in this one place.
+ */
+import type { Blocker, Step, StepRecord } from './permutation.ts';
+import type { Session } from './session.ts';
+import type { Outcome } from './step-outcome.ts';
+
+export class SentStep {
+  readonly record: StepRecord;
+  /** Settles once `outcome` is set; never rejects. */
+  readonly done: Promise<void>;
+  outcome?: Outcome;
+  /** For each `notices` blocker: the notice count its session must reach. */
+  readonly noticeTargets = new Map<Blocker, number>();
+
+  constructor(
+    readonly step: Step,
+    readonly session: Session,
+    requestKey: string | undefined,
+    started: Promise<Outcome>,
+    /** Resolves once the backend `pid` is no longer running a statement. */
+    untilIdle: (pid: number) => Promise<void>,
+  ) {
+    this.record = {
+      step: step.name,
+      session: session.name,
+      ...(requestKey ? { requestKey } : {}),
+      blocked: false,
+      result: { status: 'ok' },
+    };
+    this.done = started.then(async (outcome) => {
+      if (outcome.result.status === 'error') await untilIdle(session.pid);
+      this.record.result = outcome.result;
+      this.outcome = outcome;
+    });
+  }
+}
