@@ -20,7 +20,8 @@
  * completed; `s2a(s1b notices 1)` only once s1b's session has sent one more notice.
  *
  * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE or
- * BACKDATE calls the strategy instead of sending SQL, and parses into the engine's strategy steps:
+ * BACKDATE calls the strategy instead of sending SQL, and parses (./spec-strategy-step.ts) into the
+ * engine's strategy steps:
  *
  *   step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }
  *   step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 TTL 500 }
@@ -38,17 +39,10 @@
  *
  * Every error is one line, `file:line:column: message`, and exits 2.
  */
-import { PAUSE_POINTS, type PausePoint } from '../../strategies/contract.ts';
 import { Errors } from '../errors.ts';
-import {
-  type Blocker,
-  LIFECYCLE_STEPS,
-  type LifecycleStep,
-  type Permutation,
-  type Step,
-} from './permutation.ts';
-
-export const DEFAULT_TTL_MS = 60_000;
+import type { Blocker, Permutation, Step } from './permutation.ts';
+import { strategyStep } from './spec-strategy-step.ts';
+import { describe, type Fail, isKeyword, isName, TokenCursor, tokenize } from './spec-tokens.ts';
 
 export interface SpecPosition {
   line: number;
@@ -79,15 +73,6 @@ export interface ParsedSpec {
   unused: string[];
 }
 
-const KEYWORDS = new Set(['notices', 'permutation', 'session', 'setup', 'step', 'teardown']);
-
-type Token =
-  | { kind: 'word' | 'quoted' | 'integer'; text: string; at: number }
-  | { kind: 'punct'; text: '(' | ')' | ',' | '*'; at: number }
-  /** `at` is where the `{` is, `bodyAt` where the text starts. */
-  | { kind: 'block'; text: string; at: number; bodyAt: number }
-  | { kind: 'end'; text: ''; at: number };
-
 /** Offsets to 1-based line and column. */
 function locator(source: string): (offset: number) => SpecPosition {
   const lineStarts = [0];
@@ -104,171 +89,6 @@ function locator(source: string): (offset: number) => SpecPosition {
   };
 }
 
-const BLANK = /[ \t\r\f]/;
-
-function tokenize(source: string, fail: (at: number, message: string) => never): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i] ?? '';
-    if (c === '\n' || BLANK.test(c)) {
-      i += 1;
-    } else if (c === '#') {
-      while (i < source.length && source[i] !== '\n') i += 1;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const word = /[A-Za-z_][A-Za-z0-9_]*/y;
-      word.lastIndex = i;
-      const text = word.exec(source)?.[0] ?? c;
-      tokens.push({ kind: 'word', text, at: i });
-      i += text.length;
-    } else if (/[0-9]/.test(c)) {
-      const digits = /[0-9]+/y;
-      digits.lastIndex = i;
-      const text = digits.exec(source)?.[0] ?? c;
-      tokens.push({ kind: 'integer', text, at: i });
-      i += text.length;
-    } else if (c === '"') {
-      let text = '';
-      let j = i + 1;
-      for (;;) {
-        const d = source[j];
-        if (d === undefined) fail(i, 'unterminated quoted identifier');
-        if (d === '\n') fail(j, 'unexpected newline in quoted identifier');
-        if (d === '"' && source[j + 1] === '"') {
-          text += '"';
-          j += 2;
-        } else if (d === '"') {
-          break;
-        } else {
-          text += d;
-          j += 1;
-        }
-      }
-      tokens.push({ kind: 'quoted', text, at: i });
-      i = j + 1;
-    } else if (c === '{') {
-      const close = source.indexOf('}', i + 1);
-      if (close < 0) fail(i, 'unterminated sql block');
-      let from = i + 1;
-      let to = close;
-      while (from < to && BLANK.test(source[from] ?? '')) from += 1;
-      while (to > from && BLANK.test(source[to - 1] ?? '')) to -= 1;
-      tokens.push({ kind: 'block', text: source.slice(from, to), at: i, bodyAt: from });
-      i = close + 1;
-    } else if (c === '(' || c === ')' || c === ',' || c === '*') {
-      tokens.push({ kind: 'punct', text: c, at: i });
-      i += 1;
-    } else {
-      fail(i, `syntax error: unexpected character "${c}"`);
-    }
-  }
-  tokens.push({ kind: 'end', text: '', at: source.length });
-  return tokens;
-}
-
-function describe(token: Token): string {
-  if (token.kind === 'end') return 'end of file';
-  if (token.kind === 'block') return 'a { block }';
-  return `"${token.text}"`;
-}
-
-const isKeyword = (token: Token, keyword: string) => token.kind === 'word' && token.text === keyword;
-const isName = (token: Token) =>
-  token.kind === 'quoted' || (token.kind === 'word' && !KEYWORDS.has(token.text));
-
-/** CONFIRM key / RELEASE key / EXPIRE / BACKDATE key, each with an optional UNTIL <pause point>. */
-function lifecycleStep(
-  name: string,
-  session: string,
-  operation: LifecycleStep,
-  words: { text: string; at: number }[],
-  afterBody: number,
-  fail: (at: number, message: string) => never,
-): Step {
-  const takesKey = operation !== 'expire';
-  const [verb, ...rest] = words;
-  const requestKey = takesKey ? rest.shift() : undefined;
-  if (takesKey && !requestKey) fail(afterBody, `${verb?.text} needs a request key`);
-  let until: PausePoint | undefined;
-  const [option, value, extra] = rest;
-  if (option) {
-    if (option.text.toUpperCase() !== 'UNTIL' || operation === 'backdate')
-      fail(option.at, `unexpected "${option.text}" in ${verb?.text}`);
-    if (!value) fail(option.at, 'UNTIL needs a pause point');
-    if (!(PAUSE_POINTS as readonly string[]).includes(value.text))
-      fail(value.at, `unknown pause point "${value.text}"; choose one of: ${PAUSE_POINTS.join(', ')}`);
-    until = value.text as PausePoint;
-    if (extra) fail(extra.at, `unexpected "${extra.text}" after UNTIL ${value.text}`);
-  }
-  return {
-    name,
-    session,
-    operation,
-    ...(requestKey ? { requestKey: requestKey.text } : {}),
-    ...(until ? { until } : {}),
-  };
-}
-
-/** RESERVE / RESUME / lifecycle bodies; undefined for SQL. */
-function strategyStep(
-  name: string,
-  session: string,
-  body: Extract<Token, { kind: 'block' }>,
-  fail: (at: number, message: string) => never,
-): Step | undefined {
-  const words = [...body.text.matchAll(/\S+/g)].map((m) => ({
-    text: m[0],
-    at: body.bodyAt + (m.index ?? 0),
-  }));
-  const verb = words[0]?.text.toUpperCase();
-  const afterBody = body.bodyAt + body.text.length;
-  if (verb === 'RESUME') {
-    const mode = words[1];
-    const resume = mode?.text.toLowerCase();
-    if (resume !== 'commit' && resume !== 'rollback')
-      fail(
-        mode?.at ?? afterBody,
-        `RESUME takes COMMIT or ROLLBACK, got ${mode ? `"${mode.text}"` : 'nothing'}`,
-      );
-    const extra = words[2];
-    if (extra) fail(extra.at, `unexpected "${extra.text}" after RESUME ${mode?.text}`);
-    return { name, session, resume };
-  }
-  const lifecycle = LIFECYCLE_STEPS.find((op) => op.toUpperCase() === verb);
-  if (lifecycle) return lifecycleStep(name, session, lifecycle, words, afterBody, fail);
-  if (verb !== 'RESERVE') return undefined;
-  const [, requestKey, user, sku, ...options] = words;
-  if (!requestKey || !user || !sku)
-    fail(words.at(-1)?.at ?? afterBody, 'RESERVE needs a request key, a user and a sku');
-  let ttlMs: number | undefined;
-  let until: PausePoint | undefined;
-  for (let o = 0; o < options.length; o += 2) {
-    const option = options[o];
-    const value = options[o + 1];
-    if (!option) break;
-    const keyword = option.text.toUpperCase();
-    if (keyword !== 'TTL' && keyword !== 'UNTIL')
-      fail(option.at, `unexpected "${option.text}" in RESERVE; expected TTL <ms> or UNTIL <pause point>`);
-    if ((keyword === 'TTL' ? ttlMs : until) !== undefined) fail(option.at, `${keyword} is given twice`);
-    if (!value) fail(option.at, `${keyword} needs a value`);
-    if (keyword === 'TTL') {
-      ttlMs = Number(value.text);
-      if (!/^[0-9]+$/.test(value.text) || !Number.isSafeInteger(ttlMs) || ttlMs < 1)
-        fail(value.at, `TTL must be a whole number of milliseconds, got "${value.text}"`);
-    } else {
-      if (!(PAUSE_POINTS as readonly string[]).includes(value.text))
-        fail(value.at, `unknown pause point "${value.text}"; choose one of: ${PAUSE_POINTS.join(', ')}`);
-      until = value.text as PausePoint;
-    }
-  }
-  return {
-    name,
-    session,
-    reserve: { requestKey: requestKey.text, user: user.text, sku: sku.text, ttlMs: ttlMs ?? DEFAULT_TTL_MS },
-    ...(until ? { until } : {}),
-  };
-}
-
 interface ListedStep {
   name: string;
   at: number;
@@ -276,141 +96,138 @@ interface ListedStep {
 }
 
 export function parseSpec(source: string, file: string): ParsedSpec {
-  const locate = locator(source);
-  const fail: (at: number, message: string) => never = (at, message) => {
-    const { line, column } = locate(at);
-    throw Errors.badInput(`${file}:${line}:${column}: ${message}`);
-  };
-  const tokens = tokenize(source, fail);
-  let next = 0;
-  const peek = (): Token => tokens[next] ?? { kind: 'end', text: '', at: source.length };
-  const take = (): Token => {
-    const token = peek();
-    if (token.kind !== 'end') next += 1;
-    return token;
-  };
-  const block = (what: string): string => {
-    const token = take();
-    if (token.kind !== 'block') fail(token.at, `expected { ${what} }, got ${describe(token)}`);
-    return token.text;
-  };
-  const name = (what: string): { name: string; at: number } => {
-    const token = take();
-    if (!isName(token)) fail(token.at, `expected ${what}, got ${describe(token)}`);
-    return { name: token.text, at: token.at };
-  };
+  return new SpecParser(source, file).parse();
+}
 
-  const spec: ParsedSpec = { setup: [], sessions: [], permutations: [], unused: [] };
-  while (isKeyword(peek(), 'setup')) {
-    take();
-    spec.setup.push(block('SQL'));
+class SpecParser {
+  private readonly locate: (offset: number) => SpecPosition;
+  private readonly fail: Fail;
+  private readonly tokens: TokenCursor;
+  private readonly spec: ParsedSpec = { setup: [], sessions: [], permutations: [], unused: [] };
+  private readonly defined = new Map<string, Step>();
+  /** Steps some listed permutation uses. */
+  private readonly used = new Set<string>();
+
+  constructor(source: string, file: string) {
+    const locate = locator(source);
+    this.locate = locate;
+    this.fail = (at, message) => {
+      const { line, column } = locate(at);
+      throw Errors.badInput(`${file}:${line}:${column}: ${message}`);
+    };
+    this.tokens = new TokenCursor(tokenize(source, this.fail), this.fail, source.length);
   }
-  if (isKeyword(peek(), 'teardown')) {
-    take();
-    spec.teardown = block('SQL');
+
+  parse(): ParsedSpec {
+    const { tokens, spec } = this;
+    while (tokens.accept('setup')) spec.setup.push(tokens.block('SQL'));
+    if (tokens.accept('teardown')) spec.teardown = tokens.block('SQL');
+    do spec.sessions.push(this.session());
+    while (isKeyword(tokens.peek(), 'session'));
+    while (tokens.accept('permutation')) spec.permutations.push(this.permutation());
+    const rest = tokens.peek();
+    if (rest.kind !== 'end')
+      this.fail(rest.at, `expected "session", "permutation" or end of file, got ${describe(rest)}`);
+    spec.unused =
+      spec.permutations.length > 0 ? [...this.defined.keys()].filter((name) => !this.used.has(name)) : [];
+    return spec;
   }
-  const defined = new Map<string, Step>();
-  do {
-    const keyword = take();
-    if (!isKeyword(keyword, 'session')) fail(keyword.at, `expected "session", got ${describe(keyword)}`);
-    const session = name('a session name');
-    if (spec.sessions.some((s) => s.name === session.name))
-      fail(session.at, `duplicate session name "${session.name}"`);
+
+  /** session NAME setup? step+ teardown? */
+  private session(): SpecSession {
+    const { tokens } = this;
+    const keyword = tokens.take();
+    if (!isKeyword(keyword, 'session')) this.fail(keyword.at, `expected "session", got ${describe(keyword)}`);
+    const session = tokens.name('a session name');
+    if (this.spec.sessions.some((s) => s.name === session.name))
+      this.fail(session.at, `duplicate session name "${session.name}"`);
     const entry: SpecSession = { name: session.name, steps: [] };
-    if (isKeyword(peek(), 'setup')) {
-      take();
-      entry.setup = block('SQL');
-    }
-    if (!isKeyword(peek(), 'step')) fail(peek().at, `session "${session.name}" needs at least one step`);
-    while (isKeyword(peek(), 'step')) {
-      take();
-      const step = name('a step name');
-      if (defined.has(step.name)) fail(step.at, `duplicate step name "${step.name}"`);
-      const body = take();
-      if (body.kind !== 'block')
-        fail(body.at, `expected { SQL } for step "${step.name}", got ${describe(body)}`);
-      const parsed = strategyStep(step.name, session.name, body, fail) ?? {
-        name: step.name,
-        session: session.name,
-        sql: body.text,
-      };
-      defined.set(step.name, parsed);
-      entry.steps.push({ step: parsed, text: body.text, at: locate(step.at) });
-    }
-    if (isKeyword(peek(), 'teardown')) {
-      take();
-      entry.teardown = block('SQL');
-    }
-    spec.sessions.push(entry);
-  } while (isKeyword(peek(), 'session'));
-
-  const used = new Set<string>();
-  const permutationOf = (listed: ListedStep[]): Permutation => {
-    const inPermutation = new Set(listed.map((l) => l.name));
-    const steps = listed.map((entry): Step => {
-      const step = defined.get(entry.name);
-      if (!step) return fail(entry.at, `undefined step "${entry.name}" specified in permutation`);
-      used.add(entry.name);
-      for (const { blocker, at } of entry.blockers) {
-        if (blocker.kind === 'once') continue;
-        const other = defined.get(blocker.step);
-        if (!other || !inPermutation.has(blocker.step))
-          fail(
-            at,
-            `undefined blocking step "${blocker.step}" referenced in permutation step "${entry.name}"`,
-          );
-        if (other.session === step.session)
-          fail(at, `permutation step "${entry.name}" cannot block on its own session`);
-      }
-      return entry.blockers.length > 0 ? { ...step, blockers: entry.blockers.map((b) => b.blocker) } : step;
-    });
-    return { sessions: spec.sessions.map((s) => s.name), steps };
-  };
-  while (isKeyword(peek(), 'permutation')) {
-    take();
-    const listed: ListedStep[] = [];
-    do {
-      const step = name('a step name');
-      const entry: ListedStep = { name: step.name, at: step.at, blockers: [] };
-      if (peek().text === '(' && peek().kind === 'punct') {
-        take();
-        for (;;) {
-          const token = peek();
-          if (token.kind === 'punct' && token.text === '*') {
-            take();
-            entry.blockers.push({ blocker: { kind: 'once' }, at: token.at });
-          } else {
-            const other = name('a step name or * in the annotation');
-            if (isKeyword(peek(), 'notices')) {
-              take();
-              const count = take();
-              if (count.kind !== 'integer')
-                fail(count.at, `expected a number of notices, got ${describe(count)}`);
-              entry.blockers.push({
-                blocker: { kind: 'notices', step: other.name, count: Number(count.text) },
-                at: other.at,
-              });
-            } else {
-              entry.blockers.push({ blocker: { kind: 'step', step: other.name }, at: other.at });
-            }
-          }
-          const separator = take();
-          if (separator.kind === 'punct' && separator.text === ')') break;
-          if (separator.kind !== 'punct' || separator.text !== ',')
-            fail(
-              separator.at,
-              `expected "," or ")" in the annotation of "${step.name}", got ${describe(separator)}`,
-            );
-        }
-      }
-      listed.push(entry);
-    } while (isName(peek()));
-    spec.permutations.push(permutationOf(listed));
+    if (tokens.accept('setup')) entry.setup = tokens.block('SQL');
+    if (!isKeyword(tokens.peek(), 'step'))
+      this.fail(tokens.peek().at, `session "${session.name}" needs at least one step`);
+    while (tokens.accept('step')) entry.steps.push(this.step(session.name));
+    if (tokens.accept('teardown')) entry.teardown = tokens.block('SQL');
+    return entry;
   }
-  const rest = peek();
-  if (rest.kind !== 'end')
-    fail(rest.at, `expected "session", "permutation" or end of file, got ${describe(rest)}`);
-  spec.unused =
-    spec.permutations.length > 0 ? [...defined.keys()].filter((stepName) => !used.has(stepName)) : [];
-  return spec;
+
+  /** step NAME BLOCK, the "step" taken: SQL, or a strategy step. */
+  private step(session: string): SpecStep {
+    const { tokens } = this;
+    const step = tokens.name('a step name');
+    if (this.defined.has(step.name)) this.fail(step.at, `duplicate step name "${step.name}"`);
+    const body = tokens.take();
+    if (body.kind !== 'block')
+      this.fail(body.at, `expected { SQL } for step "${step.name}", got ${describe(body)}`);
+    const parsed = strategyStep(step.name, session, body, this.fail) ?? {
+      name: step.name,
+      session,
+      sql: body.text,
+    };
+    this.defined.set(step.name, parsed);
+    return { step: parsed, text: body.text, at: this.locate(step.at) };
+  }
+
+  /** pstep+, the "permutation" taken. */
+  private permutation(): Permutation {
+    const listed: ListedStep[] = [];
+    do listed.push(this.listedStep());
+    while (isName(this.tokens.peek()));
+    const inPermutation = new Set(listed.map((l) => l.name));
+    const steps = listed.map((entry) => this.permutationStep(entry, inPermutation));
+    return { sessions: this.spec.sessions.map((s) => s.name), steps };
+  }
+
+  /** NAME, or NAME "(" blocker ("," blocker)* ")". */
+  private listedStep(): ListedStep {
+    const { tokens } = this;
+    const step = tokens.name('a step name');
+    const entry: ListedStep = { name: step.name, at: step.at, blockers: [] };
+    const open = tokens.peek();
+    if (open.text !== '(' || open.kind !== 'punct') return entry;
+    tokens.take();
+    for (;;) {
+      entry.blockers.push(this.blocker());
+      const separator = tokens.take();
+      if (separator.kind === 'punct' && separator.text === ')') return entry;
+      if (separator.kind !== 'punct' || separator.text !== ',')
+        this.fail(
+          separator.at,
+          `expected "," or ")" in the annotation of "${step.name}", got ${describe(separator)}`,
+        );
+    }
+  }
+
+  /** "*" | NAME | NAME "notices" INTEGER */
+  private blocker(): { blocker: Blocker; at: number } {
+    const { tokens } = this;
+    const token = tokens.peek();
+    if (token.kind === 'punct' && token.text === '*') {
+      tokens.take();
+      return { blocker: { kind: 'once' }, at: token.at };
+    }
+    const other = tokens.name('a step name or * in the annotation');
+    if (!tokens.accept('notices')) return { blocker: { kind: 'step', step: other.name }, at: other.at };
+    const count = tokens.take();
+    if (count.kind !== 'integer') this.fail(count.at, `expected a number of notices, got ${describe(count)}`);
+    return { blocker: { kind: 'notices', step: other.name, count: Number(count.text) }, at: other.at };
+  }
+
+  /** A listed step as the engine runs it: defined, and blocking only on other sessions' listed steps. */
+  private permutationStep(entry: ListedStep, inPermutation: ReadonlySet<string>): Step {
+    const step = this.defined.get(entry.name);
+    if (!step) return this.fail(entry.at, `undefined step "${entry.name}" specified in permutation`);
+    this.used.add(entry.name);
+    for (const { blocker, at } of entry.blockers) {
+      if (blocker.kind === 'once') continue;
+      const other = this.defined.get(blocker.step);
+      if (!other || !inPermutation.has(blocker.step))
+        this.fail(
+          at,
+          `undefined blocking step "${blocker.step}" referenced in permutation step "${entry.name}"`,
+        );
+      if (other.session === step.session)
+        this.fail(at, `permutation step "${entry.name}" cannot block on its own session`);
+    }
+    return entry.blockers.length > 0 ? { ...step, blockers: entry.blockers.map((b) => b.blocker) } : step;
+  }
 }
