@@ -1,48 +1,28 @@
 /**
  * bucketed — seed 004's 库存分桶: a sku's stock split over BUCKETS rows; a reserve takes a unit from the
  * bucket its user hashes to, and falls back to the other buckets before it answers SOLD_OUT.
+ * `bucketedDesign({ buckets, fallback })` builds a variant with another N.
  *
  * How it stays correct: each bucket is a hot-row counter of its share (`available > 0` re-evaluated under
- * the bucket row's lock), and the shares add up to the stock, so no bucket, and no sku, sells more than it
- * has. The key and one active hold per user are claimed first (claimRequestKey: unique key, partial unique
- * index, a 23505 looked up by key before it is called USER_LIMIT). The bucket a unit came from is recorded
- * with the take (bucket_take), and release and expire give it back there, moving rows only `WHERE status =
- * 'HELD'` and returning stock in the same statement. The fallback walks every bucket, from the home one
- * round, and waits on a locked bucket instead of skipping it, so a unit held by a transaction that rolls
- * back is found, not missed. Each failed try is rolled back to a savepoint: an UPDATE that waited for a
- * holder and then found the bucket empty keeps that row locked to the end of its transaction, and two
- * clients sweeping from different home buckets would each hold the bucket the other tries next (40P01).
+ * the bucket row's lock), and the shares add up to the stock (the first `total % N` rows get one unit
+ * more), so no bucket, and no sku, sells more than it has. The key and one active hold per user are
+ * claimed first (claimRequestKey). The fallback walks every bucket, from the home one round, and waits on
+ * a locked bucket instead of skipping it, so a unit held by a transaction that rolls back is found. Each
+ * failed try rolls back to a savepoint: an UPDATE that waited and then found the bucket empty keeps the
+ * row locked, and two sweeps from different home buckets would each hold the one the other tries (40P01).
  *
- * The boundary is the edge. Without the fallback (the control bucketed-no-fallback) a user whose bucket is
- * empty is told SOLD_OUT while other buckets still have units — false sold-outs decided by the hash, not
- * by the stock. With the fallback, the sweep is not atomic: a unit released or expired into a bucket the
- * sweep has already passed is missed, so a SOLD_OUT can still come while a unit is free, but only in the
- * instant a unit comes back; none of the scenarios' interleavings produces it. The seed's remaining cost
- * ("临界点的超卖要各桶之间再做一次平衡") is paid here as SOLD_OUT tries that visit every bucket near the end of
- * the stock, never as an oversell. `remaining` is the sum over the buckets.
+ * When it breaks: without the fallback (the control bucketed-no-fallback) a user whose bucket is empty is
+ * told SOLD_OUT while other buckets still have units. With it the sweep is not atomic: a unit given back
+ * into a bucket the sweep has passed is missed, a SOLD_OUT while a unit is free in that instant (no
+ * scenario's interleaving produces it). Near the end of the stock a SOLD_OUT visits every bucket: the
+ * seed's rebalancing cost ("临界点的超卖要各桶之间再做一次平衡"), paid in tries, never as an oversell.
  *
- * Changing N: BUCKETS below; setup splits each sku's total over that many rows (the first `total % N` get
- * one unit more) and reserve hashes users into the same count. `bucketedDesign({ buckets, fallback })`
- * builds a variant with another N, which is how the numbers below were measured.
+ * Lifecycle: the bucket a unit came from is recorded with the take (bucket_take); release and expire give
+ * it back there, moving rows only `WHERE status = 'HELD'`, stock back in the same statement. `remaining`
+ * is the sum over the buckets.
  *
  * Pause points: reserve `after-read` once the key is claimed (no bucket locked yet), `before-commit` with
  * the unit taken; expire `before-commit`.
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores shared with other engineers'
- * runs, load average 10–16, 2026-11-30): every scenario passes but disable-vs-reserve (not covered: no
- * disable); contention HELD 40, SOLD_OUT 110; contention-aborts falseSoldOut 0 in 5 runs; contention
- * `--clients 40` (as many buyers as units) HELD 40, where the control without the fallback gets HELD 37 +
- * SOLD_OUT 3 with 3 units left in the bucket only 7 of the 40 users hash to. N at 150 clients (`bench
- * --clients 150 --admission 4:8`, two runs, reservations/s and p99 ms; three one-line modules outside the
- * repository: `export default { ...bucketed, id: 'bucketed-N', ...bucketedDesign({ buckets: N, fallback:
- * true }) }`):
- * N = 1: 279–420 (1592–1859), N = 4: 835–1034 (974–1440), N = 16: 1170–1555 (824–980): N = 16 gives
- * 3.7–4.2× the throughput of N = 1 and about half its p99 (the seed saw ~800 → 6000+/s on its hardware).
- * hot-row in the second run: 637 (1018); N = 1 is the same single queue plus a savepoint round trip and the
- * bucket_take insert. Behind admission 4:8 every N lands at 1216–2266/s, p99 101–162 ms, in no order of N:
- * with 4 requests inside, a bucket seldom has a queue to split. bench with N = 4
- * (reservations/s, p99 ms): 1 client 1275 (7.1), 16: 2618 (38), 150: 741 (1475); behind admission 4:8, 150
- * clients 2212 (102), 3.0× ungated; uncontended one client 552/s.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,91 +1,39 @@
 /**
  * coalesced — request coalescing on hot-row's tables: the requests one node (worker thread or process)
- * has waiting for one sku share one transaction, so the stock row is locked once per batch instead of
- * once per reservation.
- *
- * A request's way. (1) Its key is read together with the keys of the node's other requests for the sku
- * that arrived by the next event-loop turn (one `= ANY` SELECT on the first one's connection); a recorded
- * key is answered there: REPLAY with its current status, KEY_REUSED for another user or sku. (2)
- * `after-read`, per request, nothing written or locked. (3) It joins the node's write queue for the sku,
- * which goes out as one batch at the next event-loop turn while fewer than WRITE_BATCHES_PER_LANE of the
- * lane's batches are running, else when one ends. No timer: a batch is whatever waited, and under load
- * that is what arrived while the previous batches ran (group commit). (4) The batch's transaction, on its
- * first member's connection: one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING` claims every
- * key (no conflict target, so the one-active-per-user index is an arbiter too); the keys of members that
- * claimed nothing are looked up; one `UPDATE sku_stock SET available = available - least(available, n)
- * … RETURNING old.available` (PostgreSQL 18) takes up to n units under the row lock; the rows beyond the
- * units taken are deleted (SOLD_OUT; BAD_REQUEST without a stock row); `before-commit` for each member
- * that got a unit; COMMIT; then every member is answered.
+ * has waiting for one sku share one transaction, so the stock row is locked once per batch. A request's
+ * key is read with the keys the node's other requests sent by the next event-loop turn (a recorded key is
+ * answered there: REPLAY, or KEY_REUSED); then it joins the node's write queue for the sku, which goes out
+ * as one batch at the next turn while fewer than WRITE_BATCHES_PER_LANE of its batches run (no timer: a
+ * batch is whatever waited). The batch, on its first member's connection: one `INSERT … SELECT FROM
+ * unnest(…) ON CONFLICT DO NOTHING` claims every key, one `UPDATE sku_stock SET available = available -
+ * least(available, n) … RETURNING old.available` takes up to n units, the rows beyond them are deleted
+ * (SOLD_OUT), COMMIT, then every member is answered.
  *
  * How it stays correct: each decision is hot-row's, made for n requests at once. Units are taken only by
- * the conditional UPDATE, which READ COMMITTED re-evaluates against the newest committed count, so two
- * batches (two nodes, or two batches of one node) never take the same unit. The unique key and the
- * partial unique index are the arbiters; ON CONFLICT waits for an uncommitted conflicting row, then skips.
- * A member that claimed nothing is told apart key before user: a member of its batch that claimed its
- * key (same user: REPLAY HELD — n concurrent replays in one batch are HELD 1 + REPLAY n−1; another user:
- * KEY_REUSED), else a recorded row with its key (read by a new statement, which sees the row the insert
- * waited for), else a member of its batch with its user (USER_LIMIT), else USER_LIMIT (an active hold
- * committed by another transaction). A member that followed another of its batch is refused like it when
- * it was refused, as hot-row's waiter is after the owner's rollback to its savepoint. A member whose
- * `before-commit` pause throws (the harness rolls it back there) has its row deleted and its unit put back
- * in the same transaction before COMMIT, and only it sees the error: the members whose answer depended on
- * it (its replays, its user's other keys, the members refused a unit while it held one) go to the next
- * batch and are decided again, as hot-row's waiters are after its rollback. Answers come after COMMIT; an
- * error in the batch's SQL fails every member, nothing of the batch committed. Batches claim in (user,
- * key) order, so two batches claiming the same users and keys take the index entries in one order; only
- * a key reused by different users can cross another batch's claims into a deadlock (40P01, after
- * deadlock_timeout): the victim's claim was all it had done, and its members are claimed again one per
- * transaction, which holds nothing while it waits (reported through ctx.retried).
+ * the conditional UPDATE, which READ COMMITTED re-evaluates against the newest count, so no two batches
+ * take one unit. The unique key and the partial unique index are the arbiters (no conflict target, so both
+ * are). A member that claimed nothing is told apart key before user: its key claimed in its batch (same
+ * user: REPLAY HELD, else KEY_REUSED), a recorded row with its key, its user claimed in its batch, else
+ * USER_LIMIT; one that followed a refused member is refused like it. A member rolled back at
+ * `before-commit` has its row and unit undone before COMMIT, and the members whose answer depended on it
+ * are decided again in the next batch. Batches claim in (user, key) order; only a key reused by different
+ * users can deadlock (40P01), and the victim's members are claimed again one per transaction.
  *
- * Where the lock is held: from the UPDATE to COMMIT, one round trip and the leader's event-loop turn per
- * batch, whatever n is. The claims (index inserts) run before, while another batch holds the row; with
- * WRITE_BATCHES_PER_LANE = 2 one batch of a node claims while the other holds the row.
- *
- * Pause points: reserve `after-read` after the key read, before any write, so every request can be held
- * there on its own (contention-aborts holds 149 there while client 0 must get to `before-commit`: inside
- * a batch, one held member would hold up the others);
- * `before-commit` per member, with the batch's writes done and the row locked, the batch waiting for all
- * its members' hooks; expire `before-commit`. While a member is held at `before-commit` the limit on
- * running batches is lifted: the row is locked by a transaction the harness holds, so the lane's other
- * requests go to the database at once and wait on that row there, where pg_blocking_pids shows them (as
- * hot-row's do in false-sold-out, t2 and t3 blocked, then HELD).
- *
- * When it breaks, or what it costs: every member waits for its batch (round trips, and the slowest
- * member's pause hook). A request held at `after-read` has claimed nothing yet (memory-quota's order,
- * not hot-row's): in replay-race, user-race and key-two-users the second request goes ahead unblocked
- * and the held one then answers REPLAY, USER_LIMIT or KEY_REUSED. Requests of one node wait in its queue, not in the database, while
- * WRITE_BATCHES_PER_LANE batches wait on a row some other operation holds (an expiry held at its own
- * `before-commit`): an interleaving sending a third reserve then would see it neither blocked nor done
- * (no scenario does). Admission defeats it: a gate that lets 4 requests in caps a batch at 4, and each
- * pays 5 round trips (read, BEGIN, INSERT, UPDATE, COMMIT). Coalescing is per node, so N nodes make N
- * lockers; sessions without a node identity are not coalesced. A crash loses the open batch like any
- * transaction (nothing committed, nothing answered). Claimed at READ COMMITTED (the UPDATE's re-check,
- * ON CONFLICT's wait); at REPEATABLE READ one 40001 fails its whole batch (contention: HELD 40, SOLD_OUT
- * 36, 74 × 40001; SERIALIZABLE: HELD 1, 149 × 40001; never oversold). Needs PostgreSQL 18 (`RETURNING
- * old`).
+ * When it breaks: every member waits for its batch and its slowest pause hook. A request held at
+ * `after-read` has claimed nothing yet (memory-quota's order, not hot-row's): in replay-race, user-race and
+ * key-two-users the other request goes ahead unblocked. While WRITE_BATCHES_PER_LANE batches wait on a row
+ * another operation holds, the node's further requests wait in its queue, neither blocked in the database
+ * nor done (no scenario sends one then). Admission caps a batch at its limit; coalescing is per node (N
+ * nodes, N lockers; no node identity, no coalescing). At REPEATABLE READ one 40001 fails a whole batch
+ * (never an oversell). Needs PostgreSQL 18 (`RETURNING old`).
  *
  * Lifecycle: hot-row's (confirm, release and expire move rows only `WHERE status = 'HELD'` and return
  * stock in the same statement).
  *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores shared with other engineers'
- * runs, load average 9–14, 2026-11-30): every scenario passes (disable-vs-reserve not covered: no
- * disable), duplicate-key HELD 1 + REPLAY 15 in 20 runs, contention HELD 40 / SOLD_OUT 110 in 20; with
- * `--permutations all` no order of false-sold-out, user-race, replay-race, key-two-users or the two
- * expiry races fails. `bench --strategy hot-row,coalesced --clients 1,16,150 --admission 4:8`, three runs
- * (each the median of its 3 interleaved trials; reservations/s, p99 ms): coalesced at 150 clients 15,042
- * (67), 21,974 (35), 19,153 (41) — median 19,153, against hot-row behind 4:8 in the same runs 1,600
- * (168), 1,716 (153), 1,891 (109): 9.4×, 12.8×, 10.1×; hot-row ungated 377, 458, 1,065. Medians at 16
- * clients 7,263 (hot-row 1,547); at 1 client 1,186 (hot-row 1,722: the read round trip and two
- * event-loop turns); coalesced behind 4:8 at 150, 1,315 (hot-row 1,716). Where the time goes: lock
- * waiters 0.05–0.08 backends on average (hot-row ungated: 50); at 19–22k/s the run got 0.2–0.24 cores
- * for the node process and 0.6–0.7 for the server of 2 busy cores, about 10 µs and 31 µs per
- * reservation. On a quiet machine (150 clients, `--stock 2000000`) it reached 65–67k/s with the node
- * process at 0.43 cores and the backends at 1.45 (6.5 µs and 22 µs per reservation): CPU-bound, not
- * lock-bound, and the bench's default 200,000 units then run out within warm-up + window (one earlier run
- * at 42,899/s failed its series on that). Tried and dropped: INSERT + UPDATE in one statement (26 µs of
- * server CPU per reservation, 52–54k/s against 60–66k/s), and that statement named (prepared once per
- * connection: 40–43 µs). WRITE_BATCHES_PER_LANE 1, 2 and 4 measured alike (65–67k/s at 150, CPU-bound;
- * within noise at 16); 2 keeps a node's claims overlapping its lock hold when it is not CPU-bound.
+ * Pause points: reserve `after-read` after the key read, before any write, so one request can be held
+ * alone; `before-commit` per member, the batch's writes done and the row locked. While a member is held
+ * there the limit on running batches is lifted, so the lane's other requests wait on the row in the
+ * database, where pg_blocking_pids shows them (hot-row's blocking in false-sold-out); expire `before-commit`.
  */
 import type { ClientBase } from 'pg';
 import type {

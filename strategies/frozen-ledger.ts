@@ -3,38 +3,26 @@
  * `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional updates,
  * with an append-only stock ledger entry for every move.
  *
- * How it stays correct: a reserve claims its key (unique key, partial unique index for one active hold per
- * user, a 23505 looked up by key before it is called USER_LIMIT: claimRequestKey) and freezes a unit with
- * `available = available - 1, frozen = frozen + 1 WHERE available >= 1`, re-evaluated under the account
- * row's lock as in hot-row, so no interleaving takes a unit that is not there. Confirm (frozen → sold),
- * release and expire (frozen → available) move a reservation only `WHERE status = 'HELD' AND stock_frozen`
- * and clear the flag in the same statement that moves the counters and writes the ledger entry (one
- * statement of data-modifying CTEs): a timeout job and a payment callback racing for one order, a replay,
- * or a rerun after a crash find the flag cleared and move nothing (seed 004's second pitfall: "只有
- * stock_frozen=1 才执行，同时更新标记位"). `audit` reconciles the books — available + frozen + sold = total
- * for every sku — and replays the ledger from zero (STOCK_IN, FREEZE, CONFIRM, RELEASE, EXPIRE) against
- * today's counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`.
+ * How it stays correct: a reserve claims its key (claimRequestKey: unique key, partial unique index, a
+ * 23505 looked up by key) and freezes a unit with `available = available - 1, frozen = frozen + 1 WHERE
+ * available >= 1`, re-evaluated under the account row's lock as in hot-row. `audit` reconciles the books
+ * (available + frozen + sold = total for every sku) and replays the ledger from zero against today's
+ * counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`.
  *
- * When it breaks: a move that forgets one side of its pair (the control release-frozen-only: a release
- * that lowers `frozen` and never raises `available`, the seed's release bug found by the daily
- * reconciliation) no longer reconciles, and its ledger entry no longer replays to the counters. A release
- * guarded by the order's status instead of its own flag (the control release-twice) moves a unit twice; the
- * identity still holds and the ledger replays exactly, since every move was booked — the ledger only shows
- * two RELEASE entries for one key, and the harness's drift is what catches it. Every freeze queues on the
- * sku's one account row, as in hot-row, plus a ledger insert inside that lock: the seed's ~800/s per hot
- * SKU ceiling (its remedy is bucketed.ts).
+ * When it breaks: a move that forgets one side of its pair (the control release-frozen-only) no longer
+ * reconciles, and its ledger no longer replays to the counters. A release guarded by the order's status
+ * instead of its own flag (the control release-twice) moves a unit twice while the books still add up
+ * (every move was booked); the harness's drift is what catches it. Every freeze queues on the sku's one
+ * account row, as in hot-row, plus a ledger insert inside that lock: seed 004's hot-SKU ceiling, whose
+ * remedy is bucketed.ts.
+ *
+ * Lifecycle: confirm (frozen → sold), release and expire (frozen → available) move a reservation only
+ * `WHERE status = 'HELD' AND stock_frozen` and clear the flag in the one statement that moves the counters
+ * and books the entry: a timeout job racing a payment callback, a replay, or a rerun after a crash finds
+ * the flag cleared and moves nothing (seed 004: "只有 stock_frozen=1 才执行，同时更新标记位").
  *
  * Pause points: reserve `after-read` once the key is claimed (nothing locked another client needs),
  * `before-commit` with the unit frozen and booked; expire `before-commit` (the crash runner kills it there).
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores shared with other engineers'
- * runs, load average 10–13, 2026-11-30): every scenario passes but disable-vs-reserve (not covered: no
- * disable), 5 runs in a row, with reconciled true and ledgerReplayDrift 0 in every case; contention HELD 40,
- * SOLD_OUT 110; contention-aborts falseSoldOut 0; false-sold-out: t3 blocked, then HELD. bench
- * (reservations/s, p99 ms): 1 client 2545 (1.2), 16: 1504 (39), 150: 632 (982); behind admission 4:8, 150
- * clients 1717 (148), 2.7× ungated; uncontended one client 1256/s. Beside hot-row in the same run at 150
- * clients (five runs): 0.3–1.1× its throughput, median 0.6× — the ledger insert runs inside the row lock's
- * hold; the machine's load moves the same series by 2× between runs, so only the median means anything.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';

@@ -1,37 +1,23 @@
 /**
  * hot-row — one stock row per sku, decremented by a conditional UPDATE (seed 000, design A).
  *
- * How it stays correct: `available > 0` is evaluated under the row lock. In READ COMMITTED an UPDATE that
- * meets a row changed by a concurrent transaction waits for it to end and re-evaluates its WHERE against
- * the newest row version, so every contender sees the count its predecessor committed. request_key is a
- * unique arbiter (`ON CONFLICT DO NOTHING` → replay), and a partial unique index keeps one active hold per
- * user and sku. A 23505 is looked up by key before it is called USER_LIMIT: a concurrent replay of the
- * same key can fail on the user index first (it waited for the first insert to commit there), and seed
- * 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} intermittently before that lookup existed. No unit left: the
- * whole transaction rolls back, which removes the claim, the only row it wrote (no savepoint needed).
+ * How it stays correct: `available > 0` is evaluated under the row lock: in READ COMMITTED an UPDATE that
+ * meets a row a concurrent transaction changed waits for it, then re-evaluates its WHERE on the newest
+ * version. request_key is a unique arbiter (`ON CONFLICT DO NOTHING` → replay); a partial unique index
+ * keeps one active hold per user and sku; a 23505 is looked up by key before it is called USER_LIMIT (a
+ * concurrent replay of the key can fail on the user index first). No unit left: the whole transaction
+ * rolls back, and with it the claim, the only row it wrote.
  *
- * When it breaks: if any path decrements without the condition, or the stock is split over several rows
- * without a new condition, or the isolation is raised (REPEATABLE READ turns the wait into 40001 and this
- * code does not retry), or reserve comes to write anything before the claim that a sold-out answer must
- * keep (the rollback would take it too). Every reservation queues on one row: throughput is bounded by one
- * lock, held from the UPDATE until COMMIT arrives.
+ * When it breaks: a path that decrements without the condition, stock split over rows without a new
+ * condition, REPEATABLE READ or above (the wait becomes a 40001 and this code does not retry), or a write
+ * before the claim that a sold-out answer must keep (the rollback would take it too). Every reservation
+ * queues on one row lock, held from the UPDATE until COMMIT arrives.
  *
- * Lifecycle: confirm, release and expire each move rows only `WHERE status = 'HELD'` and return stock in
- * the same statement, counted from the rows that statement moved, so replays and concurrent jobs return
- * nothing twice (seed C28-07/08/09).
+ * Lifecycle: confirm, release and expire move rows only `WHERE status = 'HELD'` and return stock in the
+ * same statement, counted from the rows it moved, so replays and concurrent jobs return nothing twice.
  *
- * Pause points: `after-read` once the key is claimed (the insert), before the stock row is touched;
- * `before-commit` after the decrement (reserve) or after the expiry statement (expire).
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, quiet machine, 2026-11-30):
- * contention HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 blocked, then HELD. Bench, today's path
- * (three round trips of named statements; median of 3 trials, reservations/s and p99 ms): 1 client 3189
- * (0.95), 4: 8428 (1.5), 16: 3158 (25), 64: 2378 (144), 150: 1639 (486) — against 1021 / 1241 / 718 / 247 /
- * 109 with the earlier five round trips of unnamed statements (BEGIN, SAVEPOINT, INSERT … RETURNING,
- * UPDATE, COMMIT) on a busier day. The yardstick (the same three round trips through pgbench -M prepared,
- * 7 interleaved trials): suite/pgbench 0.80 at 1 client, 0.65 at 4, 0.69 at 16, 0.78 at 64; node-postgres
- * spends about twice pgbench's CPU per transaction, and on 2 cores that time is taken from the server, and
- * at 16+ clients the UPDATE→COMMIT turnaround, which holds the row lock, carries it.
+ * Pause points: reserve `after-read` once the key is claimed, before the stock row is touched, and
+ * `before-commit` after the decrement; expire `before-commit` after its statement.
  */
 
 import type { ReserveRequest, ReserveResult, SessionContext, Strategy } from './contract.ts';

@@ -1,44 +1,26 @@
 /**
  * optimistic-cas — a version column on the stock row, compare-and-set (seed 002's "RC version CAS").
  *
- * How it stays correct: the decision (`available > 0`) is made in the application on a row read without a
- * lock, and the write only lands if nothing changed the row since: `UPDATE … SET available = available -
- * 1, version = version + 1 WHERE sku = $1 AND version = $2`. In READ COMMITTED an UPDATE that meets a row
- * changed by a concurrent transaction waits for it to end and re-evaluates its WHERE on the newest
- * version, so of all the clients that read one version exactly one write lands; the others touch 0 rows,
- * re-read and decide again (a fresh snapshot per statement, inside the same transaction). Every write to
- * the counter bumps the version (release and expire too), so "same version" means "same row". The key and
- * the one-active-hold-per-user rule are claimed first, as in hot-row (`claimRequestKey`: unique key,
- * partial unique index, a 23505 looked up by key before USER_LIMIT); SOLD_OUT, BAD_REQUEST and GAVE_UP roll
- * back to that claim, so they leave nothing written.
+ * How it stays correct: the decision (`available > 0`) is made in the application on a row read without
+ * a lock, and the write lands only if nothing changed the row since: `UPDATE … SET available = available
+ * - 1, version = version + 1 WHERE sku = $1 AND version = $2`. In READ COMMITTED the losers of a version
+ * wait for the winner, re-evaluate, touch 0 rows, re-read and decide again. Every write to the counter
+ * bumps the version (release and expire too), so "same version" means "same row". The key and one active
+ * hold per user are claimed first (claimRequestKey); SOLD_OUT, BAD_REQUEST and GAVE_UP roll back to that
+ * claim. The retry bound: a client's read→UPDATE windows do not overlap, so it loses at most once per
+ * write to the row (40 in `contention`); MAX_ATTEMPTS (300) leaves room for the lifecycle, and a request
+ * that loses that often (the bench's unbounded load) answers GAVE_UP.
  *
- * The retry bound: a lost check means another write committed between this client's read and its
- * UPDATE, and a client's read→UPDATE windows do not overlap, so a client loses at most once per write to
- * the row in its lifetime. In `contention` (40 units, no lifecycle) that is at most 40 losses, 41
- * attempts; MAX_ATTEMPTS (300) leaves room for releases and expiries on top. Under unbounded load (the
- * bench: stock that never runs out) nothing bounds a client's losses, and a request that loses
- * MAX_ATTEMPTS times answers GAVE_UP.
+ * When it breaks: a write to `available` that does not bump the version (controls/cas-without-version.ts
+ * leaves the check out), a retry that re-uses the old read, or any isolation above READ COMMITTED (at
+ * REPEATABLE READ the losing UPDATE fails with 40001). It is optimistic only in the decision: losers still
+ * queue on the winner's row lock, and a sku's sales run one at a time, with a wasted round trip per loss.
  *
- * When it breaks: a write to `available` that does not bump the version (with an absolute write, a lost
- * update; see controls/cas-without-version.ts for the check left out), or a retry that re-uses the old
- * read, or any isolation above READ COMMITTED (the re-read must see the winner's commit; at REPEATABLE
- * READ the losing UPDATE fails with 40001 instead of touching 0 rows). It is optimistic only in the
- * decision: a losing UPDATE still queues on the winner's row lock until the winner commits, then touches
- * 0 rows. The losers are woken one at a time from that queue and re-read at once, so most land on the
- * next version: about 1.4 retries per request at 16 and at 150 clients alike. The sku's sales still run
- * one at a time on its row, like hot-row's, with a wasted round trip per loss.
+ * Lifecycle: hot-row's statements plus the version bump: confirm, release and expire move rows only
+ * `WHERE status = 'HELD'` and return stock in the same statement.
  *
  * Pause points: reserve `after-read` after every read of `available, version` (the harness holds the
- * first); `before-commit` once the version check has landed. expire `before-commit`.
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores shared with other runs, load
- * average 12–14, 2026-11-30): contention HELD 40, SOLD_OUT 110, drift 0, 152–312 retries ("version") per
- * case over 11 runs, at most 2 for any one client (40 possible); contention-aborts 125–160.
- * bench (reservations/s, p99 ms): 1 client 1437 (7.8), 16: 859 (121), 150: 577 (1133); behind admission
- * 4:8: 2024 (3.7), 1352 (151), 807 (250) — 1.4× the ungated throughput at 150. No errors, no GAVE_UP;
- * mean lock waiters 127.5 of 150 (the losers queue on the row). The bench does not count a strategy's
- * retries; the same closed loop outside it, 4 s: 1.4 retries per request at 16 and at 150 clients (p99
- * 4, max 8). Speeds on a machine this loaded are only comparable within one run.
+ * first), `before-commit` once the version check has landed; expire `before-commit`.
  */
 import type { ClientBase } from 'pg';
 import type { ReserveResult, Strategy } from './contract.ts';

@@ -1,49 +1,28 @@
 /**
- * row-lock-count — no stock counter: the slot's active reservations are the stock state (seed 001,
- * LabReserve). Reserve, READ COMMITTED: lock the sku's resource FOR SHARE, claim the request key, lock the
- * sku's slot row FOR UPDATE, COUNT its active (HELD/CONFIRMED) reservations, keep the hold only while the
- * count is within the capacity.
+ * row-lock-count — no stock counter: a sku's active (HELD/CONFIRMED) reservations, counted under its slot
+ * row's lock, are its stock state (seed 001, LabReserve).
  *
- * How it stays correct: every reserve of a sku takes its slot row FOR UPDATE before counting, so a sku's
- * decisions are made one transaction at a time. The COUNT is a statement of its own after the lock: in READ
- * COMMITTED it takes a new snapshot, which contains every hold committed by the transactions this one
- * waited for. The request key and one active hold per user are claimed first (claimRequestKey: unique key,
- * partial unique index, a 23505 looked up by key before it is called USER_LIMIT); the claimed row is
- * already in the count, so a claim beyond the capacity rolls back to its savepoint (SOLD_OUT). Only
- * reserve adds active rows, always under the slot lock; confirm keeps a row active, release and expire
- * only take rows out `WHERE status = 'HELD'`, so a count can lag behind a unit coming back (a SOLD_OUT a
- * moment early), never behind a unit going out, and a replay or a second job moves nothing twice.
+ * How it stays correct: reserve (READ COMMITTED) takes the sku's resource row FOR SHARE, claims its key
+ * (claimRequestKey: unique key, partial unique index, a 23505 looked up by key), locks the slot row FOR
+ * UPDATE, then COUNTs the active holds in a statement of its own, whose new snapshot contains every hold
+ * committed by the transactions it waited for; a claim beyond the capacity rolls back to its savepoint
+ * (SOLD_OUT). So a sku's decisions run one transaction at a time. disable UPDATEs the resource row: it
+ * waits for the bookings in flight, and a booking that comes after it reads DISABLED (locks in one order:
+ * resource → reservation → slot). `remaining` is capacity − active count, so drift is 0 by construction;
+ * oversold, the outcomes and the final read by key are what check it.
  *
- * The resource row coordinates selling with the administrator, as in the seed: reserve holds it FOR
- * SHARE (reserves of the same resource share it), disable UPDATEs it (FOR UPDATE strength). A disable
- * waits for every booking in flight to commit, and a booking that comes while a disable is uncommitted
- * waits for it and then reads DISABLED: no booking commits after a disable it did not precede. The locks
- * are taken in one order, resource → reservation (the claim) → slot.
+ * When it breaks: any writer that adds active rows without the slot lock (the control count-without-lock),
+ * the COUNT folded into the locking SELECT (a subquery runs on the snapshot taken before the wait), or
+ * REPEATABLE READ (why reserve pins READ COMMITTED). Each reserve counts the sku's active rows, so its cost
+ * grows with the holds; a sku's reserves queue on one row lock; a stream of FOR SHARE bookings can keep a
+ * disable waiting.
  *
- * Its stock state is its reservations: `remaining` and the audit's `available` are capacity − active
- * count, also for a disabled sku (it sells nothing more, but the harness's drift needs the units its rows
- * leave). drift is therefore 0 by construction and shows nothing here; oversold, the outcomes and the
- * final read by key are what check it.
+ * Lifecycle: confirm keeps a row active; release and expire take rows out only `WHERE status = 'HELD'`,
+ * so a count can lag behind a unit coming back (a SOLD_OUT a moment early), never behind one going out.
  *
- * When it breaks: any writer that adds active rows without the slot lock oversells (the control
- * count-without-lock); so does folding the COUNT into the locking SELECT (a subquery runs on the
- * statement's snapshot, taken before the wait), or running it at REPEATABLE READ (which is why reserve
- * pins READ COMMITTED, see reserve's inTransaction). Each reserve counts the sku's active rows, so its cost
- * grows with the holds, and a sku's reserves queue on one row lock until commit. A stream of bookings can
- * keep a disable waiting (FOR SHARE lockers join each other without queueing behind it).
- *
- * Pause points: reserve `after-read` once the key is claimed, before the slot lock (a client held after
- * the count would keep the slot lock every other client needs to get there), `before-commit` with the hold
- * counted, slot lock held; expire and disable `before-commit`.
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, 2026-11-30): contention HELD 40,
- * SOLD_OUT 110, drift 0; contention-30-2 HELD 2, SOLD_OUT 28 (20 runs in a row); disable-vs-reserve: the
- * disable and the booking after it seen blocked, HELD 1, SOLD_OUT 2; 42 of its 60 orders valid, all pass.
- * bench, one run on a busy machine (load average 11–15 from parallel work, so only the ratios mean much;
- * reservations/s, p99 ms): 1 client 467 (19), 16: 516 (146), 150: 339 (757); behind admission 4:8:
- * 1: 321 (28), 16: 536 (223), 150: 770 (195), 2.27× the ungated throughput at 150; uncontended 297/s.
- * Without the READ COMMITTED pin, at REPEATABLE READ, contention ended HELD 150 (oversold 110) with no
- * serialization error.
+ * Pause points: reserve `after-read` once the key is claimed, before the slot lock (a client held after the
+ * count would keep the lock every other client needs), `before-commit` with the hold counted and the slot
+ * locked; expire and disable `before-commit`.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';

@@ -2,25 +2,19 @@
  * skip-locked-slots — one row per unit of stock; a reservation claims a free slot with
  * `SELECT … FOR UPDATE SKIP LOCKED LIMIT 1` (seed 000, design B).
  *
- * How it stays correct: a slot row holds at most one holder_key (a unique reservation key), so the number
- * of held slots can never exceed the slots there are; contenders spread over many rows instead of queueing
- * on one. request_key idempotency and one active hold per user come from the shared reservation table.
+ * How it stays correct: a slot row holds at most one holder_key (a unique reservation key), so the held
+ * slots can never exceed the slots there are; contenders spread over many rows instead of queueing on one.
+ * request_key idempotency and one active hold per user come from the shared reservation table.
  *
- * Where it gives way: SKIP LOCKED skips a slot that another transaction has locked but may still roll
- * back. When every free slot is locked, the request answers SOLD_OUT although a unit comes back a moment
- * later: the "false sold-out" (seed C28-14). It never oversells; it may undersell under aborts.
+ * When it breaks: SKIP LOCKED skips a slot that another transaction has locked but may still roll back.
+ * When every free slot is locked, the request answers SOLD_OUT although a unit comes back a moment later:
+ * the "false sold-out" (seed C28-14). It never oversells; it may undersell under aborts.
  *
- * Lifecycle: expire and release move rows only `WHERE status = 'HELD'` and free exactly the slots those
- * rows held, in the same statement.
+ * Lifecycle: confirm, release and expire move rows only `WHERE status = 'HELD'`; release and expire free
+ * exactly the slots those rows held, in the same statement.
  *
- * Pause points: `after-read` once the key is claimed, before a slot is looked for; `before-commit` with the
- * slot locked and taken, transaction open.
- *
- * Last measured (embedded PostgreSQL 18.4, synchronous_commit=off, 2 cores, 2026-11-30): contention
- * HELD 40, SOLD_OUT 110, drift 0; false-sold-out: t3 SOLD_OUT while 1 unit is left (falseSoldOut 1);
- * contention-aborts: 10–14 false sold-outs of 40. bench (reservations/s, p99 ms): 1 client 784 (2.7), 4: 1368
- * (6.2), 16: 1255 (24), 64: 1179 (95), 150: 1002 (264) — no queue on one row, so admission adds nothing
- * (0.82–0.99×).
+ * Pause points: reserve `after-read` once the key is claimed, before a slot is looked for, and
+ * `before-commit` with the slot locked and taken, transaction open; expire `before-commit`.
  */
 import { readFileSync } from 'node:fs';
 import type { ReserveResult, Strategy } from './contract.ts';

@@ -12,8 +12,6 @@
  * How the suite catches it every run: `contention` and `contention-30-2` hold every client at `after-read`
  * (after its COUNT, before its INSERT) until all have counted, so every client decides on an empty slot,
  * not by luck.
- *
- * Last measured: contention HELD 150, oversold 110; contention-30-2 HELD 30, oversold 28.
  */
 import type { ReserveResult, Strategy } from '../contract.ts';
 import rowLockCount, { countActive, ROW_LOCK_COUNT_SQL, shareResource } from '../row-lock-count.ts';

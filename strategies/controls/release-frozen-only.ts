@@ -10,8 +10,8 @@
  * noticed it in the seed.
  *
  * How the suite catches it every run: `lifecycle-matrix` releases and expires on both skus, and `expiry`
- * expires all 20 of its holds: reconciled false and ledgerReplayDrift = the units given back (6 and 20 when
- * last run, 5 of 5 runs each); the harness's drift fires beside them.
+ * expires all 20 of its holds: reconciled false and ledgerReplayDrift = the units given back; the
+ * harness's drift fires beside them.
  */
 import type { Strategy } from '../contract.ts';
 import frozenLedger, { booksLifecycle, RELEASABLE } from '../frozen-ledger.ts';

@@ -10,10 +10,9 @@
  * 多了 10". The stock now counts a unit no reservation gave back.
  *
  * How the suite catches it every run: `lifecycle-matrix` replays a release, releases an expired row and
- * releases one row from 4 sessions at once (drift −5 on its first sku when last run);
- * `release-expire-race` holds the expiry job uncommitted while the release arrives, and the release,
- * re-evaluated on the EXPIRED row, returns the unit again (drift −1). 5 of 5 runs each; reconciled stays
- * true and ledgerReplayDrift 0 throughout.
+ * releases one row from 4 sessions at once; `release-expire-race` holds the expiry job uncommitted while
+ * the release arrives, and the release, re-evaluated on the EXPIRED row, returns the unit again. Both fire
+ * drift; reconciled stays true and ledgerReplayDrift 0 throughout.
  */
 import type { Strategy } from '../contract.ts';
 import frozenLedger, { booksLifecycle, UNFREEZE } from '../frozen-ledger.ts';
