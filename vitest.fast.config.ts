@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The test files that need no database server, run without the global setup that starts the embedded one
+ * (so without the heavy lock). test/fast-tier.test.ts holds both lists to what the files use: a file that
+ * comes to need a server, or to start the command line per case, fails it while it is listed here.
+ */
+
+/** In process, seconds in all: `npm run test:fast`, the inner loop. */
+export const FAST_TEST_FILES: readonly string[] = [
+  'test/admission.test.ts',
+  'test/barrier.test.ts',
+  'test/bench-report.test.ts',
+  'test/docs.test.ts',
+  'test/fast-tier.test.ts',
+  'test/generated-output.test.ts',
+  'test/invariants.test.ts',
+  'test/layout.test.ts',
+  'test/yardstick.test.ts',
+];
+
+/** The real command line, refused before it starts anything, once per case: minutes on 2 cores. */
+export const COMMAND_LINE_TEST_FILES: readonly string[] = [
+  'test/cli-arguments.test.ts',
+  'test/input-fuzz.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fast', include: [...FAST_TEST_FILES] } },
+      { extends: true, test: { name: 'command-line', include: [...COMMAND_LINE_TEST_FILES] } },
+    ],
+  },
+});
