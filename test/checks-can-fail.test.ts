@@ -1,7 +1,7 @@
 /**
  * Every check proves it can fail: for each invariant and each kind of expectation, a fixture strategy that
  * breaks that one check (test/fixtures/checks/), run through the real command line, fails the run for that
- * reason. README's "check → control" table lists the same pairs.
+ * reason. docs/verdicts.md's "Every check can fail" table lists the same pairs.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { CheckName } from '../strategies/contract.ts';

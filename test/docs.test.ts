@@ -1,7 +1,7 @@
 /**
  * The documentation a user reads lives in the repository and stays true to the code: the generated
- * reference matches what the harness runs, and no link in README.md or docs/ leaves the repository or
- * points at a file that is not there.
+ * reference matches what the harness runs, README.md links every page of docs/, and no link in README.md or
+ * docs/ leaves the repository, points at a file that is not there, or at a heading its page does not have.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -19,13 +19,33 @@ function markdownFiles(folder: string): string[] {
   });
 }
 
-/** Every `[text](target)` and `<a href="target">` in a Markdown file, without its #fragment. */
+/** Every `[text](target)` and `<a href="target">` in a Markdown file. */
 function linkTargets(markdown: string): string[] {
-  const targets = [
+  return [
     ...[...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? ''),
     ...[...markdown.matchAll(/href="([^"]+)"/g)].map((m) => m[1] ?? ''),
-  ];
-  return targets.map((t) => t.split('#')[0] ?? '').filter((t) => t !== '');
+  ].filter((t) => t !== '');
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation but - and _ dropped, spaces to -. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let inCode = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) inCode = !inCode;
+    const heading = inCode ? undefined : /^#{1,6} (.+)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const anchor = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const times = seen.get(anchor) ?? 0;
+    seen.set(anchor, times + 1);
+    anchors.add(times === 0 ? anchor : `${anchor}-${times}`);
+  }
+  return anchors;
 }
 
 /** Links that leave the repository, point at nothing, or name the design notes outside it. */
@@ -37,9 +57,16 @@ function badLinks(file: string): string[] {
       problems.push(`${target}: a link outside the repository`);
       continue;
     }
-    const resolved = resolve(dirname(file), target);
+    const [path = '', fragment] = target.split('#');
+    const resolved = path === '' ? file : resolve(dirname(file), path);
     if (relative(root, resolved).startsWith('..')) problems.push(`${target}: leaves the repository`);
     else if (!existsSync(resolved)) problems.push(`${target}: no such file`);
+    else if (
+      fragment &&
+      resolved.endsWith('.md') &&
+      !headingAnchors(readFileSync(resolved, 'utf8')).has(fragment)
+    )
+      problems.push(`${target}: no such heading`);
   }
   return problems;
 }
@@ -49,19 +76,32 @@ describe('documentation in the repository', () => {
     expect(readFileSync(REFERENCE_PATH, 'utf8')).toBe(await renderReference());
   });
 
-  it('README.md and docs/ link only to files inside the repository that exist', () => {
+  it('README.md and docs/ link only to files and headings inside the repository that exist', () => {
     const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
     const problems = files.flatMap((file) => badLinks(file).map((p) => `${relative(root, file)}: ${p}`));
     expect(problems).toEqual([]);
   });
 
-  it('the link check fails on a link out of the repository and on a missing file', () => {
+  it('README.md links every page of docs/', () => {
+    const readme = join(root, 'README.md');
+    const linked = new Set(
+      linkTargets(readFileSync(readme, 'utf8')).map((t) => resolve(root, t.split('#')[0] ?? '')),
+    );
+    const pages = readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(root, 'docs', name));
+    expect(pages.filter((page) => !linked.has(page)).map((page) => relative(root, page))).toEqual([]);
+  });
+
+  it('the link check fails on a link out of the repository, a missing file and a missing heading', () => {
     const probe = join(root, 'test', 'fixtures', 'docs', 'bad-links.md');
     expect(badLinks(probe)).toEqual([
       'mentions ../shared or DESIGN.md',
       '../../../../shared/DESIGN.md: leaves the repository',
       'https://example.com/x: a link outside the repository',
       'missing.md: no such file',
+      '#nowhere: no such heading',
+      '../../../README.md#nowhere: no such heading',
     ]);
   });
 });

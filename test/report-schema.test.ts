@@ -148,9 +148,9 @@ describe('reports checked against their schema', () => {
   });
 });
 
-describe('README', () => {
-  const readme = read('README.md');
-  const section = readme.slice(readme.indexOf('## JSON report'));
+describe('docs/reports.md', () => {
+  const page = read('docs/reports.md');
+  const section = page.slice(page.indexOf('## JSON report'));
 
   it('points to the schema, and its JSON example is a whole report that matches it', () => {
     expect(section).toContain('docs/report.schema.json');
