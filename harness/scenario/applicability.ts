@@ -1,0 +1,64 @@
+/**
+ * Whether a case applies at all: a strategy sits a scenario out by its own choice, a black box cannot run
+ * what needs more than its API, a server given by URL cannot be crashed and restarted, and what the
+ * strategy lacks for the scenario is a coverage gap. Each makes the case n/a, with the reason.
+ */
+import type { Strategy } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
+import { type CaseSpec, identityOf } from './case-spec.ts';
+import type { Scenario } from './scenario.ts';
+
+/**
+ * What the strategy lacks for the scenario: optional operations, and pause points an operation does not
+ * declare. Each is a coverage gap, reported, never a failure.
+ */
+export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
+  const operations = (scenario.operations ?? []).filter((op) => !strategy[op]).map((op) => `no ${op}`);
+  const unmet = (scenario.requires ?? [])
+    .filter((need) => !need.anyOf.some((p) => strategy.pausePoints[need.operation]?.includes(p)))
+    .filter((need) => need.operation === 'reserve' || strategy[need.operation]);
+  // One clause per operation, however many of its points the scenario needs.
+  const byOperation = new Map<string, string[]>();
+  for (const need of unmet)
+    byOperation.set(need.operation, [...(byOperation.get(need.operation) ?? []), need.anyOf.join(' or ')]);
+  const points = [...byOperation].map(
+    ([operation, needs]) => `${operation} declares no pause point ${needs.join(', nor ')}`,
+  );
+  return [...operations, ...points];
+}
+
+/** Why a strategy sits a scenario out by its own choice (a control outside the cases that catch it). */
+function excludedReason(scenario: Scenario, strategy: Strategy): string | undefined {
+  if (strategy.expect === 'violate') {
+    if (strategy.caughtBy?.[scenario.id]) return undefined;
+    const catching = Object.keys(strategy.caughtBy ?? {}).join(', ');
+    return strategy.notApplicable ?? `negative control: caught in ${catching}`;
+  }
+  if (!strategy.scenarios || strategy.scenarios.includes(scenario.id)) return undefined;
+  return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
+}
+
+/** The case's n/a result, or undefined when the case applies and is to be driven. */
+export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | undefined {
+  const { strategy } = spec.ref;
+  const { scenario } = spec;
+  const excluded =
+    excludedReason(scenario, strategy) ??
+    spec.blackBox?.notApplicable(scenario) ??
+    (scenario.crashesDatabase && !db.crashAndRestart
+      ? 'the scenario crashes and restarts the database: the run has no way to restart a server given by URL'
+      : undefined);
+  const missing = excluded ? [] : missingFor(scenario, strategy);
+  if (!excluded && missing.length === 0) return undefined;
+  const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;
+  return {
+    ...identityOf(spec),
+    status: 'n/a',
+    outcomes: {},
+    invariants: null,
+    boundary: `n/a: ${reason}`,
+    reason,
+    coverage: { missing },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * What one case is: a scenario against a strategy with its inputs, the settings of the run it belongs to,
+ * and who the case is in its result.
+ */
+import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
+import type { BlackBox } from '../blackbox/black-box.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { Scenario, ScenarioParams } from './scenario.ts';
+
+export interface CaseSpec {
+  id: string;
+  scenario: Scenario;
+  ref: StrategyRef;
+  params: ScenarioParams;
+  /** The level every session of the case runs at (`run --isolation`); the server's default when absent. */
+  isolation?: IsolationLevel;
+  /**
+   * The strategy is a black box driven from outside (`run --target`): no tables, no audit, the final read
+   * over its API, and scenarios that need more than the API are n/a.
+   */
+  blackBox?: BlackBox;
+}
+
+export interface CaseSettings {
+  /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
+  keepFailed: boolean;
+  /** `run --keep`: keep every case's schema, passing ones too. */
+  keepAll?: boolean;
+  /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
+  timeoutMs: number;
+  /**
+   * Interleavings: `listed` runs the permutation the spec lists; `all` also runs every other order of the
+   * steps that keeps each session's own order, each on fresh tables, and reports each one.
+   */
+  permutations: 'listed' | 'all';
+}
+
+/** A case on a schema of its own in the run database: what every driver works on. */
+export interface CaseOnSchema {
+  spec: CaseSpec;
+  settings: CaseSettings;
+  db: RunDatabase;
+  schema: string;
+}
+
+/**
+ * Who the case is; a strategy run at an isolation level it does not claim is measured, not judged (see
+ * Strategy.isolation).
+ */
+export function identityOf(spec: CaseSpec) {
+  const { strategy } = spec.ref;
+  const claimed = strategy.isolation ?? ['read-committed'];
+  const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : strategy.expect;
+  return {
+    id: spec.id,
+    scenario: spec.scenario.id,
+    strategy: strategy.id,
+    expect,
+    ...(spec.isolation ? { isolation: spec.isolation } : {}),
+  };
+}
