@@ -1,12 +1,14 @@
 /**
  * Driving a script scenario: its code runs against a ScriptContext (or the one a black box can honour)
- * that collects what it drove.
+ * whose every part writes what it drove into the case's record.
  */
 import type { ClientDriver } from '../driver/client-pool.ts';
+import { CaseRecord } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import type { ScriptScenario } from './scenario.ts';
 import { scriptContext } from './script-context.ts';
+import { ScriptSessions } from './script-sessions.ts';
 
 export async function driveScript(
   on: CaseOnSchema,
@@ -15,19 +17,23 @@ export async function driveScript(
   pool: ClientDriver,
 ): Promise<Driven> {
   const { spec, settings, db, schema } = on;
-  const script = scriptContext(db, pool, spec.ref, schema, spec.params, {
-    timeoutMs: settings.timeoutMs,
+  const connection = {
+    connectionString: db.connectionString,
+    schema,
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     ...(scenario.sessionSettings ? { settings: scenario.sessionSettings } : {}),
-  });
-  await scenario.run(spec.blackBox ? spec.blackBox.scriptContext(script.ctx, scenario) : script.ctx);
-  return {
-    sent: script.sent,
-    answers: script.answers,
-    lifecycle: script.lifecycle,
-    exercised: [...script.exercised],
-    pausePoints: [...script.pausePoints],
-    observations: script.observations,
-    phases: script.phases,
   };
+  const record = new CaseRecord();
+  const ctx = scriptContext({
+    db,
+    pool,
+    ref: spec.ref,
+    params: spec.params,
+    connection,
+    timeoutMs: settings.timeoutMs,
+    sessions: new ScriptSessions(connection),
+    record,
+  });
+  await scenario.run(spec.blackBox ? spec.blackBox.scriptContext(ctx, scenario) : ctx);
+  return record.driven();
 }
