@@ -177,13 +177,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startEmbeddedServer(): Promise<EmbeddedServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reservebench-pg-'));
-  // Written before the server starts, so a run killed at any later moment can be cleaned up.
-  const stateFile = writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), dataDir });
-  const port = await freePort();
-  const password = newPassword();
-  const server = new EmbeddedPostgres({
+/** The package's initialiser for `dataDir`: it runs initdb there; the postmaster is started here. */
+function directoryInitialiser(dataDir: string, port: number): InstanceType<typeof EmbeddedPostgres> {
+  return new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: 'postgres',
@@ -195,97 +191,154 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
     onLog: () => undefined,
     onError: () => undefined,
   });
-  // The package initialises the directory; the postmaster is this module's own child (see the top).
-  let postmaster: ChildProcess | undefined;
-  const spawned = (child: ChildProcess) => {
-    postmaster = child;
-  };
-  let binary = '';
-  let keepOnExit = false;
-  // Ctrl-C: the hook below stops the server and async-exit-hook exits; the run, cut short, may still ask
-  // to keep its (now failed) tables, but an interrupted run keeps nothing.
-  let interrupted = false;
+}
+
+/** One server's state, shared by its exit paths and its `stop`. */
+interface ServerLifetime {
+  dataDir: string;
+  stateFile: string;
+  postmaster: ChildProcess | undefined;
+  /** The postmaster was stopped, or never ran: nothing is left to signal on the way out. */
+  stopped: boolean;
+  /** `stop` asked to keep the data directory. */
+  keepOnExit: boolean;
+  /**
+   * Ctrl-C: the exit hook stops the server and async-exit-hook exits; the run, cut short, may still ask
+   * to keep its (now failed) tables, but an interrupted run keeps nothing.
+   */
+  interrupted: boolean;
+}
+
+function removeServerFiles({ dataDir, stateFile }: ServerLifetime): void {
+  rmSync(dataDir, { recursive: true, force: true });
+  removeRunState(stateFile);
+}
+
+/**
+ * On SIGINT/SIGTERM/SIGHUP (unless a command took those signals over, as `serve` does to drain first): a
+ * fast shutdown, awaited before the process exits. The server is in no process group a terminal signals,
+ * so this is the only way a signal to the suite reaches it.
+ */
+function stopOnSignal(lifetime: ServerLifetime): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
-      interrupted = true;
+      lifetime.interrupted = true;
     });
   }
-  let stopped = false;
-  // On SIGINT/SIGTERM/SIGHUP (unless a command took those signals over, as `serve` does to drain first):
-  // a fast shutdown, awaited before the process exits. The server is in no process group a terminal
-  // signals, so this is the only way a signal to the suite reaches it.
   exitHook((done) => {
     if (!done) return;
-    if (stopped || !postmaster) return done();
-    void stopPostmaster(postmaster, 'SIGINT')
+    if (lifetime.stopped || !lifetime.postmaster) return done();
+    void stopPostmaster(lifetime.postmaster, 'SIGINT')
       .then(() => {
-        stopped = true;
+        lifetime.stopped = true;
       })
       .finally(done);
   });
+}
+
+/**
+ * The process is ending without having stopped its server (an uncaught error, a strategy calling
+ * process.exit): nothing asynchronous runs any more, so the postmaster gets an immediate-shutdown signal
+ * and its directory goes, instead of a server left running over a deleted directory.
+ */
+function stopOnExit(lifetime: ServerLifetime): void {
   process.once('exit', () => {
-    // The process is ending without having stopped its server (an uncaught error, a strategy calling
-    // process.exit): nothing asynchronous runs any more, so the postmaster gets an immediate-shutdown
-    // signal and its directory goes, instead of a server left running over a deleted directory.
-    if (!stopped) {
-      const pid = running(postmaster) ? postmaster.pid : postmasterPid(dataDir);
+    if (!lifetime.stopped) {
+      const pid = running(lifetime.postmaster) ? lifetime.postmaster.pid : postmasterPid(lifetime.dataDir);
       try {
         if (pid) process.kill(pid, 'SIGQUIT');
       } catch {
         // gone in the meantime
       }
     }
-    if (interrupted || !keepOnExit) {
-      rmSync(dataDir, { recursive: true, force: true });
-      removeRunState(stateFile);
-    }
+    if (lifetime.interrupted || !lifetime.keepOnExit) removeServerFiles(lifetime);
   });
+}
+
+/**
+ * Initialises the directory, sets the password and starts the postmaster; returns the `postgres` binary.
+ * On a failure it removes what it made.
+ */
+async function bootServer(
+  initialiser: InstanceType<typeof EmbeddedPostgres>,
+  lifetime: ServerLifetime,
+  port: number,
+  password: string,
+): Promise<string> {
   try {
-    binary = await postgresBinary();
-    await server.initialise();
-    await setPassword(binary, dataDir, password);
-    await startPostmaster(binary, dataDir, port, spawned);
+    const binary = await postgresBinary();
+    await initialiser.initialise();
+    await setPassword(binary, lifetime.dataDir, password);
+    await startPostmaster(binary, lifetime.dataDir, port, (child) => {
+      lifetime.postmaster = child;
+    });
+    return binary;
   } catch (error: unknown) {
     // Nothing to stop: the postmaster failed to spawn or has exited (that is what rejects).
-    stopped = true;
-    rmSync(dataDir, { recursive: true, force: true });
-    removeRunState(stateFile);
+    lifetime.stopped = true;
+    removeServerFiles(lifetime);
     throw Errors.databaseSetup(
       `embedded PostgreSQL did not start: ${error ? oneLine(error) : 'server exited'}`,
     );
   }
+}
+
+/** The running server as its users see it. */
+function serverHandle(
+  lifetime: ServerLifetime,
+  { binary, port, password }: { binary: string; port: number; password: string },
+): EmbeddedServer {
+  const adminUrl = `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`;
+  const { dataDir, stateFile } = lifetime;
   return {
-    adminUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
+    adminUrl,
     port,
     dataDir,
     async crashAndRestart() {
-      if (!running(postmaster)) throw new Error('the embedded server is not running');
+      if (!running(lifetime.postmaster)) throw new Error('the embedded server is not running');
       // Observed, not slept on: the postmaster's process is gone before it is started again.
-      await stopPostmaster(postmaster, 'SIGQUIT');
-      await startPostmaster(binary, dataDir, port, spawned);
+      await stopPostmaster(lifetime.postmaster, 'SIGQUIT');
+      await startPostmaster(binary, dataDir, port, (child) => {
+        lifetime.postmaster = child;
+      });
     },
     async stop({ keepData }) {
-      keepOnExit = keepData;
-      if (postmaster) await stopPostmaster(postmaster, 'SIGINT');
-      stopped = true;
+      lifetime.keepOnExit = keepData;
+      if (lifetime.postmaster) await stopPostmaster(lifetime.postmaster, 'SIGINT');
+      lifetime.stopped = true;
       if (keepData) {
         // The password stays in the private state file, for `reservebench sql` to log in with.
         writeRunState(
-          {
-            pid: process.pid,
-            startedAt: new Date().toISOString(),
-            dataDir,
-            serverUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
-            kept: true,
-          },
+          { pid: process.pid, startedAt: new Date().toISOString(), dataDir, serverUrl: adminUrl, kept: true },
           stateFile,
         );
       } else {
-        rmSync(dataDir, { recursive: true, force: true });
-        removeRunState(stateFile);
+        removeServerFiles(lifetime);
       }
     },
   };
+}
+
+export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reservebench-pg-'));
+  // Written before the server starts, so a run killed at any later moment can be cleaned up.
+  const stateFile = writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), dataDir });
+  const port = await freePort();
+  const password = newPassword();
+  // The package initialises the directory; the postmaster is this module's own child (see the top).
+  const initialiser = directoryInitialiser(dataDir, port);
+  const lifetime: ServerLifetime = {
+    dataDir,
+    stateFile,
+    postmaster: undefined,
+    stopped: false,
+    keepOnExit: false,
+    interrupted: false,
+  };
+  stopOnSignal(lifetime);
+  stopOnExit(lifetime);
+  const binary = await bootServer(initialiser, lifetime, port, password);
+  return serverHandle(lifetime, { binary, port, password });
 }
 
 /**
