@@ -93,73 +93,106 @@ function keptEmbeddedLines(server: EmbeddedServer, database: string): string[] {
   ];
 }
 
-export async function openRunDatabase(options: { databaseUrl?: string }): Promise<RunDatabase> {
-  const server = options.databaseUrl ? undefined : await startEmbeddedServer();
-  const serverUrl = options.databaseUrl ?? server?.adminUrl ?? '';
-  let serverClient: pg.Client;
+function keptDatabaseLines(serverUrl: string, database: string): string[] {
+  return [
+    `kept database ${database} on ${redact(serverUrl)}; look inside: npx reservebench sql ${database}`,
+    'remove it with: reservebench clean',
+  ];
+}
+
+/** The server a run database lives on: its URL, a connection to it, and the embedded server if it is one. */
+interface RunServer {
+  url: string;
+  client: pg.Client;
+  embedded: EmbeddedServer | undefined;
+}
+
+async function connectServer(databaseUrl: string | undefined): Promise<RunServer> {
+  const embedded = databaseUrl ? undefined : await startEmbeddedServer();
+  const url = databaseUrl ?? embedded?.adminUrl ?? '';
   try {
-    serverClient = await connect(serverUrl, 'reservebench-admin');
+    return { url, client: await connect(url, 'reservebench-admin'), embedded };
   } catch (error: unknown) {
-    await server?.stop({ keepData: false });
+    await embedded?.stop({ keepData: false });
     throw error;
   }
+}
+
+/** Creates the run database with the suite's marker and connects to it; on a failure lets the server go. */
+async function createRunDatabase(
+  server: RunServer,
+): Promise<{ name: string; connectionString: string; admin: pg.Client }> {
   const name = stampName();
-  const connectionString = withDatabase(serverUrl, name);
-  let admin: pg.Client;
+  const connectionString = withDatabase(server.url, name);
   try {
-    await serverClient.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-    await serverClient.query(
+    await server.client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    await server.client.query(
       `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
     );
-    admin = await connect(connectionString, 'reservebench-admin');
+    return { name, connectionString, admin: await connect(connectionString, 'reservebench-admin') };
   } catch (error: unknown) {
-    await serverClient.end().catch(() => undefined);
-    await server?.stop({ keepData: false });
+    await server.client.end().catch(() => undefined);
+    await server.embedded?.stop({ keepData: false });
     throw Errors.databaseSetup(oneLine(error));
   }
+}
+
+/**
+ * A run against another server: its state names the database, for `clean` after a kill -9, and Ctrl-C
+ * drops the run database on the way out (the embedded server needs no such step, its whole directory
+ * goes). Returns the state file.
+ */
+function dropOnInterrupt(serverUrl: string, name: string, closing: { closed: boolean }): string {
+  const stateFile = writeRunState({
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    serverUrl,
+    database: name,
+  });
+  exitHook((done) => {
+    if (closing.closed || !done) return done?.();
+    closing.closed = true;
+    // Its own connection: the run's may be closing under it at this very moment.
+    void connect(serverUrl, 'reservebench-cleanup')
+      .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
+      .then(() => removeRunState(stateFile))
+      .catch(() => undefined)
+      .finally(done);
+  });
+  return stateFile;
+}
+
+/** The schema name of a run's `count`th case, from its label (an identifier of at most 63 bytes). */
+function caseSchemaName(count: number, label: string): string {
+  return `c${String(count).padStart(3, '0')}_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
+}
+
+export async function openRunDatabase(options: { databaseUrl?: string }): Promise<RunDatabase> {
+  const server = await connectServer(options.databaseUrl);
+  const { embedded } = server;
+  const { name, connectionString, admin } = await createRunDatabase(server);
+  const closing = { closed: false };
+  const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
   let schemas = 0;
-  let closed = false;
-  // A run against another server: its state names the database, for `clean` after a kill -9.
-  const stateFile = server
-    ? undefined
-    : writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), serverUrl, database: name });
-  if (!server) {
-    // Ctrl-C on a run against another server: drop the run database on the way out (the embedded server
-    // needs no such step, its whole directory goes).
-    exitHook((done) => {
-      if (closed || !done) return done?.();
-      closed = true;
-      // Its own connection: the run's may be closing under it at this very moment.
-      void connect(serverUrl, 'reservebench-cleanup')
-        .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
-        .then(() => stateFile && removeRunState(stateFile))
-        .catch(() => undefined)
-        .finally(done);
-    });
-  }
 
   const run: RunDatabase = {
     name,
     connectionString,
     admin,
-    ...(server
+    ...(embedded
       ? {
           async crashAndRestart() {
-            await server.crashAndRestart();
+            await embedded.crashAndRestart();
             await run.admin.end().catch(() => undefined);
-            await serverClient.end().catch(() => undefined);
+            await server.client.end().catch(() => undefined);
             run.admin = await connect(connectionString, 'reservebench-admin');
-            serverClient = await connect(serverUrl, 'reservebench-admin');
+            server.client = await connect(server.url, 'reservebench-admin');
           },
         }
       : {}),
     async createCaseSchema(label) {
       schemas += 1;
-      const schema =
-        `c${String(schemas).padStart(3, '0')}_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(
-          0,
-          63,
-        );
+      const schema = caseSchemaName(schemas, label);
       await run.admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
       return schema;
     },
@@ -167,28 +200,29 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       await run.admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
     },
     async close({ keep }) {
-      closed = true;
+      closing.closed = true;
       await run.admin.end().catch(() => undefined);
       try {
         if (!keep) {
-          await dropOwnedDatabase(serverClient, name);
+          await dropOwnedDatabase(server.client, name);
           if (stateFile) removeRunState(stateFile);
           return [];
         }
         if (stateFile)
           writeRunState(
-            { pid: process.pid, startedAt: new Date().toISOString(), serverUrl, database: name, kept: true },
+            {
+              pid: process.pid,
+              startedAt: new Date().toISOString(),
+              serverUrl: server.url,
+              database: name,
+              kept: true,
+            },
             stateFile,
           );
-        return server
-          ? keptEmbeddedLines(server, name)
-          : [
-              `kept database ${name} on ${redact(serverUrl)}; look inside: npx reservebench sql ${name}`,
-              'remove it with: reservebench clean',
-            ];
+        return embedded ? keptEmbeddedLines(embedded, name) : keptDatabaseLines(server.url, name);
       } finally {
-        await serverClient.end().catch(() => undefined);
-        await server?.stop({ keepData: keep });
+        await server.client.end().catch(() => undefined);
+        await embedded?.stop({ keepData: keep });
       }
     },
   };
