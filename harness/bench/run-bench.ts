@@ -152,14 +152,96 @@ interface Series {
   label: string | null;
 }
 
+/** One task per worker thread, the series' clients dealt over the threads in turn. */
+function threadTasks(
+  db: RunDatabase,
+  pool: BenchPool,
+  { ref, clients, admission }: Series,
+  schema: string,
+  { start, phase }: { start: SharedBarrier; phase: SharedArrayBuffer },
+  timeoutMs: number,
+): BenchTask[] {
+  const gate = admission && new Admission(admission);
+  const threads = Math.min(pool.threads, clients);
+  return Array.from({ length: threads }, (_, t): BenchTask => {
+    const indices = Array.from({ length: clients }, (_, i) => i).filter((i) => i % threads === t);
+    return {
+      strategyModuleUrl: ref.moduleUrl,
+      connection: { connectionString: db.connectionString, schema },
+      clients: indices,
+      node: nodeIdentity(schema, t, threads),
+      sku: BENCH_SKU,
+      start: { buffer: start.buffer, parties: clients },
+      phase,
+      timeoutMs,
+      ...(gate && admission ? { admission: { buffer: gate.buffer, settings: admission } } : {}),
+    };
+  });
+}
+
+/**
+ * Resolves once every client has connected and passed the start barrier, or the threads ended early with
+ * an error (which awaiting `running` reports).
+ */
+async function clientsStarted(start: SharedBarrier, running: Promise<unknown>): Promise<void> {
+  let tasksEnded = false;
+  const ended = running.finally(() => {
+    tasksEnded = true;
+  });
+  while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
+}
+
+/** The warm-up, then the measured window: lock waits sampled, CPU metered, until the clients are told to stop. */
+async function measuredWindow(
+  db: RunDatabase,
+  phaseCell: Int32Array,
+  serverPids: number[] | undefined,
+  settings: BenchSettings,
+): Promise<{ startedAt: string; seconds: number; lockWait: LockWait; saturation: Saturation }> {
+  await waitFor(settings.warmupMs);
+  Atomics.store(phaseCell, 0, PHASE.measure);
+  const windowStart = performance.now();
+  const startedAt = new Date().toISOString();
+  const endWindow = meterWindow(serverPids);
+  const lockWait = await sampleLockWaits(
+    db.admin,
+    () => performance.now() - windowStart >= settings.durationMs,
+  );
+  const saturation = endWindow();
+  Atomics.store(phaseCell, 0, PHASE.stop);
+  const seconds = (performance.now() - windowStart) / 1000;
+  return { startedAt, seconds, lockWait, saturation };
+}
+
+/** The harness's own count: every HELD answer of the series against what the design says remains. */
+async function audit(
+  db: RunDatabase,
+  ref: StrategyRef,
+  stock: number,
+  merged: BenchThreadResult,
+): Promise<Pick<TrialEntry, 'drift' | 'oversold' | 'problems'>> {
+  const remaining = await ref.strategy.remaining(db.admin, BENCH_SKU);
+  const drift = stock - remaining - merged.heldTotal;
+  const oversold = Math.max(0, merged.heldTotal - stock);
+  const problems = [
+    ...(drift !== 0 ? [`drift ${drift}`] : []),
+    ...(oversold > 0 ? [`oversold ${oversold}`] : []),
+    ...(merged.outcomes.SOLD_OUT
+      ? [`stock ran out (${merged.outcomes.SOLD_OUT} SOLD_OUT): raise --stock`]
+      : []),
+  ];
+  return { drift, oversold, problems };
+}
+
 async function runTrial(
   db: RunDatabase,
   pool: BenchPool,
-  { ref, clients, admission, label }: Series,
+  series: Series,
   trial: number,
   localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
+  const { ref, clients, label } = series;
   const schema = await db.createCaseSchema(
     `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}_t${trial}`,
   );
@@ -169,71 +251,27 @@ async function runTrial(
 
     const start = SharedBarrier.create(clients);
     const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const phaseCell = new Int32Array(phase);
-    const gate = admission && new Admission(admission);
-    const threads = Math.min(pool.threads, clients);
-    const tasks = Array.from({ length: threads }, (_, t): BenchTask => {
-      const indices = Array.from({ length: clients }, (_, i) => i).filter((i) => i % threads === t);
-      return {
-        strategyModuleUrl: ref.moduleUrl,
-        connection: { connectionString: db.connectionString, schema },
-        clients: indices,
-        node: nodeIdentity(schema, t, threads),
-        sku: BENCH_SKU,
-        start: { buffer: start.buffer, parties: clients },
-        phase,
-        timeoutMs: settings.timeoutMs,
-        ...(gate && admission ? { admission: { buffer: gate.buffer, settings: admission } } : {}),
-      };
-    });
+    const tasks = threadTasks(db, pool, series, schema, { start, phase }, settings.timeoutMs);
     const running = Promise.all(tasks.map((task) => pool.run(task)));
-    // The window opens once every client has connected and passed the start barrier (or the threads ended
-    // early with an error, which `await running` reports below).
-    let tasksEnded = false;
-    const ended = running.finally(() => {
-      tasksEnded = true;
-    });
-    while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
+    await clientsStarted(start, running);
     // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
     const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
-    await waitFor(settings.warmupMs);
-    Atomics.store(phaseCell, 0, PHASE.measure);
-    const windowStart = performance.now();
-    const startedAt = new Date().toISOString();
-    const endWindow = meterWindow(serverPids);
-    const lockWait = await sampleLockWaits(
-      db.admin,
-      () => performance.now() - windowStart >= settings.durationMs,
-    );
-    const saturation = endWindow();
-    Atomics.store(phaseCell, 0, PHASE.stop);
-    const seconds = (performance.now() - windowStart) / 1000;
+    const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
     const merged = merge(await running);
-
-    // The harness's own count: every HELD answer of the series against what the design says remains.
-    const remaining = await ref.strategy.remaining(db.admin, BENCH_SKU);
-    const drift = settings.stock - remaining - merged.heldTotal;
-    const oversold = Math.max(0, merged.heldTotal - settings.stock);
-    const problems = [
-      ...(drift !== 0 ? [`drift ${drift}`] : []),
-      ...(oversold > 0 ? [`oversold ${oversold}`] : []),
-      ...(merged.outcomes.SOLD_OUT
-        ? [`stock ran out (${merged.outcomes.SOLD_OUT} SOLD_OUT): raise --stock`]
-        : []),
-    ];
+    const { drift, oversold, problems } = await audit(db, ref, settings.stock, merged);
     return {
       trial,
-      startedAt,
+      startedAt: window.startedAt,
       status: problems.length === 0 ? 'ok' : 'fail',
-      throughput: Math.round(((merged.outcomes.HELD ?? 0) / seconds) * 10) / 10,
+      throughput: Math.round(((merged.outcomes.HELD ?? 0) / window.seconds) * 10) / 10,
       latency: summarizeLatency(merged.latenciesMs),
       requests: merged.latenciesMs.length,
       outcomes: merged.outcomes,
       retries: merged.rejected,
       designRetries: merged.designRetries,
       errors: merged.errorsBySqlstate,
-      lockWait: { meanWaiters: lockWait.meanWaiters, shareOfTime: lockWait.shareOfTime },
-      saturation,
+      lockWait: { meanWaiters: window.lockWait.meanWaiters, shareOfTime: window.lockWait.shareOfTime },
+      saturation: window.saturation,
       drift,
       oversold,
       problems,
