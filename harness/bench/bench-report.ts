@@ -97,10 +97,63 @@ export function admissionFactors(
     });
 }
 
-export function renderBenchMarkdown(report: BenchReport): string {
+const SERIES_HEADERS = [
+  'strategy',
+  'admission',
+  'clients',
+  'throughput median (reservations/s)',
+  'throughput 95% CI (reservations/s)',
+  'p50 (ms)',
+  'p95 (ms)',
+  'p99 median (ms)',
+  'p99 95% CI (ms)',
+  'max (ms)',
+  'errors (count)',
+  'admission retries (count)',
+  'design retries (count)',
+  'lock waiters (backends)',
+  'lock share (of samples)',
+  'generator (cores)',
+  'server (cores)',
+  'client-bound',
+  'status',
+];
+
+/** `key:count …`, or 0 for none. */
+const shownCounts = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ') || '0';
+
+/** One row per series, in SERIES_HEADERS' order. */
+function seriesRow(e: BenchEntry): string[] {
+  return [
+    e.strategy,
+    e.admission ?? '-',
+    String(e.clients),
+    String(e.median.throughput),
+    shownInterval(e.ci95?.throughput),
+    String(e.latency.p50),
+    String(e.latency.p95),
+    String(e.median.p99),
+    shownInterval(e.ci95?.p99),
+    String(e.latency.max),
+    shownCounts(e.errors),
+    String(e.retries),
+    shownCounts(e.designRetries),
+    String(e.lockWait.meanWaiters),
+    String(e.lockWait.shareOfTime),
+    String(e.saturation.generatorCores),
+    shownCores(e.saturation.serverCores),
+    e.saturation.clientBound ? '**yes**' : 'no',
+    e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`,
+  ];
+}
+
+/** The title, the environment and how to read the series table. */
+function benchIntroLines(report: BenchReport): string[] {
   const env = report.environment;
-  const factors = admissionFactors(report.bench);
-  const lines = [
+  return [
     '# reservebench benchmark',
     '',
     `Generated ${report.generatedAt} — ${report.ok ? 'every series ran and kept drift 0' : '**a series failed (see problems)**'}`,
@@ -122,62 +175,16 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     SATURATION_NOTE,
     '',
-    markdownTable([
-      [
-        'strategy',
-        'admission',
-        'clients',
-        'throughput median (reservations/s)',
-        'throughput 95% CI (reservations/s)',
-        'p50 (ms)',
-        'p95 (ms)',
-        'p99 median (ms)',
-        'p99 95% CI (ms)',
-        'max (ms)',
-        'errors (count)',
-        'admission retries (count)',
-        'design retries (count)',
-        'lock waiters (backends)',
-        'lock share (of samples)',
-        'generator (cores)',
-        'server (cores)',
-        'client-bound',
-        'status',
-      ],
-      ...report.bench.map((e) => [
-        e.strategy,
-        e.admission ?? '-',
-        String(e.clients),
-        String(e.median.throughput),
-        shownInterval(e.ci95?.throughput),
-        String(e.latency.p50),
-        String(e.latency.p95),
-        String(e.median.p99),
-        shownInterval(e.ci95?.p99),
-        String(e.latency.max),
-        Object.entries(e.errors)
-          .map(([k, v]) => `${k}:${v}`)
-          .join(' ') || '0',
-        String(e.retries),
-        Object.entries(e.designRetries)
-          .map(([k, v]) => `${k}:${v}`)
-          .join(' ') || '0',
-        String(e.lockWait.meanWaiters),
-        String(e.lockWait.shareOfTime),
-        String(e.saturation.generatorCores),
-        shownCores(e.saturation.serverCores),
-        e.saturation.clientBound ? '**yes**' : 'no',
-        e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`,
-      ]),
-    ]),
-    '',
-    'Every trial of every series: [bench.csv](bench.csv).',
-    '',
+  ];
+}
+
+function uncontendedLines(uncontended: readonly UncontendedEntry[]): string[] {
+  return [
     '## Uncontended cost (tinybench, one client)',
     '',
     markdownTable([
       ['strategy', 'throughput (reservations/s)', 'mean (ms)', 'p99 (ms)'],
-      ...report.uncontended.map((u) => [
+      ...uncontended.map((u) => [
         u.strategy,
         String(u.opsPerSecond),
         String(u.latency.mean),
@@ -186,18 +193,33 @@ export function renderBenchMarkdown(report: BenchReport): string {
     ]),
     '',
   ];
-  if (factors.length > 0) {
-    lines.push(
-      '## Admission',
-      '',
-      markdownTable([
-        ['strategy', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
-        ...factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]),
-      ]),
-      '',
-    );
-  }
-  return lines.join('\n');
+}
+
+/** The admission section, where some series ran both with and without the gate. */
+function admissionLines(bench: readonly BenchEntry[]): string[] {
+  const factors = admissionFactors(bench);
+  if (factors.length === 0) return [];
+  return [
+    '## Admission',
+    '',
+    markdownTable([
+      ['strategy', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
+      ...factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]),
+    ]),
+    '',
+  ];
+}
+
+export function renderBenchMarkdown(report: BenchReport): string {
+  return [
+    ...benchIntroLines(report),
+    markdownTable([SERIES_HEADERS, ...report.bench.map(seriesRow)]),
+    '',
+    'Every trial of every series: [bench.csv](bench.csv).',
+    '',
+    ...uncontendedLines(report.uncontended),
+    ...admissionLines(report.bench),
+  ].join('\n');
 }
 
 export function writeBenchReportFiles(root: string, report: BenchReport): string {
