@@ -3,7 +3,7 @@
  * connection; all connect first, then meet every other thread's clients at the shared start barrier.
  */
 import pg from 'pg';
-import type { PausePoint, ReserveRequest, SessionContext } from '../../strategies/contract.ts';
+import type { PausePoint, ReserveRequest, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
@@ -36,92 +36,139 @@ function cutConnection(client: pg.Client): void {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
-export default async function runClients(task: ClientTask): Promise<ClientResult[]> {
-  const strategy = await importStrategy(task.strategyModuleUrl);
-  const start = new SharedBarrier(task.start.buffer, task.start.parties);
-  const hold = task.hold && {
-    point: task.hold.point,
-    barrier: new SharedBarrier(task.hold.buffer, task.hold.parties),
+/** A rolled-back reserve (a script's `rollbackAt` pause point): no answer, nothing held. */
+function rolledBackResult(request: ReserveRequest, latencyMs: number): RequestResult {
+  return {
+    requestKey: request.requestKey,
+    user: request.user,
+    sku: request.sku,
+    outcome: 'ROLLED_BACK',
+    latencyMs,
   };
+}
 
-  const connect = async (script: ClientScript): Promise<pg.Client | Error> => {
-    const client = new pg.Client({
-      connectionString: task.connection.connectionString,
-      application_name: `reservebench-client-${script.index}`,
-      options: sessionOptions(task.connection),
-    });
-    // A backend killed under a client surfaces here instead of crashing the worker thread.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return client;
-    } catch (error: unknown) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  };
+/** What every client on this thread shares: the strategy, the start barrier, and the hold barrier if any. */
+interface ClientThread {
+  task: ClientTask;
+  strategy: Strategy;
+  start: SharedBarrier;
+  hold: { point: PausePoint; barrier: SharedBarrier } | undefined;
+}
 
-  const runOne = async (script: ClientScript, client: pg.Client | Error): Promise<ClientResult> => {
-    if (client instanceof Error) {
-      start.leave();
-      hold?.barrier.leave();
-      return {
-        index: script.index,
-        results: script.requests.map((r) => errorResult(r, client, 0)),
-      };
-    }
-    let passedHold = false;
-    let retries: Record<string, number> = {};
-    const ctx: SessionContext = {
+/** One client's session state while its script runs. */
+interface ScriptSession {
+  client: pg.Client;
+  ctx: SessionContext;
+  /** It has met the others at the hold barrier (once per script). */
+  passedHold: boolean;
+  /** The design's own retries during the current request, by reason. */
+  retries: Record<string, number>;
+}
+
+async function connectClient(task: ClientTask, script: ClientScript): Promise<pg.Client | Error> {
+  const client = new pg.Client({
+    connectionString: task.connection.connectionString,
+    application_name: `reservebench-client-${script.index}`,
+    options: sessionOptions(task.connection),
+  });
+  // A backend killed under a client surfaces here instead of crashing the worker thread.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return client;
+  } catch (error: unknown) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The session a script's reserves run in: it waits at the hold barrier and rolls back where told. */
+function openSession(thread: ClientThread, script: ClientScript, client: pg.Client): ScriptSession {
+  const { hold, task } = thread;
+  const session: ScriptSession = {
+    client,
+    passedHold: false,
+    retries: {},
+    ctx: {
       db: client,
       retried: (reason) => {
-        retries[reason] = (retries[reason] ?? 0) + 1;
+        session.retries[reason] = (session.retries[reason] ?? 0) + 1;
       },
       ...(script.node ? { node: script.node } : {}),
       pause: async (point: PausePoint) => {
-        if (hold && point === (script.holdAt ?? hold.point) && !passedHold) {
-          passedHold = true;
+        if (hold && point === (script.holdAt ?? hold.point) && !session.passedHold) {
+          session.passedHold = true;
           await hold.barrier.arriveAndWait(task.timeoutMs, `hold at ${point}`);
         }
         if (point === script.rollbackAt) throw new RollbackAtPause(point);
       },
-    };
-    const results: RequestResult[] = [];
-    try {
-      await start.arriveAndWait(task.timeoutMs, 'start barrier');
-      for (const request of script.requests) {
-        const began = performance.now();
-        retries = {};
-        const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});
-        try {
-          // Twice the barrier timeout: a reserve may legitimately wait at a hold barrier first.
-          const answer = await answerWithin(strategy.reserve(ctx, request), 2 * task.timeoutMs, () =>
-            cutConnection(client),
-          );
-          results.push(answeredResult(request, answer, performance.now() - began, retried()));
-        } catch (error: unknown) {
-          const latencyMs = performance.now() - began;
-          results.push(
-            error instanceof RollbackAtPause
-              ? {
-                  requestKey: request.requestKey,
-                  user: request.user,
-                  sku: request.sku,
-                  outcome: 'ROLLED_BACK',
-                  latencyMs,
-                }
-              : errorResult(request, error, latencyMs),
-          );
-        }
-      }
-    } finally {
-      if (hold && !passedHold) hold.barrier.leave();
-      await client.end().catch(() => undefined);
-    }
-    return { index: script.index, results };
+    },
   };
+  return session;
+}
 
-  const clients = await Promise.all(task.clients.map(connect));
+/** One reserve of the script, answered, rolled back or failed. */
+async function sendRequest(
+  thread: ClientThread,
+  session: ScriptSession,
+  request: ReserveRequest,
+): Promise<RequestResult> {
+  const began = performance.now();
+  session.retries = {};
+  const retried = () => (Object.keys(session.retries).length > 0 ? { retries: session.retries } : {});
+  try {
+    // Twice the barrier timeout: a reserve may legitimately wait at a hold barrier first.
+    const answer = await answerWithin(
+      thread.strategy.reserve(session.ctx, request),
+      2 * thread.task.timeoutMs,
+      () => cutConnection(session.client),
+    );
+    return answeredResult(request, answer, performance.now() - began, retried());
+  } catch (error: unknown) {
+    const latencyMs = performance.now() - began;
+    return error instanceof RollbackAtPause
+      ? rolledBackResult(request, latencyMs)
+      : errorResult(request, error, latencyMs);
+  }
+}
+
+async function runScript(
+  thread: ClientThread,
+  script: ClientScript,
+  client: pg.Client | Error,
+): Promise<ClientResult> {
+  const { start, hold, task } = thread;
+  if (client instanceof Error) {
+    start.leave();
+    hold?.barrier.leave();
+    return {
+      index: script.index,
+      results: script.requests.map((r) => errorResult(r, client, 0)),
+    };
+  }
+  const session = openSession(thread, script, client);
+  const results: RequestResult[] = [];
+  try {
+    await start.arriveAndWait(task.timeoutMs, 'start barrier');
+    for (const request of script.requests) results.push(await sendRequest(thread, session, request));
+  } finally {
+    if (hold && !session.passedHold) hold.barrier.leave();
+    await client.end().catch(() => undefined);
+  }
+  return { index: script.index, results };
+}
+
+export default async function runClients(task: ClientTask): Promise<ClientResult[]> {
+  const thread: ClientThread = {
+    task,
+    strategy: await importStrategy(task.strategyModuleUrl),
+    start: new SharedBarrier(task.start.buffer, task.start.parties),
+    hold: task.hold && {
+      point: task.hold.point,
+      barrier: new SharedBarrier(task.hold.buffer, task.hold.parties),
+    },
+  };
+  const clients = await Promise.all(task.clients.map((script) => connectClient(task, script)));
   return Promise.all(
-    task.clients.map((script, i) => runOne(script, clients[i] ?? new Error('no connection'))),
+    task.clients.map((script, i) => runScript(thread, script, clients[i] ?? new Error('no connection'))),
   );
 }
