@@ -47,13 +47,13 @@ function markdown(table: TableData): string {
   return markdownTable([table.headers, ...table.rows]);
 }
 
-export function renderMarkdown(report: Report): string {
+/** The title, the verdict and the environment. */
+function headLines(report: Report, failed: number): string[] {
   const env = report.environment;
-  const failed = report.cases.filter(failsTheRun);
-  const lines = [
+  return [
     '# reservebench report',
     '',
-    `Generated ${report.generatedAt} — **${report.ok ? 'ok: every case met its expectation' : `NOT ok: ${failed.length} case(s) failed`}**`,
+    `Generated ${report.generatedAt} — **${report.ok ? 'ok: every case met its expectation' : `NOT ok: ${failed} case(s) failed`}**`,
     '',
     '## Environment',
     '',
@@ -64,6 +64,11 @@ export function renderMarkdown(report: Report): string {
       ],
     }),
     '',
+  ];
+}
+
+function boundaryLines(report: Report): string[] {
+  return [
     '## Boundary table',
     '',
     `One row per strategy. "${BOUNDARY_HEADER}" says, by the same rule for every design: **holds** — how many`,
@@ -75,6 +80,11 @@ export function renderMarkdown(report: Report): string {
     '',
     markdown(boundaryTable(report.boundary)),
     '',
+  ];
+}
+
+function caseLines(report: Report): string[] {
+  return [
     '## Cases',
     '',
     'A case passes when a safe design (`expect: hold`) keeps every invariant and returns the exact outcome',
@@ -87,6 +97,11 @@ export function renderMarkdown(report: Report): string {
     '',
     notApplicableLine(report.cases) ?? '',
     '',
+  ];
+}
+
+function coverageLines(report: Report): string[] {
+  return [
     '## Coverage',
     '',
     'Per strategy and scenario: the verdict, `n/a` where a control sits out a scenario that is not meant to',
@@ -98,43 +113,64 @@ export function renderMarkdown(report: Report): string {
     ...coverageGapLines(report.coverage).map((line) => `- ${line}`),
     '',
   ];
-  if (report.target) {
-    lines.push(
-      '## Target (run --target)',
-      '',
-      'A service driven from outside, through its HTTP API (docs/http-api.md): the same scenarios, clients and',
-      'checks as a strategy, judged from its answers and its own API read back after each case.',
-      '',
-      ...targetLines(report).map((line) => `- ${line}`),
-      '',
-      markdown(scenarioTable(report)),
-      '',
-      'HTTP exchanges per endpoint, over the run (every attempt; latency per exchange, HDR histogram):',
-      '',
-      markdown(httpTable(report.target.http)),
-      '',
-    );
-  }
-  if (report.isolation.length > 0) {
-    lines.push(
-      '## Isolation matrix',
-      '',
-      'Every case run with each session at the level (`run --isolation`). A level the design does not claim is',
-      'measured only: what broke there is its boundary, not a failure of the run.',
-      '',
-      markdown(isolationTable(report.isolation)),
-      '',
-    );
-  }
-  if (report.uncovered.length > 0) {
-    lines.push('## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), '');
-  }
-  if (failed.length > 0) {
-    lines.push('## Failures', '');
-    for (const c of failed) lines.push(`- \`${c.id}\`: ${c.boundary}`);
-    lines.push('');
-  }
-  return lines.join('\n');
+}
+
+/** A run against a service (`run --target`) only. */
+function targetSectionLines(report: Report): string[] {
+  if (!report.target) return [];
+  return [
+    '## Target (run --target)',
+    '',
+    'A service driven from outside, through its HTTP API (docs/http-api.md): the same scenarios, clients and',
+    'checks as a strategy, judged from its answers and its own API read back after each case.',
+    '',
+    ...targetLines(report).map((line) => `- ${line}`),
+    '',
+    markdown(scenarioTable(report)),
+    '',
+    'HTTP exchanges per endpoint, over the run (every attempt; latency per exchange, HDR histogram):',
+    '',
+    markdown(httpTable(report.target.http)),
+    '',
+  ];
+}
+
+/** A run with `--isolation` only. */
+function isolationLines(report: Report): string[] {
+  if (report.isolation.length === 0) return [];
+  return [
+    '## Isolation matrix',
+    '',
+    'Every case run with each session at the level (`run --isolation`). A level the design does not claim is',
+    'measured only: what broke there is its boundary, not a failure of the run.',
+    '',
+    markdown(isolationTable(report.isolation)),
+    '',
+  ];
+}
+
+function uncoveredLines(report: Report): string[] {
+  if (report.uncovered.length === 0) return [];
+  return ['## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), ''];
+}
+
+function failureLines(failed: Report['cases']): string[] {
+  if (failed.length === 0) return [];
+  return ['## Failures', '', ...failed.map((c) => `- \`${c.id}\`: ${c.boundary}`), ''];
+}
+
+export function renderMarkdown(report: Report): string {
+  const failed = report.cases.filter(failsTheRun);
+  return [
+    ...headLines(report, failed.length),
+    ...boundaryLines(report),
+    ...caseLines(report),
+    ...coverageLines(report),
+    ...targetSectionLines(report),
+    ...isolationLines(report),
+    ...uncoveredLines(report),
+    ...failureLines(failed),
+  ].join('\n');
 }
 
 export function reportFolder(root: string, generatedAt: string, kind?: string): string {
