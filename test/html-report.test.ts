@@ -1,12 +1,13 @@
 /**
  * report.html, written beside report.md by `run` and `bench`: parsed (parse5) to hold report.md's tables
  * with the JSON's rows, the charts inlined, all text escaped and nothing to fetch; then drawn in a real
- * headless Chromium (Debian's package, driven by playwright-core) that must lay out every table and chart
- * without a console error or a request, and whose screenshot must show more than a blank page.
+ * headless Chromium (./chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; driven
+ * by playwright-core) that must lay out every table and chart without a console error or a request, and
+ * whose screenshot must show more than a blank page.
  *
  * The reports come from a small real run and a small real bench against the shared test server.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,7 @@ import { admissionFactors, type BenchReport, chartSeries } from '../harness/benc
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
+import { chromiumExecutable } from './chromium.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -316,7 +318,6 @@ describe('report.html, parsed', () => {
 
 // --- drawn in Chromium ----------------------------------------------------------------------------------
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -327,15 +328,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-function requireChromium(): void {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: this test draws report.html in a real browser. Install Debian's package ` +
-        '(as root: apt-get update && apt-get install -y chromium; .ci/run does this) or set CHROMIUM_PATH to a ' +
-        'Chromium or Chrome binary.',
-    );
-}
 
 /** Distinct colours and the share of non-white pixels of a PNG. */
 function pixelVariety(png: Buffer): { width: number; height: number; colours: number; inked: number } {
@@ -365,10 +357,10 @@ interface Drawn {
 }
 
 async function draw(htmlFile: string, shots: string): Promise<Drawn> {
-  requireChromium();
+  const executablePath = await chromiumExecutable();
   const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: CHROMIUM_ARGS,
     offline: true,
