@@ -15,6 +15,8 @@ import {
   reportsFolder,
   resolveStrategies,
 } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { reportOptions } from './report-options.ts';
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 /** The fewest that give an interval at all and a median that one odd run cannot move. */
@@ -26,21 +28,23 @@ function clientList(value: unknown): number[] {
   return counts.map((v) => boundedInteger('clients', v, 1, MAX_CLIENTS) ?? 0).sort((a, b) => a - b);
 }
 
-export interface BenchArgs {
-  strategy?: unknown;
-  clients?: unknown;
-  admission?: unknown;
-  'wait-ms'?: unknown;
-  'warmup-ms'?: unknown;
-  'duration-ms'?: unknown;
-  threads?: unknown;
-  trials?: unknown;
-  stock?: unknown;
-  json: boolean;
-  'database-url'?: unknown;
-  reports?: unknown;
-  'timeout-ms'?: unknown;
-}
+const OPTIONS = {
+  strategy: value('strategy ids or module paths; default: every built-in strategy with expect: hold', {
+    repeatable: true,
+  }),
+  clients: value(`client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')})`),
+  admission: value('also run each count behind bounded admission LIMIT:WAITING, e.g. 4:8'),
+  'wait-ms': value('longest wait for an admission permit (400)'),
+  'warmup-ms': value('unmeasured warm-up per series (1000)'),
+  'duration-ms': value('measured window per series (3000)'),
+  trials: value('runs of every series, interleaved with the others, for a median and an interval (3)'),
+  threads: value('worker threads for the clients (default: one per core)'),
+  stock: value('units per series, enough never to sell out (1000000)'),
+  ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
+  'timeout-ms': value('longest wait for the clients to connect (60000)'),
+};
+
+export type BenchArgs = ArgsOf<typeof OPTIONS>;
 
 export async function benchCommand(args: BenchArgs): Promise<number> {
   const clients = clientList(args.clients);
@@ -87,3 +91,10 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   }
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }
+
+export const BENCH = defineCommand({
+  name: 'bench',
+  describe: 'measure throughput, latency and lock waiting per strategy × client count (× admission)',
+  options: OPTIONS,
+  run: benchCommand,
+});

@@ -1,8 +1,19 @@
 /** `reservebench clean [--dry-run]`: removes what killed runs left behind, and data runs kept. */
 import { clean } from '../../database/clean.ts';
 import { EXIT } from '../../errors.ts';
+import { type ArgsOf, defineCommand, flag } from '../command-definition.ts';
 
-export async function cleanCommand(dryRun: boolean): Promise<number> {
-  for (const line of await clean({ dryRun })) process.stdout.write(`${line}\n`);
+const OPTIONS = { 'dry-run': flag('only list what would be removed') };
+
+export async function cleanCommand(args: ArgsOf<typeof OPTIONS>): Promise<number> {
+  for (const line of await clean({ dryRun: args['dry-run'] })) process.stdout.write(`${line}\n`);
   return EXIT.ok;
 }
+
+export const CLEAN = defineCommand({
+  name: 'clean',
+  describe:
+    'remove what killed runs left behind (embedded servers, data directories, run databases) and kept data',
+  options: OPTIONS,
+  run: cleanCommand,
+});

@@ -6,16 +6,21 @@
 import { compareReports, readBenchReport, renderComparisonMarkdown } from '../../bench/compare.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { boundedInteger, shown, single } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, flag, positional, value } from '../command-definition.ts';
 
 /** Slower by more than this, with 95% confidence, fails `compare` unless told otherwise. */
 export const DEFAULT_REGRESSION_PCT = 10;
 
-export interface CompareArgs {
-  base?: unknown;
-  new?: unknown;
-  'fail-on-regression'?: unknown;
-  json: boolean;
-}
+const OPTIONS = {
+  base: positional('report.json of the earlier bench', 'required'),
+  new: positional('report.json of the later bench', 'required'),
+  'fail-on-regression': value(
+    `exit 1 when a series is slower by more than PCT% with 95% confidence (${DEFAULT_REGRESSION_PCT})`,
+  ),
+  json: flag('print the comparison as JSON, no table'),
+};
+
+export type CompareArgs = ArgsOf<typeof OPTIONS>;
 
 function reportPath(role: 'BASE' | 'NEW', value: unknown): string {
   const text = single(role.toLowerCase(), value);
@@ -41,3 +46,10 @@ export async function compareCommand(args: CompareArgs): Promise<number> {
   );
   return comparison.regressions > 0 ? EXIT.expectationFailed : EXIT.ok;
 }
+
+export const COMPARE = defineCommand({
+  name: 'compare',
+  describe: 'compare two bench reports: throughput NEW ÷ BASE per series, with a 95% interval and a verdict',
+  options: OPTIONS,
+  run: compareCommand,
+});

@@ -3,8 +3,11 @@
 import { EXIT } from '../../errors.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
+import { type ArgsOf, defineCommand, flag } from '../command-definition.ts';
 
-export async function listCommand(json: boolean): Promise<number> {
+const OPTIONS = { json: flag('print the strategies and scenarios as JSON') };
+
+export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<number> {
   const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
     id: s.id,
     expect: s.expect,
@@ -29,3 +32,10 @@ export async function listCommand(json: boolean): Promise<number> {
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }
+
+export const LIST = defineCommand({
+  name: 'list',
+  describe: 'list the strategies and scenarios',
+  options: OPTIONS,
+  run: listCommand,
+});

@@ -1,13 +1,12 @@
-import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
-import { wasInterrupted } from '../interrupted.ts';
-
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
-import { preflightTarget, type TargetArgs, targetArgs } from '../../blackbox/black-box-options.ts';
+import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
+import { preflightTarget, targetArgs } from '../../blackbox/black-box-options.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
 import { ExchangeLog } from '../../blackbox/exchange-log.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT } from '../../errors.ts';
+import { BUILT_IN_IDS } from '../../registry/registry.ts';
 import { buildReport, writeReportFiles } from '../../report/report.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
@@ -24,22 +23,53 @@ import {
   shown,
   single,
 } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { wasInterrupted } from '../interrupted.ts';
+import { reportOptions } from './report-options.ts';
 
-export interface RunArgs extends TargetArgs {
-  strategy?: unknown;
-  scenario?: unknown;
-  clients?: unknown;
-  stock?: unknown;
-  repeat?: unknown;
-  json: boolean;
-  'database-url'?: unknown;
-  keep: boolean;
-  reports?: unknown;
-  'timeout-ms'?: unknown;
-  'require-coverage': boolean;
-  permutations?: unknown;
-  isolation?: unknown;
-}
+const OPTIONS = {
+  strategy: value(
+    `strategy ids (${BUILT_IN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
+    { repeatable: true },
+  ),
+  scenario: value(`scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}); default all`, {
+    repeatable: true,
+  }),
+  clients: value(`virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`),
+  stock: value("units of the first sku (default: the fixture's)"),
+  repeat: value('run each case this many times (intermittent bugs)'),
+  ...reportOptions('reports/<stamp>/ and latest/'),
+  keep: flag('keep the run database for inspection'),
+  'timeout-ms': value('longest wait at a barrier before a case is stuck (60000)'),
+  isolation: value('run each case at these levels too: read-committed, repeatable-read, serializable', {
+    repeatable: true,
+  }),
+  permutations: value(
+    'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
+  ),
+  'require-coverage': flag(
+    'fail the run when a scenario is n/a for lack of an optional operation or pause point',
+  ),
+  target: value(
+    'drive a service speaking the reservation API (docs/http-api.md) instead of strategies: base URLs, one per node',
+    { repeatable: true },
+  ),
+  'target-setup': value(
+    'command run before each case to load its stock (RESERVEBENCH_STOCK, JSON); default POST /admin/reset',
+  ),
+  'target-restart': value(
+    'command that restarts node RESERVEBENCH_NODE (1-based); without it restart scenarios are n/a',
+  ),
+  'target-expect': value(
+    'hold (default) or violate: the target is a known-unsafe service, caught by --caught-by',
+  ),
+  'caught-by': value(
+    'with --target-expect violate: scenario:check pairs that must catch it (contention:oversold)',
+    { repeatable: true },
+  ),
+};
+
+export type RunArgs = ArgsOf<typeof OPTIONS>;
 
 function isolationLevel(value: string): IsolationLevel {
   const level = ISOLATION_LEVELS.find((l) => l === value);
@@ -154,3 +184,10 @@ async function runAgainstTarget(
   }
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }
+
+export const RUN = defineCommand({
+  name: 'run',
+  describe: 'run every selected scenario against every selected strategy and audit the invariants',
+  options: OPTIONS,
+  run: runCommand,
+});

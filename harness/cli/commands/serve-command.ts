@@ -13,21 +13,26 @@ import {
   shown,
   single,
 } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 
-export interface ServeArgs {
-  strategy?: unknown;
-  port?: unknown;
-  admission?: unknown;
-  'wait-ms'?: unknown;
-  'work-ms'?: unknown;
-  stock?: unknown;
-  'expire-every-ms'?: unknown;
-  'log-json'?: unknown;
-  'database-url'?: unknown;
-  schema?: unknown;
-  node?: unknown;
-  'allow-reset'?: unknown;
-}
+const OPTIONS = {
+  strategy: value('strategy id or module path (hot-row)'),
+  port: value('TCP port on 127.0.0.1 (8080; 0: any free port)'),
+  admission: value('bounded admission LIMIT:WAITING (4:8)'),
+  'wait-ms': value('longest wait for an admission permit (400)'),
+  'work-ms': value('extra work per admitted request, before its transaction (0)'),
+  stock: value('units of sku-lab-01 (40)'),
+  'expire-every-ms': value("period of the expiry job, which runs the strategy's expire (1000; 0: off)"),
+  'log-json': flag('one JSON line per request on stdout'),
+  'database-url': value('PostgreSQL server instead of the embedded one'),
+  schema: value(
+    'with --database-url: use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
+  ),
+  node: value('this process is node I of N (I/N, default 1/1): a memory design sells its share'),
+  'allow-reset': flag('turn on POST /admin/reset, which replaces the tables with the stock it is given'),
+};
+
+export type ServeArgs = ArgsOf<typeof OPTIONS>;
 
 /** Nodes a service may be split into (`--node I/N`). */
 const MAX_NODES = 64;
@@ -90,3 +95,10 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     ...(node ? { node } : {}),
   });
 }
+
+export const SERVE = defineCommand({
+  name: 'serve',
+  describe: 'serve reserve, confirm, release, lookups, stock and metrics over HTTP in front of one strategy',
+  options: OPTIONS,
+  run: serveCommand,
+});

@@ -11,13 +11,16 @@ import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { runSpec } from '../../interleaving/spec-run.ts';
 import { unifiedDiff } from '../../interleaving/text-diff.ts';
 import { boundedInteger, databaseUrlFrom, fileArgument, shown, single } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
 
-export interface SpecArgs {
-  file: unknown;
-  expected?: unknown;
-  'database-url'?: unknown;
-  'timeout-ms'?: unknown;
-}
+const OPTIONS = {
+  file: positional('the .spec file', 'required'),
+  expected: value('compare the output with this .out file instead; exit 1 with a diff when they differ'),
+  'database-url': value('PostgreSQL server instead of the embedded one (also DATABASE_URL)'),
+  'timeout-ms': value('longest a step may neither complete nor block, or stay blocked (60000)'),
+};
+
+export type SpecArgs = ArgsOf<typeof OPTIONS>;
 
 /** Enough of a diff to see what changed; the rest is counted. */
 const DIFF_LINES = 40;
@@ -79,3 +82,10 @@ export async function specCommand(args: SpecArgs): Promise<number> {
   process.stderr.write(`reservebench: output of ${file} differs from ${expected.path}\n`);
   return EXIT.expectationFailed;
 }
+
+export const SPEC = defineCommand({
+  name: 'spec',
+  describe: "run a PostgreSQL isolation-tester spec on a fresh database and print the tester's output",
+  options: OPTIONS,
+  run: specCommand,
+});

@@ -14,6 +14,12 @@ import { OWNED_MARKER, redact, withDatabase } from '../../database/database.ts';
 import { startKeptServer } from '../../database/embedded-server.ts';
 import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { defineCommand, positional, value } from '../command-definition.ts';
+
+const OPTIONS = {
+  kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
+  command: value('run this SQL and exit', { alias: 'c' }),
+};
 
 export interface SqlArgs {
   kept?: string;
@@ -137,3 +143,11 @@ export async function sqlCommand(args: SqlArgs): Promise<number> {
     await server?.stop();
   }
 }
+
+export const SQL = defineCommand({
+  name: 'sql',
+  describe:
+    'open what a run kept (a failing run, or --keep): start its embedded server again and run SQL on its run database',
+  options: OPTIONS,
+  run: (args) => sqlCommand(args as SqlArgs),
+});

@@ -1,0 +1,71 @@
+/**
+ * How a command of `reservebench` is declared, once: its name, what it does, every option it takes and
+ * what it runs. An option is a flag (takes no value), a value (checked by the command, cli-arguments.ts)
+ * or a positional word. cli.ts gives yargs exactly these declarations, and the arguments a command's
+ * `run` receives are typed from them, so an option exists in one place only.
+ */
+
+export interface Flag {
+  kind: 'flag';
+  describe: string;
+}
+
+export interface Value {
+  kind: 'value';
+  describe: string;
+  /** Given more than once (or comma-separated), it is a list; otherwise a second one is refused. */
+  repeatable: boolean;
+  alias?: string;
+}
+
+export interface Positional {
+  kind: 'positional';
+  describe: string;
+  required: boolean;
+}
+
+export type OptionDefinition = Flag | Value | Positional;
+export type Options = Readonly<Record<string, OptionDefinition>>;
+
+export const flag = (describe: string): Flag => ({ kind: 'flag', describe });
+
+export const value = (describe: string, more: { repeatable?: boolean; alias?: string } = {}): Value => ({
+  kind: 'value',
+  describe,
+  repeatable: more.repeatable ?? false,
+  ...(more.alias ? { alias: more.alias } : {}),
+});
+
+/** A word after the command, in the order the options list them (`compare <base> <new>`). */
+export const positional = (describe: string, required: 'required' | 'optional'): Positional => ({
+  kind: 'positional',
+  describe,
+  required: required === 'required',
+});
+
+type FlagName<O extends Options> = { [K in keyof O]: O[K] extends Flag ? K : never }[keyof O];
+
+/** What `run` receives: a flag as true or false, anything else as the user gave it, unchecked. */
+export type ArgsOf<O extends Options> = { [K in FlagName<O>]: boolean } & {
+  [K in Exclude<keyof O, FlagName<O>>]?: unknown;
+};
+
+export interface CommandDefinition<O extends Options = Options> {
+  name: string;
+  describe: string;
+  options: O;
+  /** The exit code (EXIT in errors.ts); bad input throws a HarnessError instead. */
+  run(args: ArgsOf<O>): Promise<number>;
+}
+
+export function defineCommand<O extends Options>(command: CommandDefinition<O>): CommandDefinition<O> {
+  return command;
+}
+
+/** `spec <file>`, `sql [kept]`: the command and its positionals, as yargs reads them. */
+export function usageOf(command: CommandDefinition): string {
+  const words = Object.entries(command.options).flatMap(([name, option]) =>
+    option.kind === 'positional' ? [option.required ? `<${name}>` : `[${name}]`] : [],
+  );
+  return [command.name, ...words].join(' ');
+}
