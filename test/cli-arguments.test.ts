@@ -1,13 +1,15 @@
 /**
  * Issue 13, arguments: a value that used to mean a default in disguise (an empty string, a hex number, a
- * negative admission read as flags, a reports folder that cannot be written) is refused before anything
- * starts — exit 2, one line naming the option and the value, no embedded server, nothing written.
+ * negative admission read as flags, a reports folder that cannot be written, a flag given a value) is
+ * refused before anything starts — exit 2, one line naming the option and the value, no embedded server,
+ * nothing written.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oneLineProblem, runBounded, UNREACHABLE_URL } from './bounded-cli.ts';
+import { helpListing } from './cli-help.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reservebench-args-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -93,4 +95,37 @@ describe('--reports is made and checked before the run starts', () => {
     expect(run.code).toBe(3);
     expect(existsSync(folder)).toBe(true);
   });
+});
+
+describe('a flag given a value is refused, never read as false', () => {
+  it.each([
+    // `clean --dry-run=1` once removed a kept run: the value made the flag false.
+    [['clean', '--dry-run=1'], /--dry-run takes no value, got "1"/],
+    [['clean', '--dry-run=yes'], /--dry-run takes no value, got "yes"/],
+    [['clean', '--dryRun=1'], /--dryRun takes no value, got "1"/],
+    [['clean', '--dry-run='], /--dry-run takes no value, got ""/],
+    [['run', '--json=yes'], /--json takes no value, got "yes"/],
+    [['bench', '--json=1'], /--json takes no value, got "1"/],
+    [['serve', '--log-json=on'], /--log-json takes no value, got "on"/],
+    [['list', '--json=no'], /--json takes no value, got "no"/],
+    [['compare', 'a.json', 'b.json', '--json=0'], /--json takes no value, got "0"/],
+  ])('%j', async (args, message) => {
+    await expectRefused(args, message);
+  });
+
+  it('holds for every flag of every command, as --help lists them', async () => {
+    const listing = await helpListing();
+    const flags = listing.flatMap(({ command, words, flags }) =>
+      flags.map((name) => ({ name, args: [command, ...words.map((w) => `${w}.json`), `--${name}=yes`] })),
+    );
+    expect(flags.map((f) => f.args)).toContainEqual(['clean', '--dry-run=yes']);
+    // Two children at a time, as in the fuzz test: both cores are used, and the test stays short.
+    for (let i = 0; i < flags.length; i += 2) {
+      await Promise.all(
+        flags
+          .slice(i, i + 2)
+          .map(({ name, args }) => expectRefused(args, new RegExp(`--${name} takes no value, got "yes"`))),
+      );
+    }
+  }, 120_000);
 });

@@ -1,8 +1,9 @@
 /**
  * Issue 13, fuzzing (fast-check): generated bad input at the three doors input comes in by.
  *
- * - The command line: argv for run, bench, serve, spec and list carrying at least one value that must be
- *   refused (odd numbers, empty values, unknown options, unusable paths, values given twice). Every run
+ * - The command line: argv for every command carrying at least one value that must be refused (odd
+ *   numbers, empty values, unknown options, unusable paths, values given twice, a value given to any of
+ *   the command's flags, as the command declares them). Every run
  *   ends with exit 2, exactly one line on stderr, no stack trace, nothing on stdout, nothing written,
  *   within its deadline, and without the embedded server starting.
  * - The POST /reserve body check, called directly: a valid request whose key a GET can name, or a reason
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../harness/cli/commands/index.ts';
 import { parseAdmission } from '../harness/http/admission.ts';
 import { checkReserveBody, isRequestKey } from '../harness/http/reserve-body.ts';
 import { checkAnswer, strategyFromModule } from '../harness/registry/strategy-module.ts';
@@ -94,24 +96,33 @@ const NUMBERS: Record<string, string[]> = {
   serve: ['port', 'stock', 'wait-ms', 'work-ms'],
   spec: ['timeout-ms'],
 };
+/** Each command's options as it declares them: a generated "unknown" option is none of these. */
+const OPTIONS_OF = new Map(COMMANDS.map((c) => [c.name, c.options]));
 const KNOWN = new Set([
-  ...Object.values(NUMBERS).flat(),
-  ...['strategy', 'scenario', 'isolation', 'json', 'keep', 'reports', 'permutations', 'require-coverage'],
-  ...['database-url', 'admission', 'expected', 'help', 'version', 'file'],
-  ...[
-    'target',
-    'target-setup',
-    'target-restart',
-    'target-expect',
-    'caught-by',
-    'schema',
-    'node',
-    'allow-reset',
-  ],
+  ...COMMANDS.flatMap((c) =>
+    Object.entries(c.options).flatMap(([name, o]) => [
+      name,
+      ...(o.kind === 'value' && o.alias ? [o.alias] : []),
+    ]),
+  ),
+  ...['help', 'version'],
 ]);
 const camel = (name: string) => name.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
 
 type Bad = { tokens: readonly string[]; option?: string };
+
+/** A value given to one of the command's flags (`--dry-run=1`), which must not read as false. */
+function flagWithValue(command: string): fc.Arbitrary<Bad>[] {
+  const flags = Object.entries(OPTIONS_OF.get(command) ?? {}).flatMap(([name, o]) =>
+    o.kind === 'flag' ? [name] : [],
+  );
+  if (flags.length === 0) return [];
+  return [
+    fc
+      .tuple(fc.constantFrom(...flags), odd.flagValue, fc.boolean())
+      .map(([name, v, asTyped]) => ({ tokens: [`--${asTyped ? name : camel(name)}=${v}`], option: name })),
+  ];
+}
 
 /** One option with a value that must be refused, as `--name value` or `--name=value`. */
 function badOption(name: string, value: fc.Arbitrary<string>): fc.Arbitrary<Bad> {
@@ -147,7 +158,7 @@ function badFor(command: string): fc.Arbitrary<Bad> {
     ),
   );
   const withDatabase = [badOption('database-url', odd.url)];
-  const shared = [unknownOption, extraWord];
+  const shared = [unknownOption, extraWord, ...flagWithValue(command)];
   switch (command) {
     case 'run':
       return fc.oneof(
@@ -157,9 +168,6 @@ function badFor(command: string): fc.Arbitrary<Bad> {
         ...['strategy', 'scenario', 'isolation'].map((name) => badOption(name, odd.name)),
         badOption('reports', odd.reports),
         badOption('permutations', odd.choice),
-        ...['json', 'keep', 'require-coverage'].map((name) =>
-          odd.flagValue.map((v) => ({ tokens: [`--${name}=${v}`] })),
-        ),
         fc.constant<Bad>({ tokens: ['--stock', '1', '--stock', '2'], option: 'stock' }),
         // Not http(s), or nothing there: refused before any case; a --target-… option without --target.
         badOption('target', odd.url),
@@ -190,7 +198,6 @@ function badFor(command: string): fc.Arbitrary<Bad> {
           'schema',
           text.filter((v) => !/^[a-z_][a-z0-9_]{0,62}$/.test(v)),
         ),
-        odd.flagValue.map((v) => ({ tokens: [`--allow-reset=${v}`] })),
       );
     case 'spec':
       return fc.oneof(
@@ -200,10 +207,7 @@ function badFor(command: string): fc.Arbitrary<Bad> {
         badOption('expected', fc.constantFrom('', ' ')),
       );
     default:
-      return fc.oneof(
-        unknownOption,
-        odd.flagValue.map((v) => ({ tokens: [`--json=${v}`] })),
-      );
+      return fc.oneof(unknownOption, ...flagWithValue(command));
   }
 }
 
@@ -218,10 +222,17 @@ const GOOD: Record<string, string[][]> = {
   ],
   spec: [['--timeout-ms', '5000']],
   list: [['--json']],
+  compare: [['--json']],
+};
+
+/** The words a command needs before its options. */
+const WORDS: Record<string, string[]> = {
+  spec: [SPEC],
+  compare: [join(scratch, 'base.json'), join(scratch, 'new.json')],
 };
 
 const argv = fc
-  .constantFrom('run', 'bench', 'serve', 'spec', 'list')
+  .constantFrom(...COMMANDS.map((c) => c.name))
   .chain((command) =>
     fc.record({
       command: fc.constant(command),
@@ -234,13 +245,13 @@ const argv = fc
     // A run that gets past its checks meets a server that is not there (exit 3) or, without one, would
     // start the embedded server: either fails the property.
     const database =
-      unreachable && bad.option !== 'database-url' && command !== 'list'
+      unreachable && bad.option !== 'database-url' && 'database-url' in (OPTIONS_OF.get(command) ?? {})
         ? ['--database-url', UNREACHABLE_URL]
         : [];
     const afterWords = bad.tokens[0] === '--';
     return [
       command,
-      ...(command === 'spec' ? [SPEC] : []),
+      ...(WORDS[command] ?? []),
       ...good.flat(),
       ...(afterWords ? database : []),
       ...bad.tokens,

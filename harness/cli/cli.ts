@@ -9,7 +9,7 @@ import { hideBin } from 'yargs/helpers';
 import { Errors, EXIT, HarnessError, oneLine } from '../errors.ts';
 import { attachDashValues } from './argv-values.ts';
 import { shown } from './cli-arguments.ts';
-import { type CommandDefinition, usageOf } from './command-definition.ts';
+import { type CommandDefinition, flagNames, usageOf } from './command-definition.ts';
 import { COMMANDS } from './commands/index.ts';
 import { wasInterrupted } from './interrupted.ts';
 
@@ -21,18 +21,8 @@ function printable(message: string): string {
   );
 }
 
-/** The options that take no value; every other option takes one. */
-const FLAGS = new Set([
-  'json',
-  'keep',
-  'require-coverage',
-  'requireCoverage',
-  'log-json',
-  'logJson',
-  'allow-reset',
-  'allowReset',
-  'help',
-]);
+/** The names that take no value: every command's flags, and yargs's own --help. */
+const FLAGS = new Set(['help', ...flagNames(COMMANDS)]);
 
 /** The command's options as yargs options: a flag is a boolean (false unless given), anything else text. */
 function declareOptions(y: Argv, command: CommandDefinition): Argv {

@@ -1,8 +1,9 @@
 /**
  * How a command of `reservebench` is declared, once: its name, what it does, every option it takes and
  * what it runs. An option is a flag (takes no value), a value (checked by the command, cli-arguments.ts)
- * or a positional word. cli.ts gives yargs exactly these declarations, and the arguments a command's
- * `run` receives are typed from them, so an option exists in one place only.
+ * or a positional word. cli.ts gives yargs exactly these declarations, the flags that refuse a value come
+ * from them (argv-values.ts), and the arguments a command's `run` receives are typed from them, so an
+ * option exists in one place only.
  */
 
 export interface Flag {
@@ -68,4 +69,22 @@ export function usageOf(command: CommandDefinition): string {
     option.kind === 'positional' ? [option.required ? `<${name}>` : `[${name}]`] : [],
   );
   return [command.name, ...words].join(' ');
+}
+
+const camelCase = (name: string) => name.replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Every name a flag of `commands` answers to: as declared (`dry-run`) and as yargs also reads it (`dryRun`).
+ * A name is a flag in every command that has it or in none, so the command line can be read before its
+ * command is known.
+ */
+export function flagNames(commands: readonly CommandDefinition[]): Set<string> {
+  const flags = new Set<string>();
+  const values = new Set<string>();
+  for (const { options } of commands) {
+    for (const [name, option] of Object.entries(options)) (option.kind === 'flag' ? flags : values).add(name);
+  }
+  const both = [...flags].find((name) => values.has(name));
+  if (both !== undefined) throw new Error(`--${both} is a flag in one command and takes a value in another`);
+  return new Set([...flags].flatMap((name) => [name, camelCase(name)]));
 }
