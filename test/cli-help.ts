@@ -29,12 +29,18 @@ function flagsIn(text: string): string[] {
   });
 }
 
-export async function helpListing(): Promise<HelpEntry[]> {
+/** The commands `reservebench --help` lists, in its order, with the words each takes. */
+export async function helpCommands(): Promise<Omit<HelpEntry, 'flags'>[]> {
   const top = await help([]);
   const commands = [...top.matchAll(/^ {2}reservebench (\S+)((?: [<[][\w-]+[>\]])*)/gm)].map((m) => ({
     command: m[1] ?? '',
     words: [...(m[2] ?? '').matchAll(/[<[]([\w-]+)[>\]]/g)].map((w) => w[1] ?? ''),
   }));
   if (commands.length === 0) throw new Error(`--help lists no command:\n${top}`);
+  return commands;
+}
+
+export async function helpListing(): Promise<HelpEntry[]> {
+  const commands = await helpCommands();
   return Promise.all(commands.map(async (c) => ({ ...c, flags: flagsIn(await help([c.command])) })));
 }

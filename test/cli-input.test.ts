@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 /** Bad input gets one line and exit 2, an unreachable server exit 3 quickly, never a stack trace. */
 import { describe, expect, inject, it } from 'vitest';
+import { helpCommands } from './cli-help.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -30,13 +31,25 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
     [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
     [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
     [['run', '--no-such-flag'], /Unknown argument/],
-    [['fly'], /unknown command "fly"; choose one of: run, bench, serve, list/],
-    [[], /name a command: run, bench, serve or list/],
   ])('%j', async (args, message) => {
     const run = await runCli([...args, '--database-url', serverUrl]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expectOneLine(run.stderr);
+  });
+});
+
+describe('a missing or unknown command → exit 2 with one line naming every command --help lists', () => {
+  it.each([
+    [[], /^reservebench: name a command: (.+)\n$/],
+    [['fly'], /^reservebench: unknown command "fly"; choose one of: (.+)\n$/],
+  ])('%j', async (args, message) => {
+    const commands = (await helpCommands()).map((c) => c.command);
+    const run = await runCli([...args, '--database-url', serverUrl]);
+    expect(run.code).toBe(2);
+    expectOneLine(run.stderr);
+    const named = message.exec(run.stderr)?.[1]?.split(/, | or /);
+    expect(named, run.stderr).toEqual(commands);
   });
 });
 

@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   await cli
-    .demandCommand(1, 'name a command: run, bench, serve or list')
+    .demandCommand(1, `name a command: ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)
     .strict()
     .help()
     .version(false)
