@@ -51,6 +51,13 @@ describe('odd values are refused, never read as a default', () => {
     await expectRefused([...args, '--database-url', UNREACHABLE_URL], message);
   });
 
+  it('refuses sql --command given twice instead of running one of them', async () => {
+    await expectRefused(
+      ['sql', '-c', 'SELECT 1', '--command', 'SELECT 2'],
+      /--command is given more than once \("SELECT 1", "SELECT 2"\)/,
+    );
+  });
+
   it.each([['run'], ['bench'], ['serve'], ['spec', SPEC]])(
     '%j --database-url "" is refused instead of starting the embedded server',
     async (...command) => {

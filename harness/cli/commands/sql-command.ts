@@ -14,17 +14,13 @@ import { OWNED_MARKER, redact, withDatabase } from '../../database/database.ts';
 import { startKeptServer } from '../../database/embedded-server.ts';
 import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
-import { defineCommand, positional, value } from '../command-definition.ts';
+import { single } from '../cli-arguments.ts';
+import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
 
 const OPTIONS = {
   kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
   command: value('run this SQL and exit', { alias: 'c' }),
 };
-
-export interface SqlArgs {
-  kept?: string;
-  command?: string;
-}
 
 function kept(): StateFile[] {
   return leftovers().filter(({ state }) => state.kept && state.serverUrl);
@@ -113,8 +109,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function sqlCommand(args: SqlArgs): Promise<number> {
-  const { state } = choose(args.kept);
+export async function sqlCommand(args: ArgsOf<typeof OPTIONS>): Promise<number> {
+  const sql = single('command', args.command);
+  const { state } = choose(single('kept', args.kept));
   const server = state.dataDir ? await startKeptServer(state.dataDir) : undefined;
   try {
     const url = new URL(state.serverUrl ?? '');
@@ -130,8 +127,8 @@ export async function sqlCommand(args: SqlArgs): Promise<number> {
         `connected to ${database}${server ? ` (kept server ${state.dataDir}, stopped again on exit)` : ''}; each case's tables are in its own schema: SET search_path TO <schema>\n`,
       );
       const ok =
-        args.command !== undefined
-          ? await execute(client, args.command)
+        sql !== undefined
+          ? await execute(client, sql)
           : process.stdin.isTTY
             ? await prompt(client, database)
             : await execute(client, await readStdin());
@@ -149,5 +146,5 @@ export const SQL = defineCommand({
   describe:
     'open what a run kept (a failing run, or --keep): start its embedded server again and run SQL on its run database',
   options: OPTIONS,
-  run: (args) => sqlCommand(args as SqlArgs),
+  run: sqlCommand,
 });
