@@ -70,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
       definition.describe,
       (y) => declareOptions(y, definition),
       async (args) => {
+        // yargs parsed exactly the options the definition declared.
         exitCode = await definition.run(args as unknown as Parameters<typeof definition.run>[0]);
       },
     );
