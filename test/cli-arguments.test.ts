@@ -18,8 +18,8 @@ const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
 const SPEC = 'specs/nowait.spec';
 
-async function expectRefused(args: string[], message: RegExp): Promise<void> {
-  const run = await runBounded(args);
+async function expectRefused(args: string[], message: RegExp, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const run = await runBounded(args, { env });
   expect(run.timedOut, `${run.stderr}`).toBe(false);
   expect(run.stderr).toMatch(message);
   expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
@@ -50,6 +50,17 @@ describe('odd values are refused, never read as a default', () => {
   ])('%j', async (args, message) => {
     await expectRefused([...args, '--database-url', UNREACHABLE_URL], message);
   });
+
+  it.each([['run'], ['bench']])(
+    '%j refuses an empty last item of a repeated list option (yargs drops a trailing --strategy=)',
+    async (command) => {
+      await expectRefused(
+        [command, '--strategy', 'hot-row', '--strategy='],
+        /--strategy must not be empty, got ""/,
+        { DATABASE_URL: UNREACHABLE_URL },
+      );
+    },
+  );
 
   it('refuses sql --command given twice instead of running one of them', async () => {
     await expectRefused(
