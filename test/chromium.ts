@@ -18,8 +18,7 @@ import {
   readFileSync,
   renameSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createBrotliDecompress } from 'node:zlib';
@@ -38,7 +37,8 @@ export async function chromiumExecutable(): Promise<string> {
 }
 
 async function unpackedChromium(): Promise<string> {
-  const root = join(dirname(createRequire(import.meta.url).resolve(PACKAGE)), '..');
+  // The package's own folder, not its entry point's: where the entry sits inside it differs by version.
+  const root = fileURLToPath(new URL(`../node_modules/${PACKAGE}`, import.meta.url));
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const folder = fileURLToPath(
     new URL(`../node_modules/.cache/sparticuz-chromium-${version}`, import.meta.url),
