@@ -1,9 +1,9 @@
 /**
  * report.html, written beside report.md by `run` and `bench`: parsed (parse5) to hold report.md's tables
  * with the JSON's rows, the charts inlined, all text escaped and nothing to fetch; then drawn in a real
- * headless Chromium (./chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; driven
- * by playwright-core) that must lay out every table and chart without a console error or a request, and
- * whose screenshot must show more than a blank page.
+ * headless Chromium (./chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; either
+ * with that package's fonts; driven by playwright-core) that must lay out every table and chart without a
+ * console error or a request, and whose screenshot must show more than a blank page.
  *
  * The reports come from a small real run and a small real bench against the shared test server.
  */
@@ -19,7 +19,7 @@ import { admissionFactors, type BenchReport, chartSeries } from '../harness/benc
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
-import { chromiumExecutable } from './chromium.ts';
+import { chromiumLaunch } from './chromium.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -357,10 +357,11 @@ interface Drawn {
 }
 
 async function draw(htmlFile: string, shots: string): Promise<Drawn> {
-  const executablePath = await chromiumExecutable();
+  const { executablePath, env } = await chromiumLaunch();
   const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
+    env,
     headless: true,
     args: CHROMIUM_ARGS,
     offline: true,
