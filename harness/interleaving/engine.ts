@@ -217,11 +217,11 @@ class PermutationRun {
 
   private send(session: Session, step: Step): SentStep {
     const requestKey = requestKeyOf(session, step);
-    const started =
+    const start = () =>
       'sql' in step
         ? runSql(session.client, step.sql)
         : startStrategyStep(session, step, this.options.strategy);
-    const sent = new SentStep(step, session, requestKey, started, (pid) => this.untilIdle(pid));
+    const sent = new SentStep(step, session, requestKey, start, (pid) => this.untilIdle(pid));
     this.records.push(sent.record);
     for (const b of step.blockers ?? []) {
       if (b.kind !== 'notices') continue;

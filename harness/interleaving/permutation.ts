@@ -73,6 +73,12 @@ export type StepResult =
     }
   | { status: 'error'; sqlstate?: string; error: string };
 
+/**
+ * One step as it ran. Times are the harness clock in ms, `performance.timeOrigin + performance.now()`:
+ * absolute, so records made on different worker threads compare. A strategy operation stopped at `UNTIL`
+ * spans two records: its own step completes when it reaches the pause point (`completedAt` is then, and
+ * the result says `paused`), and the RESUME step's record completes when the operation ends.
+ */
 export interface StepRecord {
   step: string;
   session: string;
@@ -80,6 +86,10 @@ export interface StepRecord {
   requestKey?: string;
   /** Seen waiting on another session's lock (pg_blocking_pids) before it completed. */
   blocked: boolean;
+  /** When the step was sent to its session. */
+  sentAt: number;
+  /** When its outcome arrived; absent while it has not. */
+  completedAt?: number;
   result: StepResult;
 }
 

@@ -3,6 +3,7 @@
  * here when the step is sent and filled in here when its outcome arrives: what a record says about a
  * step's span, from invocation to completion, is said in this one place.
  */
+import { harnessNow } from './harness-clock.ts';
 import type { Blocker, Step, StepRecord } from './permutation.ts';
 import type { Session } from './session.ts';
 import type { Outcome } from './step-outcome.ts';
@@ -19,7 +20,8 @@ export class SentStep {
     readonly step: Step,
     readonly session: Session,
     requestKey: string | undefined,
-    started: Promise<Outcome>,
+    /** Sends the step; called once the record has its `sentAt`. */
+    start: () => Promise<Outcome>,
     /** Resolves once the backend `pid` is no longer running a statement. */
     untilIdle: (pid: number) => Promise<void>,
   ) {
@@ -28,9 +30,11 @@ export class SentStep {
       session: session.name,
       ...(requestKey ? { requestKey } : {}),
       blocked: false,
+      sentAt: harnessNow(),
       result: { status: 'ok' },
     };
-    this.done = started.then(async (outcome) => {
+    this.done = start().then(async (outcome) => {
+      this.record.completedAt = harnessNow();
       if (outcome.result.status === 'error') await untilIdle(session.pid);
       this.record.result = outcome.result;
       this.outcome = outcome;

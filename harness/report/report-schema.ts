@@ -148,6 +148,11 @@ const stepSchema = z
     session: z.string(),
     requestKey: z.string().optional(),
     blocked: z.boolean().describe("seen waiting on another session's lock before it completed"),
+    sentAt: z.number().describe('harness clock, ms since the epoch: when the step was sent'),
+    completedAt: z
+      .number()
+      .optional()
+      .describe('when its outcome arrived (a paused operation: at the pause; its RESUME step: at its end)'),
     result: stepResultSchema,
   })
   .describe('One step of an interleaving, in the order it ran');
