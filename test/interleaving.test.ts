@@ -50,25 +50,6 @@ describe('interleaving engine', () => {
     expect(await rows()).toEqual({ 1: 12, 2: 2 });
   });
 
-  it('stamps each record when it was sent and when its outcome arrived: a session waits for its own', async () => {
-    const r = await run([
-      sql('s1-begin', 's1', 'BEGIN'),
-      sql('s1-update', 's1', 'UPDATE t SET v = v + 1 WHERE id = 1'),
-      sql('s2-update', 's2', 'UPDATE t SET v = v + 10 WHERE id = 1'),
-      sql('s1-commit', 's1', 'COMMIT'),
-    ]);
-    const at = (step: string) => {
-      const { sentAt, completedAt } = r.get(step) ?? {};
-      if (sentAt === undefined || completedAt === undefined) throw new Error(`${step} has no times`);
-      expect(completedAt).toBeGreaterThanOrEqual(sentAt);
-      return { sentAt, completedAt };
-    };
-    expect(at('s1-update').sentAt).toBeGreaterThanOrEqual(at('s1-begin').completedAt);
-    // Sent while s2's update still waited; that update's outcome came after the commit was sent.
-    expect(at('s1-commit').sentAt).toBeGreaterThanOrEqual(at('s2-update').sentAt);
-    expect(at('s2-update').completedAt).toBeGreaterThanOrEqual(at('s1-commit').sentAt);
-  });
-
   it('records no blocking when the sessions touch different rows', async () => {
     const r = await run([
       sql('s1-begin', 's1', 'BEGIN'),
@@ -132,5 +113,26 @@ describe('interleaving engine', () => {
         { connectionString: db().connectionString, schema, timeoutMs: 300 },
       ),
     ).rejects.toThrow(/blocked step\(s\) s2-wait did not complete within 0.3 s/);
+  });
+});
+
+describe('step records', () => {
+  it('stamps each record when it was sent and when its outcome arrived: a session waits for its own', async () => {
+    const r = await run([
+      sql('s1-begin', 's1', 'BEGIN'),
+      sql('s1-update', 's1', 'UPDATE t SET v = v + 1 WHERE id = 1'),
+      sql('s2-update', 's2', 'UPDATE t SET v = v + 10 WHERE id = 1'),
+      sql('s1-commit', 's1', 'COMMIT'),
+    ]);
+    const at = (step: string) => {
+      const { sentAt, completedAt } = r.get(step) ?? {};
+      if (sentAt === undefined || completedAt === undefined) throw new Error(`${step} has no times`);
+      expect(completedAt).toBeGreaterThanOrEqual(sentAt);
+      return { sentAt, completedAt };
+    };
+    expect(at('s1-update').sentAt).toBeGreaterThanOrEqual(at('s1-begin').completedAt);
+    // Sent while s2's update still waited; that update's outcome came after the commit was sent.
+    expect(at('s1-commit').sentAt).toBeGreaterThanOrEqual(at('s2-update').sentAt);
+    expect(at('s2-update').completedAt).toBeGreaterThanOrEqual(at('s1-commit').sentAt);
   });
 });

@@ -144,7 +144,10 @@ describe('spec grammar', () => {
       /^x\.spec:2:28: TTL must be a whole number of milliseconds, got "soon"$/,
     ],
     ['session s1\nstep a { RESERVE k u }', /^x\.spec:2:20: RESERVE needs a request key, a user and a sku$/],
-    ['session s1\nstep a { RESUME LATER }', /^x\.spec:2:17: RESUME takes COMMIT or ROLLBACK, got "LATER"$/],
+    [
+      'session s1\nstep a { RESUME LATER }',
+      /^x\.spec:2:17: RESUME takes COMMIT, ROLLBACK or KILL, got "LATER"$/,
+    ],
     [
       'session s1\nstep a { RESERVE k u s UNTIL after-read UNTIL after-read }',
       /^x\.spec:2:41: UNTIL is given twice$/,
@@ -178,6 +181,85 @@ describe('spec grammar', () => {
     [
       'session s1\nstep a { SELECT 1; }\nsetup { SELECT 2; }',
       /^x\.spec:3:1: expected "session", "permutation" or end of file, got "setup"$/,
+    ],
+  ])('rejects %j in one line with file:line:column', (source, message) => {
+    const error = parseError(source);
+    expect(error).toMatch(message);
+    expect(error).not.toContain('\n');
+  });
+});
+
+describe("spec grammar: the engine's own steps", () => {
+  it("parses the engine's other steps: ON a node, RESUME KILL, STATUS, REMAINING, WAIT and RESTART", () => {
+    const spec = parseSpec(
+      [
+        'session t1',
+        'step a { RESERVE k1 u1 sku ON 2/3 }',
+        'step b { CONFIRM k1 UNTIL before-commit ON 1/3 }',
+        'step c { resume kill }',
+        'step d { STATUS k1 }',
+        'step e { Remaining sku }',
+        'step f { WAIT 250 }',
+        'step g { RESTART 3/3 }',
+        'step h { EXPIRE on 2/3 }',
+        // Only a body that starts with one of the verbs is a step of the engine's: this is SQL.
+        'step i { CREATE INDEX x ON t }',
+      ].join('\n'),
+      'x.spec',
+    );
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual<Step[]>([
+      {
+        name: 'a',
+        session: 't1',
+        reserve: { requestKey: 'k1', user: 'u1', sku: 'sku', ttlMs: 60_000 },
+        on: { node: 2, of: 3 },
+      },
+      {
+        name: 'b',
+        session: 't1',
+        operation: 'confirm',
+        requestKey: 'k1',
+        until: 'before-commit',
+        on: { node: 1, of: 3 },
+      },
+      { name: 'c', session: 't1', resume: 'kill' },
+      { name: 'd', session: 't1', read: 'status', requestKey: 'k1' },
+      { name: 'e', session: 't1', read: 'remaining', sku: 'sku' },
+      { name: 'f', session: 't1', waitMs: 250 },
+      { name: 'g', session: 't1', restart: { node: 3, of: 3 } },
+      { name: 'h', session: 't1', operation: 'expire', on: { node: 2, of: 3 } },
+      { name: 'i', session: 't1', sql: 'CREATE INDEX x ON t' },
+    ]);
+  });
+
+  it.each([
+    ['session s1\nstep a { STATUS }', /^x\.spec:2:16: STATUS needs a request key$/],
+    ['session s1\nstep a { STATUS k extra }', /^x\.spec:2:19: unexpected "extra" after STATUS k$/],
+    ['session s1\nstep a { REMAINING }', /^x\.spec:2:19: REMAINING needs a sku$/],
+    ['session s1\nstep a { WAIT 0 }', /^x\.spec:2:15: WAIT must be a whole number of milliseconds, got "0"$/],
+    [
+      'session s1\nstep a { RESTART 3/2 }',
+      /^x\.spec:2:18: RESTART needs <i>\/<n>, node i of n counted from 1, got "3\/2"$/,
+    ],
+    [
+      'session s1\nstep a { RESERVE k u s ON two }',
+      /^x\.spec:2:27: ON needs <i>\/<n>, node i of n counted from 1, got "two"$/,
+    ],
+    [
+      'session s1\nstep a { RESERVE k u s ON 1/2 TTL 5 }',
+      /^x\.spec:2:24: ON <i>\/<n> comes last in the step$/,
+    ],
+    [
+      'session s1\nstep a { STATUS k ON 1/1 }',
+      /^x\.spec:2:19: STATUS runs on no node; ON <i>\/<n> ends a RESERVE, CONFIRM, RELEASE, EXPIRE or DISABLE$/,
+    ],
+    [
+      'session s1\nstep a { RESERVE k u s ON 1/2 }\nsession s2\nstep b { RESERVE k2 u2 s }',
+      /^x\.spec:4:10: step "b" runs on node 1\/1 \(no ON\), but step "a" runs on node 1\/2: every node of a spec is one of the same count$/,
+    ],
+    [
+      'session s1\nstep a { RESTART 1/2 }\nstep b { EXPIRE ON 1/3 }',
+      /^x\.spec:3:10: step "b" runs on node 1\/3, but step "a" restarts node 1\/2: /,
     ],
   ])('rejects %j in one line with file:line:column', (source, message) => {
     const error = parseError(source);

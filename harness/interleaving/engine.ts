@@ -15,6 +15,8 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { IsolationLevel, Strategy } from '../../strategies/contract.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
+import { databaseClockPasses } from './clock-step.ts';
+import { mixedNodeCounts, Nodes } from './nodes.ts';
 import type {
   EngineEvent,
   Permutation,
@@ -27,13 +29,14 @@ import type {
 import { SentStep } from './sent-step.ts';
 import { Session } from './session.ts';
 import { type FrameResult, runFrameSql, runSql } from './sql-step.ts';
-import { requestKeyOf, startStrategyStep } from './strategy-steps.ts';
+import { type Outcome, ok } from './step-outcome.ts';
+import { isStrategyStep, requestKeyOf, type StepEnvironment, startStrategyStep } from './strategy-steps.ts';
 
 export interface EngineOptions {
   connectionString: string;
   /** Set as the search_path of the sessions and the control connection. */
   schema?: string;
-  /** Needed for `reserve` steps. */
+  /** Needed for the steps that call the strategy (RESERVE, the lifecycle, STATUS, REMAINING). */
   strategy?: Strategy;
   /** How long one step may neither complete nor block, and how long blocked steps may take at the end. */
   timeoutMs: number;
@@ -90,6 +93,7 @@ class PermutationRun {
   private readonly records: StepRecord[] = [];
   /** A notice arrived since try_complete_steps last began a pass. */
   private noticeArrived = false;
+  private readonly environment: StepEnvironment;
 
   constructor(
     private readonly permutation: Permutation,
@@ -99,6 +103,8 @@ class PermutationRun {
     this.emit = options.onEvent ?? (() => undefined);
     this.frame = options.frame ?? {};
     this.stepsByName = new Map(permutation.steps.map((s) => [s.name, s]));
+    const conflict = mixedNodeCounts(permutation.steps);
+    if (conflict) throw Errors.badInput(conflict);
     for (const step of permutation.steps) {
       for (const b of step.blockers ?? []) {
         if (b.kind !== 'once' && !this.stepsByName.has(b.step))
@@ -113,6 +119,13 @@ class PermutationRun {
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     this.control.on('error', () => undefined);
+    this.environment = {
+      ...(options.strategy ? { strategy: options.strategy } : {}),
+      nodes: new Nodes(options.schema ?? 'engine'),
+      control: this.control,
+      pollMs: this.pollMs,
+      timeoutMs: options.timeoutMs,
+    };
   }
 
   async run(): Promise<StepRecord[]> {
@@ -217,10 +230,7 @@ class PermutationRun {
 
   private send(session: Session, step: Step): SentStep {
     const requestKey = requestKeyOf(session, step);
-    const start = () =>
-      'sql' in step
-        ? runSql(session.client, step.sql)
-        : startStrategyStep(session, step, this.options.strategy);
+    const start = () => this.start(session, step);
     const sent = new SentStep(step, session, requestKey, start, (pid) => this.untilIdle(pid));
     this.records.push(sent.record);
     for (const b of step.blockers ?? []) {
@@ -228,6 +238,16 @@ class PermutationRun {
       sent.noticeTargets.set(b, b.count + (this.sessionOfStep(b.step)?.notices ?? 0));
     }
     return sent;
+  }
+
+  private start(session: Session, step: Step): Promise<Outcome> {
+    if (isStrategyStep(step)) return startStrategyStep(session, step, this.environment);
+    if ('waitMs' in step) return databaseClockPasses(session, step.waitMs, this.environment);
+    if ('restart' in step) {
+      this.environment.nodes.restart(step.restart);
+      return Promise.resolve(ok({ status: 'ok' }));
+    }
+    return runSql(session.client, step.sql);
   }
 
   private sessionOfStep(name: string): Session | undefined {

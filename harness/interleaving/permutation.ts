@@ -3,7 +3,12 @@
  * the order in which their steps are sent. A step is sent without waiting for the previous one to finish;
  * the engine moves on once it has completed or is seen blocked by another session.
  */
-import type { PausePoint, ReserveRequest, ReserveResult } from '../../strategies/contract.ts';
+import type {
+  PausePoint,
+  ReservationStatus,
+  ReserveRequest,
+  ReserveResult,
+} from '../../strategies/contract.ts';
 
 /**
  * An annotation on one step of a permutation, as the isolation tester's `step(*)`, `step(other)` and
@@ -23,6 +28,15 @@ interface StepBase {
   blockers?: readonly Blocker[];
 }
 
+/**
+ * Node `node` of `of` (1-based, as a spec writes `ON 2/3`): the process a strategy operation runs on, for
+ * designs that keep state per node in memory. Without one, an operation runs on node 1 of 1.
+ */
+export interface NodeRef {
+  node: number;
+  of: number;
+}
+
 export type Step =
   /** Raw SQL on the session's connection. */
   | (StepBase & { sql: string })
@@ -30,14 +44,26 @@ export type Step =
    * The strategy's reserve. With `until`, the step completes when the operation reaches that pause point
    * and the operation stays there, transaction open, until a `resume` step of the same session.
    */
-  | (StepBase & { reserve: ReserveRequest; until?: PausePoint })
-  /** Continue a paused operation to its end (`commit`), or make it roll back at the pause (`rollback`). */
-  | (StepBase & { resume: 'commit' | 'rollback' })
+  | (StepBase & { reserve: ReserveRequest; until?: PausePoint; on?: NodeRef })
+  /**
+   * Continue a paused operation to its end (`commit`), make it roll back at the pause (`rollback`), or
+   * kill it there (`kill`): its backend is terminated as a `kill -9` of its process would, its node
+   * restarts, and the session's later steps run on a new connection.
+   */
+  | (StepBase & { resume: 'commit' | 'rollback' | 'kill' })
   /**
    * A lifecycle operation of the strategy: confirm, release (of `requestKey`), expire, disable (the sku in
-   * `requestKey`), or the backdate hook (`requestKey`'s expiry moved into the past). With `until`, it stops at that pause point like a reserve.
+   * `requestKey`), or the backdate hook (`requestKey`'s expiry moved into the past). With `until`, it
+   * stops at that pause point like a reserve.
    */
-  | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint });
+  | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint; on?: NodeRef })
+  /** A read of the strategy's state on the session's connection: `status(requestKey)`, `remaining(sku)`. */
+  | (StepBase & { read: 'status'; requestKey: string })
+  | (StepBase & { read: 'remaining'; sku: string })
+  /** Completes once the database clock (clock_timestamp() on the session's connection) has passed `waitMs`. */
+  | (StepBase & { waitMs: number })
+  /** Node `restart` restarts: its later operations run in a new incarnation, its memory gone. */
+  | (StepBase & { restart: NodeRef });
 
 export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
@@ -66,12 +92,19 @@ export type StepResult =
       answer?: ReserveResult;
       paused?: PausePoint;
       rolledBack?: true;
-      /** What a lifecycle step returned: confirm and release, whether it moved the row; expire, units back. */
-      value?: boolean | number;
+      /**
+       * What a lifecycle step returned (confirm and release: whether it moved the row; expire: units back),
+       * or a read's answer (status: the key's status; remaining: units).
+       */
+      value?: boolean | number | ReservationStatus | 'NOT_FOUND';
       /** A resume step found its operation already ended before the pause point: nothing to resume. */
       endedBeforePause?: true;
     }
-  | { status: 'error'; sqlstate?: string; error: string };
+  /**
+   * `killed`: RESUME KILL terminated the operation at its pause point, an unknown ending: whatever it had
+   * committed before the pause stays, the rest is rolled back, and no answer came.
+   */
+  | { status: 'error'; sqlstate?: string; error: string; killed?: true };
 
 /**
  * One step as it ran. Times are the harness clock in ms, `performance.timeOrigin + performance.now()`:

@@ -1,9 +1,8 @@
 /** A session of a permutation: its own connection, and what it is doing between steps. */
 import pg from 'pg';
-import type { IsolationLevel, NodeIdentity } from '../../strategies/contract.ts';
+import type { IsolationLevel, PausePoint } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-import type { ServerMessage } from './permutation.ts';
+import type { NodeRef, ServerMessage } from './permutation.ts';
 import type { SentStep } from './sent-step.ts';
 import { serverMessageOf } from './server-message.ts';
 import type { Outcome } from './step-outcome.ts';
@@ -11,6 +10,9 @@ import type { Outcome } from './step-outcome.ts';
 /** A strategy operation stopped at its pause point, transaction open, until a RESUME step lets it go. */
 export interface PausedOperation {
   requestKey: string;
+  point: PausePoint;
+  /** The node it runs on: RESUME KILL restarts it. */
+  node: NodeRef;
   release(mode: 'commit' | 'rollback'): void;
   finished: Promise<Outcome>;
 }
@@ -21,6 +23,13 @@ export interface SessionConnection {
   isolation?: IsolationLevel;
 }
 
+/** One connection of the session, and why it went away between steps, if it did. */
+interface Link {
+  client: pg.Client;
+  pid: number;
+  lost(): unknown;
+}
+
 export class Session {
   notices = 0;
   /** Sent and not yet reported completed, like the tester's active step. */
@@ -28,15 +37,15 @@ export class Session {
   /** A strategy operation has run on this session. */
   reserved?: boolean;
   paused?: PausedOperation;
+  /** How often this session's operations have called `ctx.retried`, over the whole permutation. */
+  retriesReported = 0;
+  /** Set by `connect`, which `open` awaits before the session is handed out. */
+  private link!: Link;
 
   private constructor(
     readonly name: string,
-    readonly client: pg.Client,
-    readonly pid: number,
-    /** Every session of a permutation talks to one node. */
-    readonly node: NodeIdentity,
-    /** Why the connection went away between steps, if it did. */
-    readonly lostWith: () => unknown,
+    private readonly connection: SessionConnection,
+    private readonly onNotice: (session: Session, notice: ServerMessage) => void,
   ) {}
 
   static async open(
@@ -44,12 +53,37 @@ export class Session {
     connection: SessionConnection,
     onNotice: (session: Session, notice: ServerMessage) => void,
   ): Promise<Session> {
+    const session = new Session(name, connection, onNotice);
+    await session.connect();
+    return session;
+  }
+
+  get client(): pg.Client {
+    return this.link.client;
+  }
+
+  get pid(): number {
+    return this.link.pid;
+  }
+
+  /** Why the connection went away between steps, if it did. */
+  lostWith(): unknown {
+    return this.link.lost();
+  }
+
+  /** The session goes on on a new connection, as a restarted process would; the old one is closed. */
+  async reconnect(): Promise<void> {
+    const old = this.link.client;
+    await this.connect();
+    await old.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const { connectionString, schema, isolation } = this.connection;
     const client = new pg.Client({
-      connectionString: connection.connectionString,
-      application_name: `reservebench-${name}`,
-      ...(connection.schema
-        ? { options: sessionOptions({ schema: connection.schema, isolation: connection.isolation }) }
-        : {}),
+      connectionString,
+      application_name: `reservebench-${this.name}`,
+      ...(schema ? { options: sessionOptions({ schema, isolation }) } : {}),
     });
     // A backend terminated while the session is idle arrives here, not as a query's error: kept, so the
     // next step fails with the server's own reason (57P01) instead of "not queryable".
@@ -60,10 +94,8 @@ export class Session {
     await client.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const pid = rows[0]?.pid;
-    if (pid === undefined) throw new Error(`session ${name} has no backend pid`);
-    const node = nodeIdentity(connection.schema ?? 'engine', 0, 1);
-    const session = new Session(name, client, pid, node, () => lost);
-    client.on('notice', (notice) => onNotice(session, serverMessageOf(notice)));
-    return session;
+    if (pid === undefined) throw new Error(`session ${this.name} has no backend pid`);
+    client.on('notice', (notice) => this.onNotice(this, serverMessageOf(notice)));
+    this.link = { client, pid, lost: () => lost };
   }
 }

@@ -19,27 +19,38 @@
  * Annotations: `s2a(*)` reports s2a as waiting once; `s2a(s1b)` reports s2a completed only once s1b has
  * completed; `s2a(s1b notices 1)` only once s1b's session has sent one more notice.
  *
- * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE or
- * BACKDATE calls the strategy instead of sending SQL, and parses (./spec-strategy-step.ts) into the
- * engine's strategy steps:
+ * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE,
+ * BACKDATE, DISABLE, STATUS, REMAINING, WAIT or RESTART is a step of the engine's own instead of SQL, and
+ * parses (./spec-strategy-step.ts, which gives the whole grammar) into the engine's steps:
  *
  *   step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }
  *   step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 TTL 500 }
- *   step "t1-undo" { RESUME ROLLBACK }     # or RESUME COMMIT
+ *   step "t1-undo" { RESUME ROLLBACK }     # or RESUME COMMIT, or RESUME KILL
  *
  *   step "c1"      { CONFIRM req-t1 }         # also RELEASE req-t1, EXPIRE, BACKDATE req-t1, DISABLE sku
  *   step "e1"      { EXPIRE UNTIL before-commit }
+ *
+ *   step "n2-take" { RESERVE req-t3 user-0003 sku-lab-01 ON 2/2 }   # on node 2 of 2 (default 1/1)
+ *   step "n1-down" { RESTART 1/2 }           # node 1's later operations: a new incarnation, memory gone
+ *   step "st"      { STATUS req-t1 }         # the step's value: strategy.status, on its connection
+ *   step "left"    { REMAINING sku-lab-01 }  # the step's value: strategy.remaining
+ *   step "later"   { WAIT 500 }              # until the database clock has passed 500 ms
  *
  * CONFIRM, RELEASE and EXPIRE call the strategy's lifecycle operations (and, with UNTIL, stop at that pause
  * point like a reserve); BACKDATE moves a reservation's expiry into the past through the strategy's hook.
  * RESERVE takes a request key, a user and a sku, then optionally `TTL <ms>` (default 60000) and
  * `UNTIL <pause point>`: the step then completes when the operation reaches that point, its transaction
- * open, and a later RESUME step of the same session lets it commit or makes it roll back there. The
- * extension's keywords are case-insensitive; values are taken as written.
+ * open, and a later RESUME step of the same session lets it commit, makes it roll back there, or kills it
+ * (KILL: its backend is terminated as a `kill -9` of its process would, its node restarts, the session
+ * goes on on a new connection, and the step's result is an error marked `killed`: an unknown ending).
+ * `ON <i>/<n>` ends a step whose operation runs on a node (RESERVE, CONFIRM, RELEASE, EXPIRE, DISABLE);
+ * every node of a spec is one of the same n. The extension's keywords are case-insensitive; values are
+ * taken as written.
  *
  * Every error is one line, `file:line:column: message`, and exits 2.
  */
 import { Errors } from '../errors.ts';
+import { nodeCountConflict, nodeOf } from './nodes.ts';
 import type { Blocker, Permutation, Step } from './permutation.ts';
 import { strategyStep } from './spec-strategy-step.ts';
 import { describe, type Fail, isKeyword, isName, TokenCursor, tokenize } from './spec-tokens.ts';
@@ -107,6 +118,8 @@ class SpecParser {
   private readonly defined = new Map<string, Step>();
   /** Steps some listed permutation uses. */
   private readonly used = new Set<string>();
+  /** The first step that runs on (or restarts) a node: every other one must count the nodes alike. */
+  private firstOnNode?: Step;
 
   constructor(source: string, file: string) {
     const locate = locator(source);
@@ -163,6 +176,11 @@ class SpecParser {
       session,
       sql: body.text,
     };
+    if (nodeOf(parsed)) {
+      this.firstOnNode ??= parsed;
+      const conflict = nodeCountConflict(this.firstOnNode, parsed);
+      if (conflict) this.fail(body.bodyAt, conflict);
+    }
     this.defined.set(step.name, parsed);
     return { step: parsed, text: body.text, at: this.locate(step.at) };
   }

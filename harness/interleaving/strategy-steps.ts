@@ -1,17 +1,39 @@
 /**
  * The steps that call the strategy instead of sending SQL: RESERVE, the lifecycle operations (CONFIRM,
  * RELEASE, EXPIRE, BACKDATE, DISABLE), each of which may stop at a pause point with its transaction open,
- * and RESUME, which lets a stopped operation commit or makes it roll back there.
+ * RESUME, which lets a stopped operation commit, makes it roll back there or kills it, and the reads
+ * STATUS and REMAINING. Each operation runs on its node (`ON i/n`, else 1/1) and tells the session when
+ * it retries (`ctx.retried`), which the engine counts as progress.
  */
+import type pg from 'pg';
 import type { PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors } from '../errors.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
-import type { Step, StepResult } from './permutation.ts';
+import { killPausedOperation } from './kill-step.ts';
+import { type Nodes, SINGLE_NODE } from './nodes.ts';
+import type { NodeRef, Step, StepResult } from './permutation.ts';
 import type { Session } from './session.ts';
 import { failure, type Outcome, ok } from './step-outcome.ts';
 
-export type StrategyStep = Exclude<Step, { sql: string }>;
+export type StrategyStep = Extract<
+  Step,
+  { reserve: unknown } | { operation: unknown } | { resume: unknown } | { read: unknown }
+>;
+
+export const isStrategyStep = (step: Step): step is StrategyStep =>
+  'reserve' in step || 'operation' in step || 'resume' in step || 'read' in step;
+
+/** What a permutation run gives the strategy steps besides their session. */
+export interface StepEnvironment {
+  /** Needed by every strategy step but RESUME. */
+  strategy?: Strategy;
+  nodes: Nodes;
+  /** The run's control connection: what is done to a session from outside it (RESUME KILL). */
+  control: pg.Client;
+  pollMs: number;
+  timeoutMs: number;
+}
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -26,50 +48,56 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve };
 }
 
-/** The request a strategy step serves; a RESUME step serves its paused operation's. */
+/** The request a step serves or reads; a RESUME step serves its paused operation's. */
 export function requestKeyOf(session: Session, step: Step): string | undefined {
-  if ('sql' in step) return undefined;
   if ('reserve' in step) return step.reserve.requestKey;
-  if ('operation' in step) return step.requestKey;
-  return session.paused?.requestKey;
+  if ('operation' in step || ('read' in step && step.read === 'status')) return step.requestKey;
+  if ('resume' in step) return session.paused?.requestKey;
+  return undefined;
 }
 
 export function startStrategyStep(
   session: Session,
   step: StrategyStep,
-  strategy: Strategy | undefined,
+  env: StepEnvironment,
 ): Promise<Outcome> {
   if ('reserve' in step) {
     session.reserved = true;
-    return startReserve(session, step, strategy);
+    return startReserve(session, step, env);
   }
   if ('operation' in step) {
     session.reserved = true;
-    return startLifecycle(session, step, strategy);
+    return startLifecycle(session, step, env);
   }
-  return resume(session, step);
+  if ('read' in step) return read(session, step, env.strategy);
+  return resume(session, step, env);
 }
 
 /** A strategy call that may stop at `until`, transaction open, until a RESUME step of its session. */
 function startPausable(
   session: Session,
-  step: { name: string; until?: PausePoint },
+  step: { name: string; until?: PausePoint; on?: NodeRef },
   requestKey: string,
+  nodes: Nodes,
   call: (ctx: SessionContext) => Promise<StepResult>,
 ): Promise<Outcome> {
   const reached = deferred<Outcome>();
   const gate = deferred<'commit' | 'rollback'>();
   const finished = deferred<Outcome>();
+  const node = step.on ?? SINGLE_NODE;
   let pausedOnce = false;
   const ctx: SessionContext = {
     db: session.client,
-    node: session.node,
+    node: nodes.identity(node),
     pause: async (point: PausePoint) => {
       if (point !== step.until || pausedOnce) return;
       pausedOnce = true;
-      session.paused = { requestKey, release: gate.resolve, finished: finished.promise };
+      session.paused = { requestKey, point, node, release: gate.resolve, finished: finished.promise };
       reached.resolve(ok({ status: 'ok', paused: point }));
       if ((await gate.promise) === 'rollback') throw new RollbackAtPause(point);
+    },
+    retried: () => {
+      session.retriesReported += 1;
     },
   };
   call(ctx).then(
@@ -87,13 +115,13 @@ function startPausable(
 function startLifecycle(
   session: Session,
   step: Extract<Step, { operation: unknown }>,
-  strategy: Strategy | undefined,
+  { strategy, nodes }: StepEnvironment,
 ): Promise<Outcome> {
   if (!strategy)
     throw Errors.badInput(`step ${step.name} calls ${step.operation}, but no strategy was given`);
   const key = step.requestKey ?? '';
   const missing = () => Errors.badInput(`step ${step.name}: ${strategy.id} has no ${step.operation}`);
-  return startPausable(session, step, key, async (ctx): Promise<StepResult> => {
+  return startPausable(session, step, key, nodes, async (ctx): Promise<StepResult> => {
     switch (step.operation) {
       case 'confirm':
         if (!strategy.confirm) throw missing();
@@ -118,10 +146,10 @@ function startLifecycle(
 function startReserve(
   session: Session,
   step: Extract<Step, { reserve: unknown }>,
-  strategy: Strategy | undefined,
+  { strategy, nodes }: StepEnvironment,
 ): Promise<Outcome> {
   if (!strategy) throw Errors.badInput(`step ${step.name} reserves, but no strategy was given`);
-  return startPausable(session, step, step.reserve.requestKey, async (ctx) => {
+  return startPausable(session, step, step.reserve.requestKey, nodes, async (ctx) => {
     // An answer outside the contract (an unknown outcome) is an error naming it, as for any client.
     const checked = checkAnswer(await strategy.reserve(ctx, step.reserve));
     if ('problem' in checked) throw new Error(checked.problem);
@@ -129,7 +157,28 @@ function startReserve(
   });
 }
 
-function resume(session: Session, step: Extract<Step, { resume: unknown }>): Promise<Outcome> {
+/** STATUS key / REMAINING sku, on the session's connection: the answer is the record's value. */
+function read(
+  session: Session,
+  step: Extract<Step, { read: unknown }>,
+  strategy: Strategy | undefined,
+): Promise<Outcome> {
+  if (!strategy) throw Errors.badInput(`step ${step.name} reads ${step.read}, but no strategy was given`);
+  const answer =
+    step.read === 'status'
+      ? strategy.status(session.client, step.requestKey)
+      : strategy.remaining(session.client, step.sku);
+  return answer.then(
+    (value) => ok({ status: 'ok', value }),
+    (error: unknown) => failure(session.lostWith() ?? error),
+  );
+}
+
+function resume(
+  session: Session,
+  step: Extract<Step, { resume: unknown }>,
+  env: StepEnvironment,
+): Promise<Outcome> {
   const paused = session.paused;
   // The operation ended before its pause point (it answered early, e.g. after waiting on a unique index):
   // there is nothing to resume, and the permutation goes on.
@@ -137,6 +186,7 @@ function resume(session: Session, step: Extract<Step, { resume: unknown }>): Pro
   if (!paused)
     throw Errors.badInput(`step ${step.name}: session ${session.name} is not paused in an operation`);
   session.paused = undefined;
+  if (step.resume === 'kill') return killPausedOperation(session, paused, env);
   paused.release(step.resume);
   return paused.finished;
 }

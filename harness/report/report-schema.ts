@@ -136,10 +136,18 @@ const stepResultSchema = z.discriminatedUnion('status', [
     answer: reserveAnswerSchema.optional(),
     paused: z.enum(PAUSE_POINTS).optional(),
     rolledBack: z.literal(true).optional(),
-    value: z.union([z.boolean(), z.number()]).optional(),
+    value: z
+      .union([z.boolean(), z.number(), z.enum([...STATUSES, 'NOT_FOUND'])])
+      .optional()
+      .describe("a lifecycle step's return, or a STATUS / REMAINING step's answer"),
     endedBeforePause: z.literal(true).optional(),
   }),
-  z.strictObject({ status: z.literal('error'), sqlstate: z.string().optional(), error: z.string() }),
+  z.strictObject({
+    status: z.literal('error'),
+    sqlstate: z.string().optional(),
+    error: z.string(),
+    killed: z.literal(true).optional().describe('RESUME KILL ended it at its pause point: an unknown ending'),
+  }),
 ]);
 
 const stepSchema = z

@@ -14,7 +14,7 @@ import { PhaseRecorder } from './phases.ts';
 import type { LifecycleOperation, Observations, Observed } from './scenario.ts';
 
 /** A step of an interleaving that calls the strategy: a reserve or a lifecycle operation. */
-export type OperationStep = Exclude<Step, { sql: string } | { resume: 'commit' | 'rollback' }>;
+export type OperationStep = Extract<Step, { reserve: unknown } | { operation: unknown }>;
 
 /** What a lifecycle operation's answer is: rows moved or not, units expiry gave back; backdate has none. */
 type LifecycleAnswer = boolean | number | undefined;
@@ -157,7 +157,8 @@ export class CaseRecord {
     const { result } = step;
     if (result.status === 'ok' && result.paused) return;
     if ('operation' in operation) {
-      const value = result.status === 'ok' ? result.value : undefined;
+      // A lifecycle operation answers a count or whether it moved a row (only reads answer a status).
+      const value = result.status === 'ok' && typeof result.value !== 'string' ? result.value : undefined;
       this.ran(operation.operation);
       this.lifecycleAnswered(operation.operation, operation.requestKey, value);
       this.sumAnswer(operation.operation, value);

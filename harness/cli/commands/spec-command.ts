@@ -40,10 +40,12 @@ export async function specCommand(args: SpecArgs): Promise<number> {
   const file = single('file', args.file) ?? '';
   if (file.trim() === '') throw Errors.badInput(`the spec file must be named, got ${shown(file)}`);
   const spec = parseSpec(readText(file, 'spec'), file);
-  const strategyStep = spec.sessions.flatMap((s) => s.steps).find((s) => !('sql' in s.step));
+  const strategyStep = spec.sessions
+    .flatMap((s) => s.steps)
+    .find((s) => !('sql' in s.step || 'waitMs' in s.step));
   if (strategyStep) {
     throw Errors.badInput(
-      `${file}:${strategyStep.at.line}:${strategyStep.at.column}: step "${strategyStep.step.name}" calls a strategy; \`reservebench spec\` runs SQL steps only`,
+      `${file}:${strategyStep.at.line}:${strategyStep.at.column}: step "${strategyStep.step.name}" needs a strategy; \`reservebench spec\` runs SQL and WAIT steps only`,
     );
   }
   const expected =
