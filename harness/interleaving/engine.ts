@@ -2,10 +2,23 @@
  * The interleaving engine, modelled on PostgreSQL's isolation tester: each session is its own connection,
  * steps are sent in the permutation's order without waiting for each other, and a step counts as blocked
  * when `pg_blocking_pids(its backend)` names another session's backend, observed on a control connection.
- * After each step, the steps seen blocked earlier are looked at again, so a completion is reported right
+ * After each step, the steps seen waiting earlier are looked at again, so a completion is reported right
  * after the step that released it, as the tester prints it. No timer decides an ordering: the poll
  * interval only says how often the state is looked at again, and every wait ends as soon as the step
  * itself completes.
+ *
+ * Waiting, progress and stuck — one rule, on observed state (pg_stat_activity of the step's backend),
+ * where the tester knows only locks. A step counts as WAITING — reported `<waiting ...>` like a blocked
+ * one, and the engine goes on to the permutation's next step — when
+ *   - it is blocked: pg_blocking_pids names another session's backend (the record's `blocked`), or
+ *   - it is retrying, for a step that calls the strategy: its operation called `ctx.retried` since the
+ *     step was sent, or its backend was seen in 3 or more distinct transactions (xact_start) since then
+ *     (the record's `retrying`; a design that backs off and tries again instead of queueing on a lock).
+ * A step is STUCK only when, for the whole timeout, it neither completes, nor waits, nor starts a new
+ * statement: each new query_start is progress and gives it the whole timeout again. A SQL step is the
+ * tester's own: it waits only on locks, however many transactions it runs, so PostgreSQL's specs print
+ * as the tester prints them. A step already reported waiting may take the timeout, once the engine has
+ * nothing else to send, to complete.
  *
  * One run of a permutation is a PermutationRun, whose methods are the tester's own (isolationtester.c):
  * run_permutation's setup, steps and teardown, try_complete_step, try_complete_steps and the query that
@@ -29,6 +42,7 @@ import type {
 import { SentStep } from './sent-step.ts';
 import { Session } from './session.ts';
 import { type FrameResult, runFrameSql, runSql } from './sql-step.ts';
+import type { BackendLook } from './step-activity.ts';
 import { type Outcome, ok } from './step-outcome.ts';
 import { isStrategyStep, requestKeyOf, type StepEnvironment, startStrategyStep } from './strategy-steps.ts';
 
@@ -38,7 +52,10 @@ export interface EngineOptions {
   schema?: string;
   /** Needed for the steps that call the strategy (RESERVE, the lifecycle, STATUS, REMAINING). */
   strategy?: Strategy;
-  /** How long one step may neither complete nor block, and how long blocked steps may take at the end. */
+  /**
+   * How long one step may neither complete, nor wait, nor start a statement, and how long a waiting step
+   * may take at the end.
+   */
   timeoutMs: number;
   pollMs?: number;
   /** Setup and teardown SQL around the permutation (a spec's). */
@@ -262,9 +279,11 @@ class PermutationRun {
     };
     if (!look.retry && sent.step.blockers?.some((b) => b.kind === 'once')) return waitingNow();
     if (!look.nonblock) await this.finish(sent);
-    else if ((await this.settle(sent)) === 'blocked') {
-      sent.record.blocked = true;
-      return waitingNow();
+    else {
+      const settled = await this.settle(sent);
+      if (settled === 'blocked') sent.record.blocked = true;
+      if (settled === 'retrying') sent.record.retrying = true;
+      if (settled !== 'completed') return waitingNow();
     }
     const { outcome } = sent;
     if (!outcome || this.heldBack(sent)) return waitingNow();
@@ -311,14 +330,20 @@ class PermutationRun {
     });
   }
 
-  /** Waits until the step completes or is seen blocked; a step that does neither is stuck. */
-  private async settle(sent: SentStep): Promise<'completed' | 'blocked'> {
-    const deadline = performance.now() + this.options.timeoutMs;
+  /**
+   * Waits until the step completes, or is seen waiting: blocked by another session's backend, or
+   * retrying. Each statement its backend starts is progress and gives it the whole timeout again; a step
+   * that for the whole timeout does none of these is stuck.
+   */
+  private async settle(sent: SentStep): Promise<'completed' | 'blocked' | 'retrying'> {
+    let deadline = performance.now() + this.options.timeoutMs;
     for (;;) {
       if (sent.outcome) return 'completed';
-      const blocked = (await this.blockingSessions(sent.session.pid)).length > 0;
+      const look = await this.lookAt(sent.session.pid);
       if (sent.outcome) return 'completed';
-      if (blocked) return 'blocked';
+      if (this.sessionsAmong(look.blockingPids).length > 0) return 'blocked';
+      if (sent.activity.note(look)) deadline = performance.now() + this.options.timeoutMs;
+      if (sent.retrying) return 'retrying';
       if (performance.now() > deadline) {
         throw Errors.barrierTimeout(`step ${sent.record.step}`, this.options.timeoutMs / 1000);
       }
@@ -339,13 +364,27 @@ class PermutationRun {
     }
   }
 
-  /** The tester's "is this session blocked" query: the sessions whose backends hold up `pid`. */
+  /**
+   * The tester's "is this session blocked" query, with what the backend is doing: its transaction and
+   * statement. A backend that is gone (terminated) is blocked by nothing and in no transaction.
+   */
+  private async lookAt(pid: number): Promise<BackendLook> {
+    const { rows } = await this.control.query<{ pids: number[]; xact: string | null; query: string | null }>(
+      `SELECT pg_blocking_pids(pid) AS pids, xact_start::text AS xact, query_start::text AS query
+         FROM pg_stat_activity WHERE pid = $1`,
+      [pid],
+    );
+    const row = rows[0];
+    return { blockingPids: row?.pids ?? [], xactStart: row?.xact ?? null, queryStart: row?.query ?? null };
+  }
+
+  private sessionsAmong(pids: readonly number[]): Session[] {
+    return [...this.sessions.values()].filter((s) => pids.includes(s.pid));
+  }
+
+  /** The sessions whose backends hold up `pid`. */
   private async blockingSessions(pid: number): Promise<Session[]> {
-    const { rows } = await this.control.query<{ pids: number[] }>('SELECT pg_blocking_pids($1) AS pids', [
-      pid,
-    ]);
-    const pids = new Set(rows[0]?.pids ?? []);
-    return [...this.sessions.values()].filter((s) => pids.has(s.pid));
+    return this.sessionsAmong((await this.lookAt(pid)).blockingPids);
   }
 
   /** Blocked only by sessions with no step running: they will not move before a later step is sent. */

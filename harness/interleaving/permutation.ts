@@ -119,6 +119,12 @@ export interface StepRecord {
   requestKey?: string;
   /** Seen waiting on another session's lock (pg_blocking_pids) before it completed. */
   blocked: boolean;
+  /**
+   * Seen retrying before it completed, and reported waiting for it: its operation called `ctx.retried`,
+   * or its backend was in 3 or more transactions since the step was sent. Apart from `blocked`, which
+   * the scenarios' blocking expectations judge.
+   */
+  retrying: boolean;
   /** When the step was sent to its session. */
   sentAt: number;
   /** When its outcome arrived; absent while it has not. */

@@ -6,7 +6,9 @@
 import { harnessNow } from './harness-clock.ts';
 import type { Blocker, Step, StepRecord } from './permutation.ts';
 import type { Session } from './session.ts';
+import { StepActivity } from './step-activity.ts';
 import type { Outcome } from './step-outcome.ts';
+import { isStrategyStep } from './strategy-steps.ts';
 
 export class SentStep {
   readonly record: StepRecord;
@@ -15,6 +17,8 @@ export class SentStep {
   outcome?: Outcome;
   /** For each `notices` blocker: the notice count its session must reach. */
   readonly noticeTargets = new Map<Blocker, number>();
+  /** What its backend has been seen doing since it was sent. */
+  readonly activity: StepActivity;
 
   constructor(
     readonly step: Step,
@@ -25,11 +29,13 @@ export class SentStep {
     /** Resolves once the backend `pid` is no longer running a statement. */
     untilIdle: (pid: number) => Promise<void>,
   ) {
+    this.activity = new StepActivity(session.retriesReported);
     this.record = {
       step: step.name,
       session: session.name,
       ...(requestKey ? { requestKey } : {}),
       blocked: false,
+      retrying: false,
       sentAt: harnessNow(),
       result: { status: 'ok' },
     };
@@ -39,5 +45,12 @@ export class SentStep {
       this.record.result = outcome.result;
       this.outcome = outcome;
     });
+  }
+  /**
+   * A strategy operation that is retrying (see StepActivity). A SQL step is the isolation tester's: it
+   * waits only on locks, however many transactions it runs.
+   */
+  get retrying(): boolean {
+    return isStrategyStep(this.step) && this.activity.retrying(this.session.retriesReported);
   }
 }

@@ -156,6 +156,11 @@ const stepSchema = z
     session: z.string(),
     requestKey: z.string().optional(),
     blocked: z.boolean().describe("seen waiting on another session's lock before it completed"),
+    retrying: z
+      .boolean()
+      .describe(
+        'seen retrying before it completed (ctx.retried, or its backend in 3+ transactions): reported waiting',
+      ),
     sentAt: z.number().describe('harness clock, ms since the epoch: when the step was sent'),
     completedAt: z
       .number()
