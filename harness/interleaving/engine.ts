@@ -30,21 +30,23 @@ import type { IsolationLevel, Strategy } from '../../strategies/contract.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
 import { databaseClockPasses } from './clock-step.ts';
 import { mixedNodeCounts, Nodes } from './nodes.ts';
-import type {
-  EngineEvent,
-  Permutation,
-  PermutationFrame,
-  ResultTable,
-  ServerMessage,
-  Step,
-  StepRecord,
+import {
+  type EngineEvent,
+  isStrategyStep,
+  type Permutation,
+  type PermutationFrame,
+  type ResultTable,
+  type ServerMessage,
+  type Step,
+  type StepRecord,
 } from './permutation.ts';
 import { SentStep } from './sent-step.ts';
 import { Session } from './session.ts';
 import { type FrameResult, runFrameSql, runSql } from './sql-step.ts';
 import type { BackendLook } from './step-activity.ts';
+import type { StepEnvironment } from './step-environment.ts';
 import { type Outcome, ok } from './step-outcome.ts';
-import { isStrategyStep, requestKeyOf, type StepEnvironment, startStrategyStep } from './strategy-steps.ts';
+import { requestKeyOf, startStrategyStep } from './strategy-steps.ts';
 
 export interface EngineOptions {
   connectionString: string;
@@ -105,6 +107,8 @@ class PermutationRun {
   private readonly stepsByName: Map<string, Step>;
   private readonly control: pg.Client;
   private readonly sessions = new Map<string, Session>();
+  /** Each session's active step, the tester's: sent on it and not yet reported completed. */
+  private readonly activeSteps = new Map<Session, SentStep>();
   /** Steps reported waiting and not yet completed, in the order they were sent. */
   private readonly waiting: SentStep[] = [];
   private readonly records: StepRecord[] = [];
@@ -209,7 +213,7 @@ class PermutationRun {
       if (!session) throw Errors.badInput(`step ${step.name} names an unknown session ${step.session}`);
       await this.waitForActiveStep(session, step);
       const sent = this.send(session, step);
-      session.active = sent;
+      this.activeSteps.set(session, sent);
       const mustWait = await this.tryCompleteStep(sent, { nonblock: true, retry: false });
       await this.tryCompleteSteps({ nonblock: true, retry: true });
       if (mustWait) this.waiting.push(sent);
@@ -227,19 +231,21 @@ class PermutationRun {
   /** Like isolationtester: a session's next step waits until its blocked one has been reported done. */
   private async waitForActiveStep(session: Session, next: Step): Promise<void> {
     const deadline = performance.now() + this.options.timeoutMs;
-    if (this.options.rejectInvalid && session.active && (await this.waitsOnIdleSessions(session.active))) {
-      throw new InvalidPermutation(next.name, session.active.step.name);
+    const active = this.activeSteps.get(session);
+    if (!active) return;
+    if (this.options.rejectInvalid && (await this.waitsOnIdleSessions(active))) {
+      throw new InvalidPermutation(next.name, active.step.name);
     }
-    while (session.active) {
-      const active = session.active;
+    // Only performSteps makes a step active, after this returns: until then it stays `active` or none.
+    for (;;) {
       if (!(await this.tryCompleteStep(active, { nonblock: false, retry: true }))) {
         const at = this.waiting.indexOf(active);
         if (at >= 0) this.waiting.splice(at, 1);
       }
       await this.tryCompleteSteps({ nonblock: true, retry: true });
-      if (!session.active) break;
+      if (!this.activeSteps.has(session)) return;
       if (performance.now() > deadline) {
-        throw Errors.barrierTimeout(`step ${session.active.step.name}`, this.options.timeoutMs / 1000);
+        throw Errors.barrierTimeout(`step ${active.step.name}`, this.options.timeoutMs / 1000);
       }
       await nextLook(this.pollMs);
     }
@@ -294,7 +300,7 @@ class PermutationRun {
       tables: outcome.tables,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
-    sent.session.active = undefined;
+    this.activeSteps.delete(sent.session);
     return false;
   }
 
@@ -325,7 +331,7 @@ class PermutationRun {
     return (sent.step.blockers ?? []).some((b) => {
       if (b.kind === 'once') return false;
       const other = this.sessionOfStep(b.step);
-      if (b.kind === 'step') return other?.active?.step.name === b.step;
+      if (b.kind === 'step') return other !== undefined && this.activeSteps.get(other)?.step.name === b.step;
       return (other?.notices ?? 0) < (sent.noticeTargets.get(b) ?? 0);
     });
   }
@@ -391,7 +397,7 @@ class PermutationRun {
   private async waitsOnIdleSessions(sent: SentStep): Promise<boolean> {
     if (sent.outcome) return false;
     const by = await this.blockingSessions(sent.session.pid);
-    return by.length > 0 && by.every((s) => s.active === undefined) && !sent.outcome;
+    return by.length > 0 && by.every((s) => !this.activeSteps.has(s)) && !sent.outcome;
   }
 
   // A backend reports an error before it rolls back and lets go of its locks; until it is idle, a step

@@ -10,8 +10,8 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import { SQLSTATE } from '../../strategies/support/sqlstate.ts';
 import { Errors } from '../errors.ts';
 import type { PausedOperation, Session } from './session.ts';
+import type { StepEnvironment } from './step-environment.ts';
 import { failure, type Outcome } from './step-outcome.ts';
-import type { StepEnvironment } from './strategy-steps.ts';
 
 export async function killPausedOperation(
   session: Session,

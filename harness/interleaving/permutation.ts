@@ -68,6 +68,15 @@ export type Step =
 export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
+/** The steps that call the strategy instead of sending SQL: a reserve, a lifecycle operation, a resume, a read. */
+export type StrategyStep = Extract<
+  Step,
+  { reserve: unknown } | { operation: unknown } | { resume: unknown } | { read: unknown }
+>;
+
+export const isStrategyStep = (step: Step): step is StrategyStep =>
+  'reserve' in step || 'operation' in step || 'resume' in step || 'read' in step;
+
 export interface Permutation {
   sessions: readonly string[];
   steps: readonly Step[];

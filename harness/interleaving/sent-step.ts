@@ -4,11 +4,10 @@
  * step's span, from invocation to completion, is said in this one place.
  */
 import { harnessNow } from './harness-clock.ts';
-import type { Blocker, Step, StepRecord } from './permutation.ts';
+import { type Blocker, isStrategyStep, type Step, type StepRecord } from './permutation.ts';
 import type { Session } from './session.ts';
 import { StepActivity } from './step-activity.ts';
 import type { Outcome } from './step-outcome.ts';
-import { isStrategyStep } from './strategy-steps.ts';
 
 export class SentStep {
   readonly record: StepRecord;

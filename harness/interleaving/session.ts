@@ -3,7 +3,6 @@ import pg from 'pg';
 import type { IsolationLevel, PausePoint } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import type { NodeRef, ServerMessage } from './permutation.ts';
-import type { SentStep } from './sent-step.ts';
 import { serverMessageOf } from './server-message.ts';
 import type { Outcome } from './step-outcome.ts';
 
@@ -32,8 +31,6 @@ interface Link {
 
 export class Session {
   notices = 0;
-  /** Sent and not yet reported completed, like the tester's active step. */
-  active?: SentStep;
   /** A strategy operation has run on this session. */
   reserved?: boolean;
   paused?: PausedOperation;

@@ -5,35 +5,16 @@
  * STATUS and REMAINING. Each operation runs on its node (`ON i/n`, else 1/1) and tells the session when
  * it retries (`ctx.retried`), which the engine counts as progress.
  */
-import type pg from 'pg';
 import type { PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors } from '../errors.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
 import { killPausedOperation } from './kill-step.ts';
 import { type Nodes, SINGLE_NODE } from './nodes.ts';
-import type { NodeRef, Step, StepResult } from './permutation.ts';
+import type { NodeRef, Step, StepResult, StrategyStep } from './permutation.ts';
 import type { Session } from './session.ts';
+import type { StepEnvironment } from './step-environment.ts';
 import { failure, type Outcome, ok } from './step-outcome.ts';
-
-export type StrategyStep = Extract<
-  Step,
-  { reserve: unknown } | { operation: unknown } | { resume: unknown } | { read: unknown }
->;
-
-export const isStrategyStep = (step: Step): step is StrategyStep =>
-  'reserve' in step || 'operation' in step || 'resume' in step || 'read' in step;
-
-/** What a permutation run gives the strategy steps besides their session. */
-export interface StepEnvironment {
-  /** Needed by every strategy step but RESUME. */
-  strategy?: Strategy;
-  nodes: Nodes;
-  /** The run's control connection: what is done to a session from outside it (RESUME KILL). */
-  control: pg.Client;
-  pollMs: number;
-  timeoutMs: number;
-}
 
 interface Deferred<T> {
   promise: Promise<T>;
