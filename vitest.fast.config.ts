@@ -11,11 +11,13 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/admission.test.ts',
   'test/barrier.test.ts',
   'test/bench-report.test.ts',
+  'test/child-argv.test.ts',
   'test/docs.test.ts',
   'test/fast-tier.test.ts',
   'test/generated-output.test.ts',
   'test/invariants.test.ts',
   'test/layout.test.ts',
+  'test/redact.test.ts',
   'test/yardstick.test.ts',
 ];
 

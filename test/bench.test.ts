@@ -58,28 +58,29 @@ describe('reservebench bench --json', () => {
   it('returns a series per strategy × clients × admission with its trials, audited, with CSV and charts', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-'));
     const strategies = ['hot-row', 'skip-locked-slots', 'memory-quota'];
-    const run = await runCli([
-      'bench',
-      '--json',
-      '--strategy',
-      strategies.join(','),
-      '--clients',
-      '1,4',
-      '--admission',
-      '2:4',
-      '--trials',
-      '2',
-      '--warmup-ms',
-      '100',
-      '--duration-ms',
-      '300',
-      '--stock',
-      '20000',
-      '--database-url',
-      serverUrl,
-      '--reports',
-      reports,
-    ]);
+    const run = await runCli(
+      [
+        'bench',
+        '--json',
+        '--strategy',
+        strategies.join(','),
+        '--clients',
+        '1,4',
+        '--admission',
+        '2:4',
+        '--trials',
+        '2',
+        '--warmup-ms',
+        '100',
+        '--duration-ms',
+        '300',
+        '--stock',
+        '20000',
+        '--reports',
+        reports,
+      ],
+      { DATABASE_URL: serverUrl },
+    );
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as BenchReport;
     expect(report.ok).toBe(true);
@@ -173,42 +174,43 @@ describe('reservebench bench --json', () => {
 
   it('runs the clients on the number of worker threads asked for', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-'));
-    const run = await runCli([
-      'bench',
-      '--json',
-      '--strategy',
-      'hot-row',
-      '--clients',
-      '3',
-      '--threads',
-      '1',
-      '--warmup-ms',
-      '50',
-      '--duration-ms',
-      '200',
-      '--stock',
-      '5000',
-      '--database-url',
-      serverUrl,
-      '--reports',
-      reports,
-    ]);
+    const run = await runCli(
+      [
+        'bench',
+        '--json',
+        '--strategy',
+        'hot-row',
+        '--clients',
+        '3',
+        '--threads',
+        '1',
+        '--warmup-ms',
+        '50',
+        '--duration-ms',
+        '200',
+        '--stock',
+        '5000',
+        '--reports',
+        reports,
+      ],
+      { DATABASE_URL: serverUrl },
+    );
     rmSync(reports, { recursive: true, force: true });
     const report = JSON.parse(run.stdout) as BenchReport;
     expect(report.bench).toHaveLength(1);
     expect(report.bench[0]).toMatchObject({ strategy: 'hot-row', clients: 3, status: 'ok', drift: 0 });
     // Three trials unless told otherwise.
     expect(report.bench[0]?.trials).toHaveLength(3);
-    const bad = await runCli(['bench', '--threads', '0', '--database-url', serverUrl]);
+    const bad = await runCli(['bench', '--threads', '0'], { DATABASE_URL: serverUrl });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--threads must be a whole number from 1 to 64, got "0"/);
-    const noTrials = await runCli(['bench', '--trials', '0', '--database-url', serverUrl]);
+    const noTrials = await runCli(['bench', '--trials', '0'], { DATABASE_URL: serverUrl });
     expect(noTrials.code).toBe(2);
     expect(noTrials.stderr).toMatch(/--trials must be a whole number from 1 to 100, got "0"/);
   });
 
   it('rejects a malformed --admission with exit 2', async () => {
-    const run = await runCli(['bench', '--admission', 'four', '--database-url', serverUrl]);
+    const run = await runCli(['bench', '--admission', 'four'], { DATABASE_URL: serverUrl });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--admission must be LIMIT:WAITING \(e\.g\. 4:8\).*, got "four"/);
   });

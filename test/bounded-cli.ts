@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
 
 /** Nowhere to connect to: a run that gets past its argument checks fails with exit 3 within a second. */
 export const UNREACHABLE_URL = 'postgresql://nobody@127.0.0.1:1/none';
@@ -27,7 +27,7 @@ export function runBounded(
 ): Promise<BoundedRun> {
   const ownTmp = mkdtempSync(join(tmpdir(), 'reservebench-cli-tmp-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, cliArgv(args), {
       env: { ...process.env, DATABASE_URL: '', TMPDIR: ownTmp, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a deadline also stops a PostgreSQL it started.

@@ -123,23 +123,15 @@ describe('strategies that grade themselves are judged by the harness', () => {
   });
 
   it('a module naming an unknown pause point, or missing members, is refused when it loads (exit 2, one line)', async () => {
-    const bad = await runCli([
-      'run',
-      '--strategy',
-      'test/fixtures/bad-pause-point.ts',
-      '--database-url',
-      serverUrl,
-    ]);
+    const bad = await runCli(['run', '--strategy', 'test/fixtures/bad-pause-point.ts'], {
+      DATABASE_URL: serverUrl,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/pausePoints\.reserve\.0 .*got "nope"/);
-    const half = await runCli([
-      'run',
-      '--strategy',
-      'test/fixtures/not-a-strategy.ts',
-      '--database-url',
-      serverUrl,
-    ]);
+    const half = await runCli(['run', '--strategy', 'test/fixtures/not-a-strategy.ts'], {
+      DATABASE_URL: serverUrl,
+    });
     expect(half.code).toBe(2);
     expect(half.stderr).toMatch(
       /title is missing.*setup is missing.*status is missing.*remaining is missing/,

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { BIN, runCli } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
+import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 const alive = (pid: number) => {
@@ -60,10 +61,14 @@ describe('reservebench clean', () => {
       JSON.stringify({ pid: 999_999_999, startedAt: 'x', serverUrl, database: notOurs }),
     );
 
-    const run = spawn(process.execPath, [BIN, 'run', '--scenario', 'contention', '--strategy', 'hot-row'], {
-      env: { ...process.env, ...env, DATABASE_URL: '' },
-      stdio: 'ignore',
-    });
+    const run = spawn(
+      process.execPath,
+      cliArgv(['run', '--scenario', 'contention', '--strategy', 'hot-row']),
+      {
+        env: { ...process.env, ...env, DATABASE_URL: '' },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise((resolve) => run.on('exit', resolve));
     // Observed, not slept on: the run's own state file names a data directory with a live postmaster.
     let dataDir = '';

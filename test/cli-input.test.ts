@@ -32,7 +32,7 @@ describe('bad input → exit 2 with one line naming the problem and the choices'
     [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
     [['run', '--no-such-flag'], /Unknown argument/],
   ])('%j', async (args, message) => {
-    const run = await runCli([...args, '--database-url', serverUrl]);
+    const run = await runCli(args, { DATABASE_URL: serverUrl });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expectOneLine(run.stderr);
@@ -54,15 +54,27 @@ describe('a missing or unknown command → exit 2 with one line naming every com
 });
 
 describe('database problems → exit 3', () => {
-  it('names the unreachable server in one line within 10 s', async () => {
-    const run = await runCli(['run', '--database-url', 'postgresql://nobody:secret@127.0.0.1:1/none']);
+  it('names the unreachable server in one line within 10 s, with no password in it', async () => {
+    const run = await runCli(['run'], {
+      DATABASE_URL: 'postgresql://nobody:secret1@127.0.0.1:1/none?password=secret2&sslpassword=secret3',
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(
-      /cannot reach PostgreSQL at postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/,
+      /cannot reach PostgreSQL at postgresql:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/[^?]*\?password=\*\*\*&sslpassword=\*\*\*:/,
     );
     expect(run.stderr).not.toContain('secret');
     expectOneLine(run.stderr);
     expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it('shows a URL that is not a postgres URL with its passwords masked (exit 2)', async () => {
+    const run = await runCli(['run'], {
+      DATABASE_URL: 'mysql://nobody:secret1@127.0.0.1/none?password=secret2',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('got "mysql://nobody:***@127.0.0.1/none?password=***"');
+    expect(run.stderr).not.toContain('secret');
+    expectOneLine(run.stderr);
   });
 
   it('reads DATABASE_URL when no --database-url is given', async () => {

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database/database.ts';
 import { HarnessError } from '../harness/errors.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
+import { runCli } from './run-cli.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -78,7 +79,7 @@ describe('Ctrl-C', () => {
     const before = serverDirs();
     const child = spawn(
       process.execPath,
-      [BIN, 'run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports],
+      cliArgv(['run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
       {
         env: { ...process.env, DATABASE_URL: '' },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -115,19 +116,8 @@ describe('Ctrl-C on a run against --database-url', () => {
     const before = new Set(await marked());
     const child = spawn(
       process.execPath,
-      [
-        BIN,
-        'run',
-        '--scenario',
-        'duplicate-key',
-        '--repeat',
-        '50',
-        '--database-url',
-        serverUrl,
-        '--reports',
-        reports,
-      ],
-      { env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+      cliArgv(['run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
+      { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let stderr = '';

@@ -14,6 +14,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const SERVER_SIGNS: readonly (readonly [RegExp, string])[] = [
   [/\binject\(/, 'takes the shared server of the global setup (inject)'],
   [/from '\.\/(db-fixture|default-run|run-cli|served)\.ts'/, 'uses a test helper that runs against a server'],
+  [/spawn\(\s*process\.execPath,\s*cliArgv\(/, 'starts the command line, which starts a server'],
   [/from ['"]pg['"]/, 'connects with pg'],
   [/embedded-server\.ts['"]/, 'starts an embedded server itself'],
   [/vitest\.config\.ts|global[-]setup/, 'runs vitest under the global setup, which starts a server'],

@@ -39,7 +39,7 @@ let run: Written<Report>;
 let bench: Written<BenchReport>;
 
 async function written<T>(args: string[], reports: string, latest: string): Promise<Written<T>> {
-  const cli = await runCli([...args, '--json', '--database-url', serverUrl, '--reports', reports]);
+  const cli = await runCli([...args, '--json', '--reports', reports], { DATABASE_URL: serverUrl });
   expect(cli.code, cli.stderr).toBe(0);
   const folder = join(reports, latest);
   return {

@@ -337,18 +337,10 @@ describe('serve --schema uses and drops only schemas serve made for the same str
       await admin.query(`CREATE TABLE ${foreign}.mine (x int)`);
       await holder.start();
       const [unmarked, other] = await Promise.all([
-        runBounded(['serve', '--port', '0', '--database-url', serverUrl, '--schema', foreign]),
-        runBounded([
-          'serve',
-          '--port',
-          '0',
-          '--database-url',
-          serverUrl,
-          '--schema',
-          `${foreign}_made`,
-          '--strategy',
-          'memory-quota',
-        ]),
+        runBounded(['serve', '--port', '0', '--schema', foreign], { env: { DATABASE_URL: serverUrl } }),
+        runBounded(['serve', '--port', '0', '--schema', `${foreign}_made`, '--strategy', 'memory-quota'], {
+          env: { DATABASE_URL: serverUrl },
+        }),
       ]);
       expect(unmarked.code).toBe(2);
       expect(oneLineProblem(unmarked.stderr), unmarked.stderr).toBe(true);

@@ -40,7 +40,7 @@ describe('the isolation matrix', () => {
   });
 
   it('refuses an unknown level with one line (exit 2)', async () => {
-    const bad = await runCli(['run', '--isolation', 'snapshot', '--database-url', serverUrl]);
+    const bad = await runCli(['run', '--isolation', 'snapshot'], { DATABASE_URL: serverUrl });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
       /unknown isolation level "snapshot"; choose from: read-committed, repeatable-read, serializable/,

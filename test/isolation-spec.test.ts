@@ -441,21 +441,16 @@ describe('strategy steps from a spec run through the engine', () => {
 
 describe('reservebench spec', () => {
   it.each(SPECS)('%s.spec gives exactly its expected output', async (name) => {
-    const run = await runCli([
-      'spec',
-      specPath(name),
-      '--database-url',
-      serverUrl,
-      '--expected',
-      expectedPath(name),
-    ]);
+    const run = await runCli(['spec', specPath(name), '--expected', expectedPath(name)], {
+      DATABASE_URL: serverUrl,
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe(`output of ${specPath(name)} matches ${expectedPath(name)}\n`);
     expect(run.code).toBe(0);
   });
 
   it('prints the output itself without --expected', async () => {
-    const run = await runCli(['spec', specPath('deadlock'), '--database-url', serverUrl]);
+    const run = await runCli(['spec', specPath('deadlock')], { DATABASE_URL: serverUrl });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(readFileSync(expectedPath('deadlock'), 'utf8'));
     // Exactly one session is chosen as the deadlock victim, and it is always s2.
@@ -479,14 +474,9 @@ describe('reservebench spec', () => {
           'sku-lab-01|        8',
         ),
       );
-      const run = await runCli([
-        'spec',
-        specPath('lost-update'),
-        '--database-url',
-        serverUrl,
-        '--expected',
-        wrong,
-      ]);
+      const run = await runCli(['spec', specPath('lost-update'), '--expected', wrong], {
+        DATABASE_URL: serverUrl,
+      });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(`--- ${wrong}\n+++ output of ${specPath('lost-update')}\n`);
       expect(run.stdout).toContain('\n-sku-lab-01|        8\n+sku-lab-01|        9\n');
@@ -498,7 +488,7 @@ describe('reservebench spec', () => {
     it('exits 2 with one line naming file, line and column for a malformed spec', async () => {
       const bad = join(dir, 'bad.spec');
       writeFileSync(bad, 'session s1\nstep s1a { SELECT 1; }\npermutation s1a s9\n');
-      const run = await runCli(['spec', bad, '--database-url', serverUrl]);
+      const run = await runCli(['spec', bad], { DATABASE_URL: serverUrl });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(`reservebench: ${bad}:3:17: undefined step "s9" specified in permutation\n`);
@@ -519,7 +509,7 @@ describe('reservebench spec', () => {
           'permutation s1lock s2lock',
         ].join('\n'),
       );
-      const run = await runCli(['spec', stuck, '--database-url', serverUrl, '--timeout-ms', '300']);
+      const run = await runCli(['spec', stuck, '--timeout-ms', '300'], { DATABASE_URL: serverUrl });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('step s2lock: SELECT id FROM stuck FOR UPDATE; <waiting ...>\n');
       expect(run.stderr).toBe(

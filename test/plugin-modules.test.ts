@@ -52,19 +52,8 @@ function write(name: string, text: string): string {
 async function runCase(path: string): Promise<{ code: number | null; stderr: string; report: Report }> {
   const reports = join(folder, 'reports');
   const run = await runBounded(
-    [
-      'run',
-      '--json',
-      '--strategy',
-      path,
-      '--scenario',
-      'user-limit',
-      '--database-url',
-      serverUrl,
-      '--reports',
-      reports,
-    ],
-    { timeoutMs: 60_000 },
+    ['run', '--json', '--strategy', path, '--scenario', 'user-limit', '--reports', reports],
+    { timeoutMs: 60_000, env: { DATABASE_URL: serverUrl } },
   );
   expect(run.stderr).not.toMatch(/cannot load/);
   return { code: run.code, stderr: run.stderr, report: JSON.parse(run.stdout) as Report };
@@ -117,7 +106,7 @@ describe('a module that does not load is refused with one line saying where', ()
     ],
   ])('%s', async (_, name, text, where) => {
     const path = write(name, text);
-    const run = await runBounded(['run', '--strategy', path, '--database-url', serverUrl]);
+    const run = await runBounded(['run', '--strategy', path], { env: { DATABASE_URL: serverUrl } });
     expect(run.stderr).toMatch(where);
     expect(run.stderr).toMatch(/cannot load strategy module/);
     expect(oneLineProblem(run.stderr), run.stderr).toBe(true);

@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runBounded } from './bounded-cli.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
+import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 const ROLE = 'reservebench_limited_role';
@@ -52,15 +53,9 @@ describe('the connection preflight', () => {
     const url = new URL(serverUrl);
     url.username = ROLE;
     url.password = 'limited-pw';
-    const run = await runCli([
-      'run',
-      '--scenario',
-      'contention',
-      '--strategy',
-      'hot-row',
-      '--database-url',
-      url.toString(),
-    ]);
+    const run = await runCli(['run', '--scenario', 'contention', '--strategy', 'hot-row'], {
+      DATABASE_URL: url.toString(),
+    });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(
@@ -74,19 +69,10 @@ describe('the connection preflight', () => {
     expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
     // With few enough clients the same role may run.
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
-    const small = await runCli([
-      'run',
-      '--scenario',
-      'contention',
-      '--strategy',
-      'hot-row',
-      '--clients',
-      '8',
-      '--database-url',
-      url.toString(),
-      '--reports',
-      reports,
-    ]);
+    const small = await runCli(
+      ['run', '--scenario', 'contention', '--strategy', 'hot-row', '--clients', '8', '--reports', reports],
+      { DATABASE_URL: url.toString() },
+    );
     rmSync(reports, { recursive: true, force: true });
     expect(small.code).toBe(0);
     await admin.end();
@@ -99,16 +85,9 @@ describe('the connection preflight', () => {
     const before = await runDatabases(admin);
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
     const quick = ['--strategy', 'hot-row', '--trials', '1', '--warmup-ms', '0', '--duration-ms', '100'];
-    const bench = await runCli([
-      'bench',
-      ...quick,
-      '--clients',
-      '4,16',
-      '--database-url',
-      url,
-      '--reports',
-      reports,
-    ]);
+    const bench = await runCli(['bench', ...quick, '--clients', '4,16', '--reports', reports], {
+      DATABASE_URL: url,
+    });
     expect(bench.code, bench.stderr).toBe(2);
     expect(bench.stderr.trim().split('\n')).toHaveLength(1);
     expect(bench.stderr).toMatch(
@@ -117,16 +96,9 @@ describe('the connection preflight', () => {
     expect(bench.stderr).not.toContain('limited-pw');
     expect(await runDatabases(admin)).toBe(before);
     // The largest count decides: 4 clients fit.
-    const small = await runCli([
-      'bench',
-      ...quick,
-      '--clients',
-      '4',
-      '--database-url',
-      url,
-      '--reports',
-      reports,
-    ]);
+    const small = await runCli(['bench', ...quick, '--clients', '4', '--reports', reports], {
+      DATABASE_URL: url,
+    });
     rmSync(reports, { recursive: true, force: true });
     expect(small.code, small.stderr).toBe(0);
     expect(await runDatabases(admin)).toBe(before);
@@ -138,10 +110,11 @@ describe('the connection preflight', () => {
     await admin.connect();
     const url = await limitedRoleUrl(admin);
     const before = await runDatabases(admin);
-    const serve = ['serve', '--strategy', 'hot-row', '--port', '0', '--database-url', url];
+    const serve = ['serve', '--strategy', 'hot-row', '--port', '0'];
+    const env = { DATABASE_URL: url };
     // 8:8 → two pools of 8 (and the expiry job's one), plus the harness's own 10. A deadline: a serve let
     // through would never end.
-    const refused = await runBounded([...serve, '--admission', '8:8'], { timeoutMs: 30_000 });
+    const refused = await runBounded([...serve, '--admission', '8:8'], { timeoutMs: 30_000, env });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     const needs =
@@ -153,8 +126,8 @@ describe('the connection preflight', () => {
     expect(refused.stdout).not.toMatch(/listening/);
     expect(await runDatabases(admin)).toBe(before);
     // 2:8 → at most 15 connections: it serves, and stops cleanly on SIGTERM.
-    const child = spawn(process.execPath, [BIN, ...serve, '--admission', '2:8'], {
-      env: { ...process.env, DATABASE_URL: '' },
+    const child = spawn(process.execPath, cliArgv([...serve, '--admission', '2:8']), {
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

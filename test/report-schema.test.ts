@@ -49,20 +49,21 @@ describe('reports checked against their schema', () => {
   it('a run with passing, failing, n/a and broken cases writes report.json that matches docs/report.schema.json', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-schema-'));
     try {
-      const run = await runCli([
-        'run',
-        '--json',
-        '--database-url',
-        serverUrl,
-        '--reports',
-        reports,
-        '--strategy',
-        'hot-row,check-then-act,test/fixtures/oversell-declared-safe.ts,test/fixtures/never-answers.ts',
-        '--scenario',
-        'contention-30-2,user-race,expiry',
-        '--timeout-ms',
-        '1000',
-      ]);
+      const run = await runCli(
+        [
+          'run',
+          '--json',
+          '--reports',
+          reports,
+          '--strategy',
+          'hot-row,check-then-act,test/fixtures/oversell-declared-safe.ts,test/fixtures/never-answers.ts',
+          '--scenario',
+          'contention-30-2,user-race,expiry',
+          '--timeout-ms',
+          '1000',
+        ],
+        { DATABASE_URL: serverUrl },
+      );
       expect(run.code, run.stderr).toBe(1);
       report = JSON.parse(run.stdout) as Report;
       const stamp = readdirSync(reports).find((d) => d !== 'latest') ?? '';
@@ -105,28 +106,29 @@ describe('reports checked against their schema', () => {
   it('a bench report (bench --json) matches docs/bench-report.schema.json, as does the committed example', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-schema-bench-'));
     try {
-      const run = await runCli([
-        'bench',
-        '--json',
-        '--strategy',
-        'hot-row',
-        '--clients',
-        '2',
-        '--admission',
-        '2:4',
-        '--trials',
-        '2',
-        '--warmup-ms',
-        '100',
-        '--duration-ms',
-        '200',
-        '--stock',
-        '20000',
-        '--database-url',
-        serverUrl,
-        '--reports',
-        reports,
-      ]);
+      const run = await runCli(
+        [
+          'bench',
+          '--json',
+          '--strategy',
+          'hot-row',
+          '--clients',
+          '2',
+          '--admission',
+          '2:4',
+          '--trials',
+          '2',
+          '--warmup-ms',
+          '100',
+          '--duration-ms',
+          '200',
+          '--stock',
+          '20000',
+          '--reports',
+          reports,
+        ],
+        { DATABASE_URL: serverUrl },
+      );
       expect(run.code, run.stderr).toBe(0);
       const bench = JSON.parse(run.stdout) as unknown;
       expect(schemaErrors(bench, 'docs/bench-report.schema.json')).toEqual([]);

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report } from '../harness/report/report.ts';
 import type { CaseResult, MeasuredCase } from '../harness/verdict/case-result.ts';
+import { cliArgv } from './cli-child.ts';
 import { schemaErrors } from './report-schema-validator.ts';
-
-export const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
 
 export interface CliRun {
   code: number | null;
@@ -20,7 +19,7 @@ export interface CliRun {
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CliRun> {
   const began = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, cliArgv(args), {
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -45,7 +44,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: stri
 export async function runJson(serverUrl: string, args: string[]): Promise<{ run: CliRun; report: Report }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   try {
-    const run = await runCli(['run', '--json', '--database-url', serverUrl, '--reports', reports, ...args]);
+    const run = await runCli(['run', '--json', '--reports', reports, ...args], { DATABASE_URL: serverUrl });
     let report: Report;
     try {
       report = JSON.parse(run.stdout) as Report;

@@ -13,18 +13,13 @@ const SPECS = ['write-skew-repeatable-read', 'write-skew-serializable', 'optimis
 const specPath = (name: string) => `specs/${name}.spec`;
 const expectedPath = (name: string) => `specs/expected/${name}.out`;
 
-const spec = (name: string) => runCli(['spec', specPath(name), '--database-url', serverUrl]);
+const spec = (name: string) => runCli(['spec', specPath(name)], { DATABASE_URL: serverUrl });
 
 describe('seed 002 specs', () => {
   it.each(SPECS)('%s.spec gives exactly its expected output', async (name) => {
-    const run = await runCli([
-      'spec',
-      specPath(name),
-      '--database-url',
-      serverUrl,
-      '--expected',
-      expectedPath(name),
-    ]);
+    const run = await runCli(['spec', specPath(name), '--expected', expectedPath(name)], {
+      DATABASE_URL: serverUrl,
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe(`output of ${specPath(name)} matches ${expectedPath(name)}\n`);
     expect(run.code).toBe(0);

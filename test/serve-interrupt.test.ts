@@ -12,7 +12,7 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
 import { postReserve } from '../harness/http/loopback-client.ts';
-import { BIN } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
 
 /** The process group of a live process, from /proc/<pid>/stat (the field after state and ppid). */
 function processGroup(pid: number): number {
@@ -40,7 +40,7 @@ describe('Ctrl-C on serve (SIGINT to its whole process group)', () => {
     // Its own process group, as a terminal's foreground job is.
     const child = spawn(
       process.execPath,
-      [BIN, 'serve', '--port', '0', '--strategy', 'hot-row', '--work-ms', '1000'],
+      cliArgv(['serve', '--port', '0', '--strategy', 'hot-row', '--work-ms', '1000']),
       {
         env: { ...process.env, DATABASE_URL: '', TMPDIR: tmp },
         stdio: ['ignore', 'pipe', 'pipe'],

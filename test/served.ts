@@ -2,7 +2,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { BIN } from './run-cli.ts';
+import { cliArgv } from './cli-child.ts';
 
 export interface Served {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -13,7 +13,8 @@ export interface Served {
 }
 
 export async function startServe(serverUrl: string, args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database-url', serverUrl, ...args], {
+  const child = spawn(process.execPath, cliArgv(['serve', '--port', '0', ...args]), {
+    env: { ...process.env, DATABASE_URL: serverUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
