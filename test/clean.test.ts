@@ -4,6 +4,7 @@
  * suite's marker.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   chmodSync,
   existsSync,
@@ -14,11 +15,13 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { OWNED_MARKER } from '../harness/database/database.ts';
 import { cliArgv } from './cli-child.ts';
 import { runCli } from './run-cli.ts';
 
@@ -108,5 +111,85 @@ describe('reservebench clean', () => {
     const { rowCount } = await check.query('SELECT 1 FROM pg_database WHERE datname = $1', [notOurs]);
     await check.end();
     expect(rowCount).toBe(1);
+  });
+});
+
+describe('reservebench clean, when the server a run database lives on is down', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'reservebench-clean-down-'));
+  const env = { TMPDIR: tmp };
+  const kept = 'reservebench_20990101_000000_serverdown';
+  const stateFile = join(tmp, 'reservebench-state', 'run-999999998-1.json');
+  const forwarder = createServer((client) => {
+    const upstream = tcpConnect(Number(new URL(serverUrl).port), '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  afterAll(async () => {
+    forwarder.close();
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${kept}`);
+    await admin.end();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const exists = async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [kept]);
+    await admin.end();
+    return rowCount === 1;
+  };
+
+  it('keeps the entry, in one line, and drops the database once the server is back', async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${kept}`);
+    await admin.query(`COMMENT ON DATABASE ${kept} IS '${OWNED_MARKER}'`);
+    await admin.end();
+    // The shared server, reached through a port of the test's own: nothing listens there yet (down).
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as { port: number }).port;
+    probe.close();
+    await once(probe, 'close');
+    const secret = new URL(serverUrl).password;
+    const down = new URL(serverUrl);
+    down.port = String(port);
+    down.password = '';
+    down.search = `?password=${encodeURIComponent(secret)}`;
+    mkdirSync(join(tmp, 'reservebench-state'), { recursive: true });
+    writeFileSync(
+      stateFile,
+      JSON.stringify({
+        pid: 999_999_998,
+        startedAt: 'x',
+        serverUrl: down.toString(),
+        database: kept,
+        kept: true,
+      }),
+    );
+
+    const whileDown = await runCli(['clean'], env);
+    expect(whileDown.code).toBe(0);
+    expect(whileDown.stdout.trim().split('\n')).toHaveLength(1);
+    expect(whileDown.stdout).toMatch(
+      new RegExp(
+        `^kept database ${kept} on \\S+\\?password=\\*\\*\\* .*: cannot connect to its server \\(.*ECONNREFUSED.*\\)`,
+      ),
+    );
+    expect(whileDown.stdout).toContain(stateFile);
+    expect(whileDown.stdout).not.toContain(secret);
+    expect(existsSync(stateFile)).toBe(true);
+    expect(await exists()).toBe(true);
+
+    forwarder.listen(port, '127.0.0.1');
+    await once(forwarder, 'listening');
+    const whenBack = await runCli(['clean'], env);
+    expect(whenBack.code).toBe(0);
+    expect(whenBack.stdout).toMatch(new RegExp(`^removed database ${kept} on `));
+    expect(existsSync(stateFile)).toBe(false);
+    expect(await exists()).toBe(false);
   });
 });

@@ -42,21 +42,55 @@ async function stopServer(dataDir: string): Promise<void> {
   for (let i = 0; i < 2000 && processAlive(pid); i++) await nextLook(5);
 }
 
-async function dropDatabase(serverUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl, application_name: 'reservebench-clean' });
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Drops the run database, or says why its server cannot be connected to. A server that does not answer
+ * now may well come back with the database in it, so that is no reason to forget the entry.
+ */
+async function dropDatabase(
+  serverUrl: string,
+  database: string,
+): Promise<{ unreachable: string } | undefined> {
+  const client = new pg.Client({
+    connectionString: serverUrl,
+    application_name: 'reservebench-clean',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   client.on('error', () => undefined);
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (error: unknown) {
+    await client.end().catch(() => undefined);
+    return { unreachable: oneLine(error) };
+  }
   try {
     await dropOwnedDatabase(client, database);
+    return undefined;
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
-function isGoneLocalServer(error: unknown, serverUrl: string | undefined): boolean {
-  if (!serverUrl || (error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') return false;
-  const host = new URL(serverUrl).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+/** What cleaning one entry did, as its line; the entry's file goes only once nothing it names is left. */
+async function cleanEntry(file: StateFile, line: string): Promise<string> {
+  const { state } = file;
+  try {
+    if (state.dataDir) {
+      await stopServer(state.dataDir);
+      rmSync(state.dataDir, { recursive: true, force: true });
+    }
+    if (state.serverUrl && state.database) {
+      const failed = await dropDatabase(state.serverUrl, state.database);
+      if (failed) {
+        return `kept ${line}: cannot connect to its server (${failed.unreachable}); clean again once it is back, or delete ${file.path} if it is gone for good`;
+      }
+    }
+    removeRunState(file.path);
+    return `removed ${line}`;
+  } catch (error: unknown) {
+    return `could not remove ${line}: ${oneLine(error)}`;
+  }
 }
 
 /** Lines saying what was (or, with dryRun, would be) removed. */
@@ -66,28 +100,7 @@ export async function clean(options: { dryRun: boolean }): Promise<string[]> {
   const lines: string[] = [];
   for (const file of found) {
     const line = describe(file);
-    if (options.dryRun) {
-      lines.push(`would remove ${line}`);
-      continue;
-    }
-    const { state } = file;
-    try {
-      if (state.dataDir) {
-        await stopServer(state.dataDir);
-        rmSync(state.dataDir, { recursive: true, force: true });
-      }
-      if (state.serverUrl && state.database) await dropDatabase(state.serverUrl, state.database);
-      removeRunState(file.path);
-      lines.push(`removed ${line}`);
-    } catch (error: unknown) {
-      // A server on this machine that no longer listens took its databases with it (a test server).
-      if (isGoneLocalServer(error, state.serverUrl)) {
-        removeRunState(file.path);
-        lines.push(`forgot ${line}: its server on this machine is gone`);
-        continue;
-      }
-      lines.push(`could not remove ${line}: ${oneLine(error)}`);
-    }
+    lines.push(options.dryRun ? `would remove ${line}` : await cleanEntry(file, line));
   }
   return lines;
 }
