@@ -1,14 +1,17 @@
 /**
  * Issue 13, plug-ins: a strategy file anywhere loads (also outside a "type": "module" package), a syntax
  * error is shown with file:line:column, and an answer with an outcome the contract does not have is
- * recorded as an ERROR naming it instead of vanishing from the counts.
+ * recorded as an ERROR naming it instead of vanishing from the counts. Issue 25: a plug-in that calls
+ * process.exit ends the run with exit 2 and one line naming it, never with its own code.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Report } from '../harness/report/report.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
+import { cliArgv } from './cli-child.ts';
 import { measured } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -111,5 +114,68 @@ describe('a module that does not load is refused with one line saying where', ()
     expect(run.stderr).toMatch(/cannot load strategy module/);
     expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
     expect(run.code).toBe(2);
+  });
+});
+
+describe('a strategy module that calls process.exit ends the run with exit 2 and one line naming it', () => {
+  it.each([
+    ['while it loads', 'at-import.ts', 4],
+    ['in setup', 'in-setup.ts', 9],
+    ['from a timer it set', 'from-timer.ts', 10],
+    ['in reserve, on a worker thread', 'in-reserve.ts', 10],
+  ])('%s', async (_, name, line) => {
+    const path = `test/fixtures/plugin-exit/${name}`;
+    const reports = join(folder, `reports-${name}`);
+    const run = await runBounded(
+      ['run', '--strategy', path, '--scenario', 'user-limit', '--reports', reports],
+      {
+        timeoutMs: 60_000,
+        env: { DATABASE_URL: serverUrl },
+      },
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^reservebench: strategy module ${path} called process\\.exit\\(0\\) at \\S+/${name}:${line}:\\d+; `,
+      ),
+    );
+    expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+    expect(run.code).toBe(2);
+  });
+
+  it('also outside a "type": "module" package, where the module is CommonJS', async () => {
+    const path = write('exits.ts', plugin('exits', 'SOLD_OUT', 'process.exit(0);'));
+    const run = await runBounded(['run', '--strategy', path], { env: { DATABASE_URL: serverUrl } });
+    expect(run.stderr).toMatch(
+      /^reservebench: strategy module \S+exits\.ts called process\.exit\(0\) at \S+exits\.ts:1:9; /,
+    );
+    expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+    expect(run.code).toBe(2);
+  });
+
+  it('leaves the harness its own exits: Ctrl-C of a run with a plug-in loaded exits 130', async () => {
+    const child = spawn(
+      process.execPath,
+      cliArgv([
+        'run',
+        '--strategy',
+        'test/fixtures/lock-first.ts',
+        '--scenario',
+        'contention',
+        '--repeat',
+        '20',
+      ]),
+      { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('contention/lock-first')) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).not.toMatch(/process\.exit/);
   });
 });

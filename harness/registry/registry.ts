@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { register as registerCommonJsHooks } from 'tsx/cjs/api';
 import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
+import { guardExitsOf } from './plugin-exit.ts';
+import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
 
 const STRATEGIES = new URL('../../strategies/', import.meta.url);
@@ -51,9 +53,10 @@ const BUILT_IN_URLS = new Set(Object.values(BUILT_IN));
 let commonJsHooks = false;
 
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
-  if (!commonJsHooks && !BUILT_IN_URLS.has(moduleUrl)) {
-    registerCommonJsHooks();
+  if (!BUILT_IN_URLS.has(moduleUrl)) {
+    if (!commonJsHooks) registerCommonJsHooks();
     commonJsHooks = true;
+    guardExitsOf(moduleUrl, shownAs);
   }
   const checked = strategyFromModule(await import(moduleUrl));
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
@@ -86,11 +89,7 @@ function syntaxErrorAt(file: string): string | undefined {
 
 function frameIn(error: unknown, file: string): string | undefined {
   const url = pathToFileURL(file).href;
-  for (const frame of (error instanceof Error ? (error.stack ?? '') : '').split('\n').slice(1)) {
-    const place = /\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame.trim());
-    if (place && (place[1] === file || place[1] === url)) return `${file}:${place[2]}:${place[3]}`;
-  }
-  return undefined;
+  return codeFrames(error instanceof Error ? (error.stack ?? '') : '').find((frame) => frame.url === url)?.at;
 }
 
 function looksLikePath(name: string): boolean {
