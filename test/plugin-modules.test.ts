@@ -2,12 +2,14 @@
  * Issue 13, plug-ins: a strategy file anywhere loads (also outside a "type": "module" package), a syntax
  * error is shown with file:line:column, and an answer with an outcome the contract does not have is
  * recorded as an ERROR naming it instead of vanishing from the counts. Issue 25: a plug-in that calls
- * process.exit ends the run with exit 2 and one line naming it, never with its own code.
+ * process.exit ends the run with exit 2 and one line naming it, never with its own code; one that never
+ * finishes loading is refused in one line, and Ctrl-C or SIGTERM ends the run while it loads.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Report } from '../harness/report/report.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
@@ -177,5 +179,54 @@ describe('a strategy module that calls process.exit ends the run with exit 2 and
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(130);
     expect(stderr).not.toMatch(/process\.exit/);
+  });
+});
+
+describe('a strategy module that never finishes loading is refused in one line (exit 2)', () => {
+  it.each([
+    ['its top-level code spins', 'spins-at-import.ts', /did not finish loading within 10 s: /],
+    ['its top-level await never settles', 'awaits-forever-at-import.ts', /never finishes loading: /],
+  ])('%s', async (_, name, why) => {
+    const path = `test/fixtures/plugin-load/${name}`;
+    const run = await runBounded(['run', '--strategy', path], {
+      timeoutMs: 60_000,
+      env: { DATABASE_URL: serverUrl },
+    });
+    expect(run.timedOut).toBe(false);
+    expect(run.stderr).toMatch(new RegExp(`^reservebench: strategy module ${path} `));
+    expect(run.stderr).toMatch(why);
+    expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+    expect(run.code).toBe(2);
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s ends the run while the module spins', async (signal, code) => {
+    const spinning = join(folder, `spinning-${signal}`);
+    const child = spawn(
+      process.execPath,
+      cliArgv(['run', '--strategy', 'test/fixtures/plugin-load/spins-at-import.ts']),
+      {
+        env: { ...process.env, DATABASE_URL: serverUrl, RESERVEBENCH_TEST_SPINNING: spinning },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        // Its own process group, so the deadline below also stops what it left spinning.
+        detached: true,
+      },
+    );
+    const group = child.pid ?? 0;
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // Observed, not slept on: the module has started to spin.
+    for (let i = 0; i < 3000 && !existsSync(spinning); i++) await nextLook(10);
+    expect(existsSync(spinning)).toBe(true);
+    child.kill(signal);
+    const deadline = setTimeout(() => process.kill(-group, 'SIGKILL'), 30_000);
+    const exitCode = await exited;
+    clearTimeout(deadline);
+    expect(exitCode, stderr).toBe(code);
   });
 });

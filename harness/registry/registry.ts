@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { register as registerCommonJsHooks } from 'tsx/cjs/api';
 import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
+import { probeLoading } from './load-probe.ts';
 import { guardExitsOf } from './plugin-exit.ts';
 import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
@@ -108,6 +109,9 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
   const file = resolve(name);
   if (!existsSync(file)) throw Errors.badInput(`strategy module not found: ${name}`);
   const moduleUrl = pathToFileURL(file).href;
+  // Guarded first, so that the probe's thread can end the run too when the module calls process.exit.
+  guardExitsOf(moduleUrl, name);
+  await probeLoading(moduleUrl, name);
   let strategy: Strategy;
   try {
     strategy = await importStrategy(moduleUrl, name);
