@@ -88,8 +88,8 @@ describe('backend-killed (pg_terminate_backend at before-commit and after-read)'
   });
 });
 
-describe('commit-ack-lost (a proxy cuts the connection after the commit, before its answer)', () => {
-  it('leaves exactly one hold per key after the retry with the same key, on every safe design', async () => {
+describe('commit-ack-lost (a proxy cuts the answer to the commit of the reservation)', () => {
+  it('loses every commit answer, and every retry with the same key replays it, on every safe design', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
       'commit-ack-lost',
@@ -100,13 +100,29 @@ describe('commit-ack-lost (a proxy cuts the connection after the commit, before 
     for (const strategy of ['hot-row', 'skip-locked-slots', 'memory-quota']) {
       const c = measured(report.cases, `commit-ack-lost/${strategy}`);
       expect(c.status, strategy).toBe('pass');
-      // hot-row and skip-locked-slots committed before the cut, so the retry finds the key; memory-quota's
-      // cut lands on its node's first statement, before any reservation was written.
-      expect(c.outcomes).toEqual(
-        strategy === 'memory-quota' ? { HELD: 5, INDETERMINATE: 5 } : { REPLAY: 5, INDETERMINATE: 5 },
-      );
+      // memory-quota's node registration (an autocommit INSERT of its share) comes first on the
+      // connection; the cut still lands on the COMMIT of the sale.
+      expect(c.outcomes, strategy).toEqual({ REPLAY: 5, INDETERMINATE: 5 });
       expect(c.invariants).toMatchObject({ total: 10, active: 5, available: 5, drift: 0, oversold: 0 });
-      expect(c.observations).toEqual({ answersLost: 5 });
+      expect(c.observations, strategy).toEqual({ commitsLost: 5 });
     }
+  });
+
+  it('cuts the COMMIT, not the autocommit lookup a design begins each reserve with', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'commit-ack-lost',
+      '--strategy',
+      'test/fixtures/lookup-before-begin.ts',
+    ]);
+    expect(run.code).toBe(0);
+    const c = measured(report.cases, 'commit-ack-lost/lookup-before-begin');
+    expect(c.status).toBe('pass');
+    // Had the lookup lost its answer, nothing would have been written and the retry would answer HELD.
+    expect(c.phases).toEqual([
+      { label: 'reserve', outcomes: { INDETERMINATE: 5 } },
+      { label: 'replay', outcomes: { REPLAY: 5 } },
+    ]);
+    expect(c.observations).toEqual({ commitsLost: 5 });
   });
 });

@@ -1,10 +1,18 @@
 /**
- * A loopback TCP proxy in front of the database that can lose one commit's acknowledgement: the client's
- * COMMIT (or an autocommit statement) reaches the server, the server commits and answers, and the proxy
- * cuts both connections instead of passing the end of that answer on. The client cannot know whether it
- * committed. Armed step by step by the scenario and triggered by what it reads on the wire (PostgreSQL's
- * v3 protocol: the first ReadyForQuery that reports the session idle again, i.e. a transaction just ended),
- * never by a timer.
+ * A loopback TCP proxy in front of the database that can lose one reservation's commit answer: the
+ * client's COMMIT (or the autocommit statement that writes the reservation) reaches the server, the server
+ * commits and answers, and the proxy cuts both connections instead of passing that answer on. The client
+ * cannot know whether it committed.
+ *
+ * Which answer, from PostgreSQL's v3 protocol and the database, never a timer. A transaction ends only with
+ * a statement's completion: a COMMIT's, or an autocommit statement's, whose implicit transaction the server
+ * closes before the ReadyForQuery that ends the query (the simple Query's, or the Sync's). That
+ * ReadyForQuery reports 'I': no transaction is open any more. So, once armed, the proxy holds each answer
+ * from its first CommandComplete to its ReadyForQuery. When that reports 'I', it asks whether the
+ * reservation is committed now, read back on another connection (this session holds no transaction, so the
+ * read cannot wait on it): the first answer after which it is, is the commit answer, and never reaches the
+ * client. Every other answer is passed on whole: a lookup or a node's registration before the reservation,
+ * a read-only transaction, a rollback, and any answer that leaves a transaction open ('T' or 'E').
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -25,39 +33,64 @@ class MessageReader {
   }
 }
 
+const COMMAND_COMPLETE = 0x43; // 'C'
+const READY_FOR_QUERY = 0x5a; // 'Z', its one byte of body the transaction status
+const IDLE = 0x49; // 'I'
+
+/** Whether the reservation the armed proxy is waiting for is in the database now. */
+export type CommittedCheck = () => Promise<boolean>;
+
 export interface CommitAckProxy {
   port: number;
-  /** The next transaction to end through the proxy loses its answer; resolves once the connection is cut. */
-  loseNextCommitAnswer(): Promise<void>;
+  /** The first answer after which `committed()` holds never reaches the client: both connections are cut. */
+  loseCommitAnswer(committed: CommittedCheck): void;
   close(): Promise<void>;
 }
 
 export async function startCommitAckProxy(target: { host: string; port: number }): Promise<CommitAckProxy> {
-  let armed: (() => void) | undefined;
+  let armed: CommittedCheck | undefined;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     const fromServer = new MessageReader();
+    let held: Buffer[] | undefined;
     const cut = () => {
       client.destroy();
       upstream.destroy();
+    };
+    /** Passes `message` on or holds it; false once the connections are cut at it. */
+    const relay = async (message: Buffer): Promise<boolean> => {
+      if (armed && !held && message[0] === COMMAND_COMPLETE) held = [];
+      if (!held) {
+        client.write(message);
+        return true;
+      }
+      held.push(message);
+      if (message[0] !== READY_FOR_QUERY) return true;
+      const answer = held;
+      held = undefined;
+      const committed = armed;
+      // A read that fails cannot tell; passing the answer on would let the reserve end untested, so the
+      // proxy cuts, and the scenario's own read of the reservation reports the failure.
+      if (committed && message[5] === IDLE && (await committed().catch(() => true))) {
+        armed = undefined;
+        cut();
+        return false;
+      }
+      for (const m of answer) client.write(m);
+      return true;
     };
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      for (const message of fromServer.push(chunk)) {
-        // 'Z' ReadyForQuery with status 'I': the server is idle again, so a transaction has just ended.
-        if (armed && message[0] === 0x5a && message[5] === 0x49) {
-          const done = armed;
-          armed = undefined;
-          cut();
-          done();
-          return;
-        }
-        client.write(message);
-      }
+      // The server's messages are relayed in order: nothing more is read while a held answer waits.
+      upstream.pause();
+      void (async () => {
+        for (const message of fromServer.push(chunk)) if (!(await relay(message))) return;
+        upstream.resume();
+      })();
     });
     for (const socket of [client, upstream]) {
       socket.on('error', cut);
@@ -72,10 +105,9 @@ export async function startCommitAckProxy(target: { host: string; port: number }
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     port,
-    loseNextCommitAnswer: () =>
-      new Promise<void>((resolve) => {
-        armed = resolve;
-      }),
+    loseCommitAnswer(committed) {
+      armed = committed;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
