@@ -9,15 +9,26 @@ export interface Served {
   url: string;
   /** Every stdout line so far (the JSON request log included). */
   lines: string[];
+  /** Everything it wrote on stderr so far. */
+  stderr(): string;
   exited: Promise<number | null>;
 }
 
-export async function startServe(serverUrl: string, args: string[]): Promise<Served> {
+/** `env`: added to the child's environment (a TMPDIR of its own, to see what it leaves). */
+export async function startServe(
+  serverUrl: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Served> {
   const child = spawn(process.execPath, cliArgv(['serve', '--port', '0', ...args]), {
-    env: { ...process.env, DATABASE_URL: serverUrl },
+    env: { ...process.env, DATABASE_URL: serverUrl, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
@@ -26,7 +37,7 @@ export async function startServe(serverUrl: string, args: string[]): Promise<Ser
       const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
       if (found) resolve(found);
     });
-    child.once('close', () => reject(new Error(`serve exited: ${lines.join('\n')}`)));
+    child.once('close', () => reject(new Error(`serve exited: ${lines.join('\n')}\n${stderr}`)));
   });
-  return { child, url, lines, exited };
+  return { child, url, lines, stderr: () => stderr, exited };
 }

@@ -234,7 +234,9 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
       await run.admin.end().catch(() => undefined);
       try {
         if (!keep) {
-          await dropOwnedDatabase(server.client, name);
+          // Through a connection of its own: the one kept since the start may have been cut (a restart).
+          const dropping = await connect(server.url, 'reservebench-cleanup');
+          await dropOwnedDatabase(dropping, name).finally(() => dropping.end());
           if (stateFile) removeRunState(stateFile);
           return [];
         }

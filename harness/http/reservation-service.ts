@@ -8,8 +8,9 @@
  * no such operation, or the same 503s; GET /reservations/{key} → 200 status, 404 NOT_FOUND, 400 for a key
  * no reservation can have, or the same 503s; GET /stock/{sku} → 200 remaining (the strategy's own
  * `remaining`), 404 for a sku the service does not sell; GET /admission → the gates' and the expiry job's
- * counters as JSON; GET /metrics → the same and more in the Prometheus text format. A 503 is only returned
- * before the request touched the database, so a client may retry with the same key without asking first.
+ * counters as JSON; GET /metrics → the same and more in the Prometheus text format. A 503 with Retry-After
+ * is only returned when nothing was written, so a client may retry with the same key without asking first;
+ * a write whose database connection was cut under it is a 503 INDETERMINATE without it (lost-connection.ts).
  * Node's http server hands each request straight to the handler (no executor with a hidden queue). Writes
  * (reserve, confirm, release) and reads (reservations, stock) each pass a gate of their own (same bounds)
  * onto a pool of their own with exactly `limit` connections, so the only queues in front of the database
@@ -26,6 +27,7 @@ import { sessionOptions } from '../driver/client-task.ts';
 import { Admission, type AdmissionSettings } from './admission.ts';
 import { beginExchange, type Exchange, type RequestLog, requestLog } from './exchange.ts';
 import { startExpiryJob } from './expiry-job.ts';
+import { watchConnections } from './lost-connection.ts';
 import { failed } from './service-handlers.ts';
 import { type GateName, ServiceMetrics } from './service-metrics.ts';
 import { dispatch, routeOf } from './service-routes.ts';
@@ -76,7 +78,9 @@ function openPool(options: ServiceOptions, role: string, max: number): pg.Pool {
       ? { options: sessionOptions({ schema: options.schema, isolation: options.isolation }) }
       : {}),
   });
+  // An idle connection cut by the server is dropped by the pool, which reports it here.
   pool.on('error', () => undefined);
+  watchConnections(pool);
   return pool;
 }
 
@@ -149,7 +153,7 @@ export async function startReservationService(
     reservations,
     lookups,
     metrics,
-    tally: { badRequests: 0, databaseErrors: 0, clientAborts: 0 },
+    tally: { badRequests: 0, databaseErrors: 0, connectionFailures: 0, clientAborts: 0 },
     node: options.node,
     skus: options.skus,
     reset: options.reset,

@@ -1,7 +1,7 @@
 /**
  * The reservation service's answer to each route (docs/http-api.md), once service-routes.ts has matched the
  * path and the method and read a POST's body. A request that touches the database passes its lane's gate
- * first, so a 503 is always answered before the database is touched.
+ * first, so a full gate's 503 is answered before the database is touched.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as work } from 'node:timers/promises';
@@ -12,6 +12,7 @@ import { oneLine } from '../errors.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
 import type { Ticket } from './admission.ts';
 import { exchange, reply, send } from './exchange.ts';
+import { answerLostConnection, connectionLost } from './lost-connection.ts';
 import { checkReserveBody, isRequestKey } from './reserve-body.ts';
 import { checkResetBody } from './reset-body.ts';
 import type { Lane, ServiceState } from './service-state.ts';
@@ -83,7 +84,10 @@ const session = (service: ServiceState, client: pg.PoolClient): SessionContext =
   node: service.node,
 });
 
-/** Runs `work` on one of the lane's connections once its gate admits it; 503 before the database if not. */
+/**
+ * Runs `work` on one of the lane's connections once its gate admits it; 503 before the database if not,
+ * and a 503 of lost-connection.ts when its connection was cut or could not be had.
+ */
 async function admitted(
   service: ServiceState,
   lane: Lane,
@@ -101,14 +105,16 @@ async function admitted(
     reply(res, 503, { outcome: ticket }, { 'retry-after': '1' });
     return;
   }
+  let client: pg.PoolClient | undefined;
   try {
-    const client = await lane.pool.connect();
-    try {
-      await work(client);
-    } finally {
-      client.release();
-    }
+    client = await lane.pool.connect();
+    await work(client);
+    client.release();
   } catch (error: unknown) {
+    if (!client) return answerLostConnection(service, lane, res, error, false);
+    // Cut, or left inside an aborted transaction: dropped, never handed to the next request.
+    client.release(true);
+    if (connectionLost(client, error)) return answerLostConnection(service, lane, res, error, true);
     failed(service, res, error);
   } finally {
     lane.gate.exit();

@@ -19,6 +19,11 @@ export interface ServiceCounters extends AdmissionCounters {
   badRequests: number;
   /** Requests whose strategy call failed (or answered outside the contract): 500. */
   databaseErrors: number;
+  /**
+   * Requests answered 503 because their database connection was cut under them (INDETERMINATE for a write)
+   * or could not be had (lost-connection.ts).
+   */
+  connectionFailures: number;
   /** Requests whose client went away before the whole answer was sent. */
   clientAborts: number;
   /** The lookups' own gate (GET /reservations/{key}, GET /stock/{sku}). */
@@ -35,7 +40,10 @@ export interface ServiceState {
   /** Reads: GET /reservations/{key}, GET /stock/{sku}. */
   readonly lookups: Lane;
   readonly metrics: ServiceMetrics;
-  readonly tally: Pick<ServiceCounters, 'badRequests' | 'databaseErrors' | 'clientAborts'>;
+  readonly tally: Pick<
+    ServiceCounters,
+    'badRequests' | 'databaseErrors' | 'connectionFailures' | 'clientAborts'
+  >;
   /** Replaced by each reset (POST /admin/reset): the incarnation served under, and the skus sold. */
   node: NodeIdentity;
   skus: readonly string[] | undefined;

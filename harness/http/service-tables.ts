@@ -27,7 +27,7 @@ const MARKER = /^created by reservebench serve for strategy (\S+); safe to drop$
 export interface ServiceTables {
   connectionString: string;
   schema: string;
-  /** A connection of serve's own: the connection preflight, resets. */
+  /** A connection of serve's own for the connection preflight (each reset opens one of its own). */
   admin: pg.Client;
   /** `schema x (shared, reused)` or `its own run database`, for the `listening on` line. */
   where: string;
@@ -46,6 +46,36 @@ async function underLock<T>(admin: pg.Client, schema: string, work: () => Promis
     await admin
       .query("SELECT pg_advisory_unlock(hashtext('reservebench-serve:' || $1))", [schema])
       .catch(() => undefined);
+  }
+}
+
+/** An admin connection of serve's own, connected; one a server cut reports its 'error' to nobody. */
+async function adminConnection(connectionString: string): Promise<pg.Client> {
+  const client = new pg.Client({
+    connectionString,
+    application_name: 'reservebench-serve-admin',
+    connectionTimeoutMillis: 5_000,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error: unknown) {
+    await client.end().catch(() => undefined);
+    throw Errors.databaseUnreachable(redact(connectionString), oneLine(error));
+  }
+  return client;
+}
+
+/**
+ * A connection of its own for one reset: the one kept since the start may have been cut since (a server
+ * restart, a failover), and a cut connection is never queried again.
+ */
+async function onFreshConnection(connectionString: string, work: (client: pg.Client) => Promise<void>) {
+  const client = await adminConnection(connectionString);
+  try {
+    await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 
@@ -81,18 +111,7 @@ async function sharedSchema(
   strategy: Strategy,
   stock: readonly StockLine[],
 ): Promise<ServiceTables> {
-  const admin = new pg.Client({
-    connectionString: databaseUrl,
-    application_name: 'reservebench-serve-admin',
-    connectionTimeoutMillis: 5_000,
-  });
-  admin.on('error', () => undefined);
-  try {
-    await admin.connect();
-  } catch (error: unknown) {
-    await admin.end().catch(() => undefined);
-    throw Errors.databaseUnreachable(redact(databaseUrl), oneLine(error));
-  }
+  const admin = await adminConnection(databaseUrl);
   const mine = schemaMarker(strategy.id);
   /** The schema is ours to use (and drop) only when it carries this strategy's marker. */
   const checkOwned = (found: string | null | undefined) => {
@@ -129,12 +148,13 @@ async function sharedSchema(
     schema,
     admin,
     where: `schema ${schema} of ${redact(databaseUrl)} (${created ? 'created' : 'found and reused'}; shared, kept at exit)`,
-    async reset(lines) {
-      await underLock(admin, schema, async () => {
-        checkOwned(await markerOf(admin, schema));
-        await freshTables(admin, schema, strategy, lines, mine);
-      });
-    },
+    reset: (lines) =>
+      onFreshConnection(databaseUrl, (client) =>
+        underLock(client, schema, async () => {
+          checkOwned(await markerOf(client, schema));
+          await freshTables(client, schema, strategy, lines, mine);
+        }),
+      ),
     async close() {
       await admin.end().catch(() => undefined);
       return [
@@ -173,7 +193,8 @@ export async function openServiceTables(options: {
     },
     where: `its own run database ${db.name}`,
     // Inside the run database this process created: the schema is its own to drop.
-    reset: (lines) => freshTables(db.admin, schema, strategy, lines),
+    reset: (lines) =>
+      onFreshConnection(db.connectionString, (client) => freshTables(client, schema, strategy, lines)),
     close: () => db.close({ keep: false }),
   };
 }
