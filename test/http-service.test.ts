@@ -2,9 +2,12 @@
  * `reservebench serve` driven by a real HTTP client over loopback (no injected handler calls), and the
  * http / disconnect scenarios (seed C28-05, C28-06) through `run`.
  */
+import { createServer } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
+import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { measured, runJson } from './run-cli.ts';
 import { type Served, startServe as startServeOn } from './served.ts';
 
@@ -17,6 +20,14 @@ const request = (key: string, user = `u-${key}`, sku = 'sku-lab-01') => ({
 });
 
 const startServe = (args: string[]) => startServeOn(serverUrl, args);
+
+/** The suite's run databases on the test server. */
+async function runDatabases(server: pg.Client): Promise<number> {
+  const { rows } = await server.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_database WHERE datname LIKE 'reservebench_%'",
+  );
+  return rows[0]?.n ?? 0;
+}
 
 async function admission(url: string): Promise<Record<string, number>> {
   return (await (await fetch(`${url}/admission`)).json()) as Record<string, number>;
@@ -104,6 +115,30 @@ describe('graceful shutdown', () => {
     expect(await pending).toMatchObject({ code: 201, fields: { outcome: 'HELD' } });
     expect(await served.exited).toBe(0);
     expect(served.lines.join('\n')).toMatch(/SIGTERM: draining admitted requests\nstopped/);
+  });
+});
+
+describe('serve on a port in use', () => {
+  it('says so in one line and exits 2, leaving no server, run database or state file', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = String(typeof address === 'object' && address ? address.port : 0);
+    const server = new pg.Client({ connectionString: serverUrl });
+    await server.connect();
+    try {
+      const before = await runDatabases(server);
+      for (const where of [['--database-url', serverUrl], []]) {
+        const run = await runBounded(['serve', '--port', port, ...where]);
+        expect(run, run.stderr).toMatchObject({ code: 2, timedOut: false, leftInTmp: [] });
+        expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+        expect(run.stderr).toContain(`127.0.0.1:${port} is in use`);
+      }
+      expect(await runDatabases(server)).toBe(before);
+    } finally {
+      await server.end();
+      taken.close();
+    }
   });
 });
 

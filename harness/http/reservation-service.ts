@@ -20,13 +20,14 @@
  * request's record and its `--log-json` line exchange.ts.
  */
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { IsolationLevel, NodeIdentity, StockLine, Strategy } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission, type AdmissionSettings } from './admission.ts';
 import { beginExchange, type Exchange, type RequestLog, requestLog } from './exchange.ts';
 import { startExpiryJob } from './expiry-job.ts';
+import { closeListener, listenOn, portOf } from './listener.ts';
 import { watchConnections } from './lost-connection.ts';
 import { failed } from './service-handlers.ts';
 import { type GateName, ServiceMetrics } from './service-metrics.ts';
@@ -137,10 +138,13 @@ function serveRequest(
   void Promise.all([done, closed]).then(() => finished(service, res, x, log));
 }
 
+/** `at`: a port to listen on (0: any free one), or a listener already bound (listener.ts). */
 export async function startReservationService(
   options: ServiceOptions,
-  port = 0,
+  at: number | Server = 0,
 ): Promise<ReservationService> {
+  // Bound first: a port that cannot be had leaves no pool or job behind.
+  const server = typeof at === 'number' ? await listenOn(at) : at;
   const reservations = openLane(options, 'reservations', '');
   const lookups = openLane(options, 'lookups', '-lookups');
   const metrics = new ServiceMetrics({
@@ -176,20 +180,19 @@ export async function startReservationService(
     ended: (run) => metrics.expiryEnded(run),
   });
   const inFlight = new Set<Promise<void>>();
-  const server: Server = createServer((req, res) => serveRequest(service, req, res, inFlight, options.log));
+  server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+    serveRequest(service, req, res, inFlight, options.log),
+  );
   // A keep-alive connection the server drops just as a client reuses it fails that request with a reset
   // (the classic keep-alive race): keep idle connections far longer than any client pause here; close()
   // drops them explicitly.
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
 
   return {
-    url,
+    url: `http://127.0.0.1:${portOf(server)}`,
     counters: service.counters,
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = closeListener(server);
       server.closeIdleConnections();
       // No new run starts; one in progress ends on its own connection before the pools close.
       const expiryStopped = expiry.stop();

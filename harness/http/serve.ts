@@ -10,8 +10,9 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import type { AdmissionSettings } from './admission.ts';
+import { closeListener, listenOn } from './listener.ts';
 import { startReservationService } from './reservation-service.ts';
-import { openServiceTables } from './service-tables.ts';
+import { openServiceTables, type ServiceTables } from './service-tables.ts';
 
 export const SERVICE_SKU = 'sku-lab-01';
 
@@ -33,10 +34,10 @@ export interface ServeOptions {
   allowReset?: boolean;
 }
 
-export async function serve(options: ServeOptions): Promise<number> {
-  const { strategy } = options.ref;
+/** The strategy's tables, on a server with room for the service's pools. */
+async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
   const tables = await openServiceTables({
-    strategy,
+    strategy: options.ref.strategy,
     stock: [{ sku: SERVICE_SKU, total: options.stock }],
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.schema ? { schema: options.schema } : {}),
@@ -49,6 +50,17 @@ export async function serve(options: ServeOptions): Promise<number> {
     await tables.close();
     throw error;
   }
+  return tables;
+}
+
+export async function serve(options: ServeOptions): Promise<number> {
+  const { strategy } = options.ref;
+  // Before any database: a port that cannot be had is refused with nothing to clean up.
+  const listener = await listenOn(options.port);
+  const tables = await checkedTables(options).catch(async (error: unknown) => {
+    await closeListener(listener);
+    throw error;
+  });
   const { schema } = tables;
   const { index, count } = options.node ?? { index: 0, count: 1 };
   // Every reset starts a new incarnation of this node: memory kept for the old tables is not found again.
@@ -74,7 +86,7 @@ export async function serve(options: ServeOptions): Promise<number> {
           }
         : {}),
     },
-    options.port,
+    listener,
   );
   const { limit, maxWaiting, waitMs } = options.admission;
   const { expiry } = service.counters();
