@@ -20,7 +20,13 @@ export default defineScenario<{ commitsLost: number }>({
   kind: 'script',
   access: ['proxied-connection'],
   summary: `${CLIENTS} reserves whose commit answer a proxy cuts off; each retried with its key on a new connection`,
-  input: { clients: CLIENTS, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: {
+    clients: CLIENTS,
+    stock: [{ sku: LAB_SKU, total: 10 }],
+    user: 'user-0001',
+    ttlMs: TTL_MS,
+    nodes: 2,
+  },
   async run(ctx) {
     const requests = requestsFor(ctx.params, 1, CLIENTS);
     const committed = async (requestKey: string) => (await ctx.status(requestKey)) !== 'NOT_FOUND';

@@ -11,7 +11,7 @@ export default defineScenario<{ confirmed: number; unitsReturned: number }>({
   id: 'confirm-vs-expire',
   kind: 'script',
   summary: '40 expired HELD rows; a confirmer and an expirer race from one start',
-  input: { clients: 40, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 40, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   operations: ['expire', 'confirm', 'backdate'],
   async run(ctx) {
     const requests = requestsFor(ctx.params, 1, ctx.params.clients);

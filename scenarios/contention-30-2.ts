@@ -16,7 +16,7 @@ export default defineScenario({
   id: 'contention-30-2',
   kind: 'clients',
   summary: 'seed 001: 30 clients with distinct users for 2 places, held together at after-read',
-  input: { clients: 30, stock: [{ sku: LAB_SKU, total: 2 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 30, stock: [{ sku: LAB_SKU, total: 2 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   plan: (params) => ({ holdAt: 'after-read', clients: distinctUserClients(params) }),
   expect: {
     outcomes(params) {

@@ -25,7 +25,7 @@ export default defineScenario({
   id: 'contention-aborts',
   kind: 'clients',
   summary: `contention where every ${ABORT_EVERY}th client rolls back at before-commit: false sold-out under load`,
-  input: { clients: 150, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 150, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   // after-read too: without the others' hold there, the lead's abort would be left to chance.
   requires: [
     { operation: 'reserve', anyOf: ['before-commit'] },

@@ -1,6 +1,8 @@
 /**
  * Many distinct users, one attempt each, all released at one barrier and then held again at `after-read`
- * until every client has read: the widest window a design can be given, on every run.
+ * until every client has read: the widest window a design can be given, on every run. The clients talk to
+ * 3 nodes, which 40 units do not divide: a design that splits the stock per node must give the remainder
+ * to some node (14 + 13 + 13), or it sells 39.
  */
 import {
   defineScenario,
@@ -15,7 +17,7 @@ export default defineScenario({
   kind: 'clients',
   summary:
     'N clients with distinct users start at one barrier, held together at after-read; one attempt each',
-  input: { clients: 150, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 150, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 3 },
   plan: (params) => ({ holdAt: 'after-read', clients: distinctUserClients(params) }),
   expect: {
     headline: true,

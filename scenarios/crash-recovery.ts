@@ -32,7 +32,7 @@ export default defineScenario<Seen>({
   kind: 'script',
   access: ['child-process'],
   summary: 'expiry killed -9 in a child process before it finishes; rerun twice; then 10 new clients',
-  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   operations: ['expire', 'backdate'],
   requires: [{ operation: 'expire', anyOf: CRASH_POINTS }],
   async run(ctx) {

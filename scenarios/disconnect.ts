@@ -20,7 +20,7 @@ export default defineScenario<{ lookupAfterDisconnect: string; statusOnceCommitt
     access: ['service'],
     summary:
       'a client sends its POST and disconnects after 100 ms; polls GET, then replays: REPLAY, stock −1',
-    input: { clients: 1, stock: [{ sku: LAB_SKU, total: 30 }], user: 'user-0042', ttlMs: TTL_MS },
+    input: { clients: 1, stock: [{ sku: LAB_SKU, total: 30 }], user: 'user-0042', ttlMs: TTL_MS, nodes: 1 },
     async run(ctx) {
       const [request] = requestsFor(ctx.params, 1, 1);
       if (!request) throw new Error('no request');

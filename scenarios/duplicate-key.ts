@@ -11,7 +11,7 @@ export default defineScenario({
   id: 'duplicate-key',
   kind: 'clients',
   summary: 'N clients send one request_key (same user, same sku) at one barrier',
-  input: { clients: 16, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0042', ttlMs: TTL_MS },
+  input: { clients: 16, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0042', ttlMs: TTL_MS, nodes: 2 },
   plan(params) {
     const request = {
       requestKey: 'req-dup',

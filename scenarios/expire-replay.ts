@@ -17,7 +17,7 @@ export default defineScenario<{ unitsReturned: number[]; newHeld: number }>({
   id: 'expire-replay',
   kind: 'script',
   summary: '10 of 10 held, 5 expired: expire, replay the same job, then 10 new clients',
-  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   operations: ['expire', 'backdate'],
   async run(ctx) {
     const held = requestsFor(ctx.params, 1, ctx.params.clients);

@@ -20,7 +20,7 @@ export default defineScenario<{ unitsReturned: number[] }>({
   kind: 'script',
   summary:
     '20 held, 8 expired: expire, replay, 4 concurrent replays, then the other 12 with 4 concurrent jobs',
-  input: { clients: 20, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 20, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   operations: ['expire', 'backdate'],
   async run(ctx) {
     const requests = requestsFor(ctx.params, 1, ctx.params.clients);

@@ -34,7 +34,7 @@ export default defineScenario<Seen>({
   kind: 'script',
   access: ['service'],
   summary: '120 clients at once over HTTP behind admission 4:8; 503s retried with the same key',
-  input: { clients: 120, stock: [{ sku: LAB_SKU, total: 30 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 120, stock: [{ sku: LAB_SKU, total: 30 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 1 },
   async run(ctx) {
     await ctx.withService({ admission: ADMISSION, workMs: WORK_MS }, async (service) => {
       let responses503 = 0;

@@ -16,6 +16,7 @@ export default defineScenario({
     ],
     user: 'user-0042',
     ttlMs: TTL_MS,
+    nodes: 1,
   },
   plan(params) {
     const [first, second] = params.stock;

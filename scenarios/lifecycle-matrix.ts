@@ -177,6 +177,7 @@ export default defineScenario<Seen>({
     ],
     user: 'user-0001',
     ttlMs: TTL_MS,
+    nodes: 2,
   },
   operations: ['confirm', 'release', 'expire', 'backdate'],
   async run(ctx) {

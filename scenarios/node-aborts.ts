@@ -18,6 +18,7 @@ export default defineScenario<{ heldAfterAborts: number }>({
     stock: [{ sku: LAB_SKU, total: STOCK }],
     user: 'user-0001',
     ttlMs: TTL_MS,
+    nodes: 1,
   },
   requires: [{ operation: 'reserve', anyOf: ['before-commit'] }],
   async run(ctx) {

@@ -30,7 +30,7 @@ export default defineScenario<{
   kind: 'script',
   access: ['child-process', 'node-restart'],
   summary: 'a node killed -9 between its memory and its ledger insert, then restarted; 30 more clients',
-  input: { clients: 40, stock: [{ sku: LAB_SKU, total: 20 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 40, stock: [{ sku: LAB_SKU, total: 20 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 1 },
   requires: [{ operation: 'reserve', anyOf: CRASH_POINTS }],
   async run(ctx) {
     const stock = firstSku(ctx.params).total;

@@ -21,6 +21,7 @@ export default defineScenario<{ heldBeforeRestart: number; heldAfterRestart: num
     stock: [{ sku: LAB_SKU, total: 40 }],
     user: 'user-0001',
     ttlMs: TTL_MS,
+    nodes: NODES,
   },
   async run(ctx) {
     const before = await ctx.reserve(requestsFor(ctx.params, 1, NODES * FIRST), (i) =>

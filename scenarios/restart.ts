@@ -13,7 +13,13 @@ export default defineScenario<{ heldBeforeRestart: number; heldAfterRestart: num
   kind: 'script',
   access: ['node-restart'],
   summary: '2 nodes × 20 of 40; node-1 sells out, restarts, and is sent more clients (seed C28-15)',
-  input: { clients: 120, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: {
+    clients: 120,
+    stock: [{ sku: LAB_SKU, total: 40 }],
+    user: 'user-0001',
+    ttlMs: TTL_MS,
+    nodes: NODES,
+  },
   async run(ctx) {
     const first = Math.round((ctx.params.clients * 2) / 3);
     const before = await ctx.reserve(requestsFor(ctx.params, 1, first), (i) => ctx.node(i % NODES, NODES, 1));

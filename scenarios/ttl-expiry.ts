@@ -19,7 +19,7 @@ export default defineScenario<{
   kind: 'script',
   access: ['database-clock'],
   summary: `${SHORT} holds with ttl_ms ${SHORT_TTL_MS} and ${SHORT} with a minute; expire once the database clock has passed`,
-  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS },
+  input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
   operations: ['expire'],
   async run(ctx) {
     const all = requestsFor(ctx.params, 1, ctx.params.clients);

@@ -12,7 +12,7 @@ export default defineScenario({
   id: 'user-limit',
   kind: 'clients',
   summary: 'N clients, one user, N different request_keys at one barrier',
-  input: { clients: 8, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0042', ttlMs: TTL_MS },
+  input: { clients: 8, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0042', ttlMs: TTL_MS, nodes: 2 },
   plan(params) {
     const sku = firstSku(params).sku;
     return {

@@ -99,6 +99,7 @@ function blackBoxFact(scenario: Scenario): string {
 function scenarioSection(scenario: Scenario, strategies: readonly Strategy[]): string[] {
   const params = paramsFor(scenario, {});
   const stock = params.stock.map((line) => `${line.sku} × ${line.total}`).join(', ');
+  const nodes = params.nodes === 1 ? 'one node' : `${params.nodes} nodes`;
   const expect = scenario.expect;
   const rationale = scenarioRationale(scenario.id);
   const lines = [`### \`${scenario.id}\``, '', `*${scenario.summary}*`, ''];
@@ -108,8 +109,8 @@ function scenarioSection(scenario: Scenario, strategies: readonly Strategy[]): s
     [
       'inputs',
       scenario.kind === 'clients'
-        ? `${params.clients} clients (\`--clients\`), stock ${stock} (\`--stock\` sets the first)`
-        : `stock ${stock} (part of the definition)`,
+        ? `${params.clients} clients (\`--clients\`) over ${nodes}, stock ${stock} (\`--stock\` sets the first)`
+        : `stock ${stock} (part of the definition)${scenario.kind === 'script' ? `, clients over ${nodes}` : ''}`,
     ],
   ];
   if (scenario.requires?.length)

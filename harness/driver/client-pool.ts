@@ -1,11 +1,13 @@
 /**
- * The worker-thread driver: virtual clients spread round-robin over a piscina pool sized from the cores,
- * so the driver's own event loop is not what holds a lock longer (a single busy loop measured 0.56–0.80×
- * pgbench on the same transaction). The bench has a pool of its own (bench/bench-pool.ts).
+ * The worker-thread driver: virtual clients on worker threads, so the driver's own event loop is not what
+ * holds a lock longer (a single busy loop measured 0.56–0.80× pgbench on the same transaction). The nodes
+ * the clients talk to are the scenario's; the threads (one per core unless told) only schedule them: node
+ * k runs on thread k mod threads, in every drive of a case, so a design's per-node memory stays in one
+ * place whatever the machine. The bench has a pool of its own (bench/bench-pool.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { PausePoint } from '../../strategies/contract.ts';
+import type { NodeIdentity, PausePoint } from '../../strategies/contract.ts';
 import { SharedBarrier } from './barrier.ts';
 import type { CaseConnection, ClientResult, ClientScript, ClientTask } from './client-task.ts';
 import { nodeIdentity } from './node-identity.ts';
@@ -16,6 +18,8 @@ export interface DriveOptions {
   strategyModuleUrl: string;
   connection: CaseConnection;
   clients: ClientScript[];
+  /** How many nodes the clients are spread over: client i talks to node i mod `nodes` unless it is bound. */
+  nodes: number;
   holdAt?: PausePoint;
   timeoutMs: number;
 }
@@ -30,16 +34,17 @@ export interface ClientDriver {
 }
 
 export class ClientPool implements ClientDriver {
-  private readonly pool: Piscina;
-  readonly threads: number;
+  /**
+   * One single-thread pool per thread: a task sent to a shared pool lands on whichever thread is free,
+   * and a node whose clients moved threads between two drives would lose its memory.
+   */
+  private readonly threads: Piscina[];
 
   constructor(threads = availableParallelism()) {
-    this.threads = Math.max(1, threads);
-    this.pool = new Piscina({
-      filename: WORKER_URL,
-      minThreads: this.threads,
-      maxThreads: this.threads,
-    });
+    this.threads = Array.from(
+      { length: Math.max(1, threads) },
+      () => new Piscina({ filename: WORKER_URL, minThreads: 1, maxThreads: 1 }),
+    );
   }
 
   /** Runs every client once to the end; results come back ordered by client index. */
@@ -47,28 +52,30 @@ export class ClientPool implements ClientDriver {
     const parties = options.clients.length;
     const start = SharedBarrier.create(parties);
     const hold = options.holdAt ? SharedBarrier.create(parties) : undefined;
-    const groups: ClientScript[][] = Array.from({ length: Math.min(this.threads, parties) }, () => []);
-    // A client bound to a node runs on that node's thread; the others are dealt round-robin.
-    for (const [i, client] of options.clients.entries()) {
-      groups[(client.node?.index ?? i) % groups.length]?.push(client);
+    const onThread: ClientScript[][] = this.threads.map(() => []);
+    for (const client of options.clients) {
+      const node: NodeIdentity =
+        client.node ?? nodeIdentity(options.connection.schema, client.index % options.nodes, options.nodes);
+      onThread[node.index % this.threads.length]?.push({ ...client, node });
     }
-    const tasks = groups.map((group, g) => {
-      const node = nodeIdentity(options.connection.schema, g, groups.length);
+    const tasks = this.threads.flatMap((thread, t) => {
+      const clients = onThread[t] ?? [];
+      if (clients.length === 0) return [];
       const task: ClientTask = {
         strategyModuleUrl: options.strategyModuleUrl,
         connection: options.connection,
-        clients: group.map((client) => ({ node, ...client })),
+        clients,
         start: { buffer: start.buffer, parties },
         timeoutMs: options.timeoutMs,
         ...(hold && options.holdAt ? { hold: { buffer: hold.buffer, parties, point: options.holdAt } } : {}),
       };
-      return this.pool.run(task) as Promise<ClientResult[]>;
+      return [thread.run(task) as Promise<ClientResult[]>];
     });
     const results = (await Promise.all(tasks)).flat();
     return results.sort((a, b) => a.index - b.index);
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await Promise.all(this.threads.map((thread) => thread.destroy()));
   }
 }

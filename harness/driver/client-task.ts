@@ -49,7 +49,7 @@ export interface ClientScript {
    * `before-commit`, unit taken, while every other client waits at `after-read`.
    */
   holdAt?: PausePoint;
-  /** The node the client talks to; by default, its worker thread stands for one node per case. */
+  /** The node the client talks to; unbound, client i talks to node i mod the case's node count. */
   node?: NodeIdentity;
 }
 

@@ -36,6 +36,7 @@ export async function driveClients(
         ...(spec.isolation ? { isolation: spec.isolation } : {}),
       },
       clients,
+      nodes: spec.params.nodes,
       timeoutMs: settings.timeoutMs,
       ...(holdAt ? { holdAt } : {}),
     });

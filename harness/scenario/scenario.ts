@@ -29,6 +29,16 @@ export interface ScenarioInput {
   ttlMs: number;
 }
 
+/**
+ * The inputs of a scenario that drives clients (a clients or a script scenario), with the nodes they talk
+ * to: client i of a reserve talks to node i mod `nodes` (unless a script binds it to one), on any machine;
+ * the worker threads only schedule the nodes. A count that does not divide the stock puts a per-node
+ * design's remainder under test.
+ */
+export interface ClientsInput extends ScenarioInput {
+  nodes: number;
+}
+
 export const LAB_SKU = 'sku-lab-01';
 export const TTL_MS = 60_000;
 
@@ -47,6 +57,8 @@ export interface ScenarioParams {
   stock: StockLine[];
   user: string;
   ttlMs: number;
+  /** The nodes the clients are spread over (ClientsInput); an interleaving's sessions talk to one node. */
+  nodes: number;
 }
 
 export interface CasePlan {
@@ -163,7 +175,7 @@ export interface ScriptContext<O extends Observations = Observations> {
   strategy: Strategy;
   /**
    * One client per request on the worker-thread driver, all started at one barrier; `nodeOf` binds
-   * request i to a node (default: the worker thread's).
+   * client i to a node (default: node i mod the scenario's `nodes`).
    */
   reserve(
     requests: ReserveRequest[],
@@ -219,12 +231,14 @@ export interface ScriptContext<O extends Observations = Observations> {
 /** A sequence of phases (reserve, backdate, expire, crash …) written as code. */
 export interface ScriptScenario<O extends Observations = Observations> extends ScenarioBase<O> {
   kind: 'script';
+  input: ClientsInput;
   run(ctx: ScriptContext<O>): Promise<void>;
 }
 
 /** Many virtual clients on the worker-thread driver. */
 export interface ClientsScenario extends ScenarioBase<Observations> {
   kind: 'clients';
+  input: ClientsInput;
   plan(params: ScenarioParams): CasePlan;
 }
 

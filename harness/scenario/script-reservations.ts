@@ -37,7 +37,7 @@ async function reserveOnSession(
 }
 
 export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'reserve' | 'reserveOn'> {
-  const { pool, ref, connection, timeoutMs, record } = scope;
+  const { pool, ref, params, connection, timeoutMs, record } = scope;
   return {
     reserve(requests, nodeOf, options) {
       const rollbackAt = options?.rollbackAt;
@@ -52,6 +52,7 @@ export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'res
           strategyModuleUrl: ref.moduleUrl,
           connection,
           clients,
+          nodes: params.nodes,
           timeoutMs,
         });
         return answered.flatMap((c) => c.results);

@@ -30,6 +30,8 @@ export interface SuiteOptions {
   permutations: 'listed' | 'all';
   /** Run every case once per level, every session at that default_transaction_isolation. */
   isolation?: readonly IsolationLevel[];
+  /** Worker threads the clients are scheduled on (default: one per core); the nodes are the scenario's. */
+  threads?: number;
   onCase?: (result: CaseResult) => void;
 }
 
@@ -54,6 +56,7 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
     stock,
     user: scenario.input.user,
     ttlMs: scenario.input.ttlMs,
+    nodes: scenario.kind === 'interleaving' ? 1 : scenario.input.nodes,
   };
 }
 
@@ -68,7 +71,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       db.admin,
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
     );
-    const pool = new ClientPool();
+    const pool = new ClientPool(options.threads);
     try {
       for (const scenario of options.scenarios) {
         const params = paramsFor(scenario, options.overrides);
