@@ -397,7 +397,14 @@ describe('run --target: what it needs before any case', () => {
     const refusal = (args: Record<string, unknown>) => {
       try {
         targetArgs(
-          { strategy: undefined, isolation: undefined, 'database-url': undefined, keep: false, ...args },
+          {
+            strategy: undefined,
+            isolation: undefined,
+            'database-url': undefined,
+            keep: false,
+            threads: undefined,
+            ...args,
+          },
           1000,
         );
         return 'accepted';
@@ -417,6 +424,7 @@ describe('run --target: what it needs before any case', () => {
     expect(refusal({ target: [`${url},${url}/`] })).toMatch(/^2: --target names .* twice/);
     expect(refusal({ target: ['http://u:p@127.0.0.1:9'] })).toMatch(/^2: .*no credentials/);
     expect(refusal({ target: [url], keep: true })).toMatch(/^2: --keep cannot go with --target/);
+    expect(refusal({ target: [url], threads: '2' })).toMatch(/^2: --threads cannot go with --target/);
     expect(
       refusal({ target: [`${url}/api/`], 'target-expect': 'violate', 'caught-by': ['restart:oversold'] }),
     ).toBe('accepted');

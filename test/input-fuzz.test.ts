@@ -91,7 +91,7 @@ const odd = {
 };
 
 const NUMBERS: Record<string, string[]> = {
-  run: ['clients', 'stock', 'repeat', 'timeout-ms'],
+  run: ['clients', 'stock', 'repeat', 'timeout-ms', 'threads'],
   bench: ['clients', 'stock', 'wait-ms', 'warmup-ms', 'duration-ms', 'threads', 'trials', 'timeout-ms'],
   serve: ['port', 'stock', 'wait-ms', 'work-ms'],
   spec: ['timeout-ms'],

@@ -41,6 +41,9 @@ const OPTIONS = {
   ...reportOptions('reports/<stamp>/ and latest/'),
   keep: flag('keep the run database for inspection'),
   'timeout-ms': value('longest wait at a barrier before a case is stuck (60000)'),
+  threads: value(
+    "worker threads that schedule the clients, 1–64 (default: one per core); the nodes are the scenario's",
+  ),
   isolation: value('run each case at these levels too: read-committed, repeatable-read, serializable', {
     repeatable: true,
   }),
@@ -91,6 +94,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
   const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
   const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+  const threads = boundedInteger('threads', args.threads, 1, 64);
   const permutations = permutationsFrom(args.permutations);
   const isolation = list('isolation', args.isolation).map(isolationLevel);
   const target = targetArgs(
@@ -100,6 +104,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       isolation: args.isolation,
       'database-url': args['database-url'],
       keep: args.keep,
+      threads: args.threads,
     },
     timeoutMs,
   );
@@ -125,6 +130,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     timeoutMs,
     requireCoverage: args['require-coverage'],
     permutations,
+    ...(threads !== undefined ? { threads } : {}),
     ...(isolation.length > 0 ? { isolation } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
