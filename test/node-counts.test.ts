@@ -24,8 +24,8 @@ describe('a memory design whose shares lose the remainder (test/fixtures/paths/s
   }, 120_000);
 });
 
-/** Designs that keep state per node, one that does not, and the fixture above. */
-const STRATEGIES = ['memory-quota', 'memory-quota-config-restart', 'coalesced', 'hot-row', LOSES_REMAINDER];
+/** The designs that keep state per node (memory, coalescing lanes), and the fixture above. */
+const STRATEGIES = ['memory-quota', 'memory-quota-config-restart', 'coalesced', LOSES_REMAINDER];
 /** Keep their memory per node: their answer counts are part of the verdict compared. */
 const MEMORY_DESIGNS = new Set(['memory-quota', 'memory-quota-config-restart', 'share-loses-remainder']);
 /** How many aborting clients held a unit when they rolled back is the scheduler's, on any thread count. */
