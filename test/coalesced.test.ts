@@ -11,7 +11,7 @@ import { nodeIdentity } from '../harness/driver/node-identity.ts';
 import coalesced from '../strategies/coalesced.ts';
 import type { NodeIdentity, ReserveRequest, SessionContext } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
-import { defaultRunOf } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 /** coalesced's own audit (a strategy module always has one; only a black box has none). */
@@ -25,7 +25,9 @@ const STRATEGY = 'strategies/coalesced.ts';
 const SKU = 'sku-lab-01';
 
 describe('coalesced through the command line', () => {
-  it('passes every scenario; disable-vs-reserve is not covered (no disable)', async () => {
+  it('passes every scenario; disable-vs-reserve is not covered (no disable)', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
     const { run, report } = await defaultRunOf(['coalesced']);
     const notPassed = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
     expect(notPassed.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);

@@ -10,6 +10,12 @@ import { inject } from 'vitest';
 import type { Report } from '../harness/report/report.ts';
 import { type CliRun, runJson } from './run-cli.ts';
 
+/**
+ * The timeout of a test that reads the default run: the first one to ask runs all of it (every design
+ * over every scenario, and each design explored), which takes minutes on 2 cores.
+ */
+export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+
 export interface DefaultRun {
   run: CliRun;
   report: Report;

@@ -16,7 +16,7 @@ import optimisticCas, {
 } from '../strategies/optimistic-cas.ts';
 import serializable, { MAX_ATTEMPTS as SERIALIZABLE_ATTEMPTS } from '../strategies/serializable.ts';
 import { useRunDatabase } from './db-fixture.ts';
-import { defaultRunOf } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -29,40 +29,46 @@ const sum = (counts: Record<string, number> | undefined) =>
   Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
 
 describe('optimistic-cas and serializable', () => {
-  it('pass every scenario, are n/a only for an operation they lack, and report their retries', async () => {
-    const { run, report } = await defaultRunOf(DESIGNS);
+  it(
+    'pass every scenario, are n/a only for an operation they lack, and report their retries',
+    async () => {
+      const { run, report } = await defaultRunOf(DESIGNS);
 
-    expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
-    expect(report.cases.filter(failsTheRun).map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
-    for (const c of report.cases) {
-      if (c.status === 'n/a') {
-        expect(c.reason.trim(), c.id).not.toBe('');
-        // Only a scenario that must restart the server sits out for a reason outside the design.
-        if (!/no way to restart/.test(c.reason)) expect(c.coverage.missing, c.id).not.toEqual([]);
-      } else {
-        expect(c.status, c.id).toBe('pass');
+      expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
+      expect(report.cases.filter(failsTheRun).map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
+      for (const c of report.cases) {
+        if (c.status === 'n/a') {
+          expect(c.reason.trim(), c.id).not.toBe('');
+          // Only a scenario that must restart the server sits out for a reason outside the design.
+          if (!/no way to restart/.test(c.reason)) expect(c.coverage.missing, c.id).not.toEqual([]);
+        } else {
+          expect(c.status, c.id).toBe('pass');
+        }
+        // The bound is far above what any scenario needs: no request gives up.
+        expect(c.outcomes.GAVE_UP, c.id).toBeUndefined();
       }
-      // The bound is far above what any scenario needs: no request gives up.
-      expect(c.outcomes.GAVE_UP, c.id).toBeUndefined();
-    }
 
-    for (const id of DESIGNS) {
-      const c = measured(report.cases, `contention/${id}`);
-      expect(c.outcomes).toEqual({ HELD: STOCK, SOLD_OUT: CLIENTS - STOCK });
-      expect(c.invariants).toMatchObject({ oversold: 0, drift: 0 });
-      expect(c.sqlstates).toBeUndefined();
-      expect(sum(c.retries), id).toBeGreaterThanOrEqual(CLIENTS - 1);
-    }
-    expect(Object.keys(measured(report.cases, 'contention/optimistic-cas').retries ?? {})).toEqual([
-      'version',
-    ]);
-    const serializableReasons = Object.keys(measured(report.cases, 'contention/serializable').retries ?? {});
-    expect(serializableReasons).toContain('40001');
-    expect(serializableReasons.filter((r) => r !== '40001' && r !== '40P01')).toEqual([]);
+      for (const id of DESIGNS) {
+        const c = measured(report.cases, `contention/${id}`);
+        expect(c.outcomes).toEqual({ HELD: STOCK, SOLD_OUT: CLIENTS - STOCK });
+        expect(c.invariants).toMatchObject({ oversold: 0, drift: 0 });
+        expect(c.sqlstates).toBeUndefined();
+        expect(sum(c.retries), id).toBeGreaterThanOrEqual(CLIENTS - 1);
+      }
+      expect(Object.keys(measured(report.cases, 'contention/optimistic-cas').retries ?? {})).toEqual([
+        'version',
+      ]);
+      const serializableReasons = Object.keys(
+        measured(report.cases, 'contention/serializable').retries ?? {},
+      );
+      expect(serializableReasons).toContain('40001');
+      expect(serializableReasons.filter((r) => r !== '40001' && r !== '40P01')).toEqual([]);
 
-    expect(report.ok).toBe(true);
-    expect(run.code).toBe(0);
-  }, 300_000);
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
 
   it('cas-without-version is caught by oversold in contention: every stale write lands', async () => {
     const { run, report } = await runJson(serverUrl, [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { SCENARIOS } from '../harness/scenario/index.ts';
-import { defaultRunOf } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -13,32 +13,39 @@ const serverUrl = inject('serverUrl');
 const STRATEGY = 'strategies/row-lock-count.ts';
 
 describe('row-lock-count', () => {
-  it('passes every scenario (n/a only with a reason)', async () => {
-    const { run, report } = await defaultRunOf(['row-lock-count']);
+  it(
+    'passes every scenario (n/a only with a reason)',
+    async () => {
+      const { run, report } = await defaultRunOf(['row-lock-count']);
 
-    expect(report.cases).toHaveLength(SCENARIOS.length);
-    const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
-    expect(notPassing.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
-    for (const c of report.cases) {
-      if (c.status === 'n/a') expect(c.reason.trim(), c.id).not.toBe('');
-      else expect(c.invariants, c.id).toMatchObject({ oversold: 0, drift: 0, duplicateActive: 0 });
-    }
+      expect(report.cases).toHaveLength(SCENARIOS.length);
+      const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
+      expect(notPassing.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
+      for (const c of report.cases) {
+        if (c.status === 'n/a') expect(c.reason.trim(), c.id).not.toBe('');
+        else expect(c.invariants, c.id).toMatchObject({ oversold: 0, drift: 0, duplicateActive: 0 });
+      }
 
-    expect(measured(report.cases, 'contention/row-lock-count').outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
-    expect(measured(report.cases, 'contention-30-2/row-lock-count').outcomes).toEqual({
-      HELD: 2,
-      SOLD_OUT: 28,
-    });
-    const disable = measured(report.cases, 'disable-vs-reserve/row-lock-count');
-    // Listed order: the booking commits before the disable, the two bookings after it are refused.
-    expect(disable.outcomes).toEqual({ HELD: 1, SOLD_OUT: 2 });
-    expect(disable.observations).toEqual({ disabled: 1 });
-    expect(disable.invariants).toMatchObject({ total: 5, active: 1, available: 4 });
-    expect(disable.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['d-disable', 'w-ask']);
+      expect(measured(report.cases, 'contention/row-lock-count').outcomes).toEqual({
+        HELD: 40,
+        SOLD_OUT: 110,
+      });
+      expect(measured(report.cases, 'contention-30-2/row-lock-count').outcomes).toEqual({
+        HELD: 2,
+        SOLD_OUT: 28,
+      });
+      const disable = measured(report.cases, 'disable-vs-reserve/row-lock-count');
+      // Listed order: the booking commits before the disable, the two bookings after it are refused.
+      expect(disable.outcomes).toEqual({ HELD: 1, SOLD_OUT: 2 });
+      expect(disable.observations).toEqual({ disabled: 1 });
+      expect(disable.invariants).toMatchObject({ total: 5, active: 1, available: 4 });
+      expect(disable.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['d-disable', 'w-ask']);
 
-    expect(report.ok).toBe(true);
-    expect(run.code).toBe(0);
-  }, 300_000);
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
 
   it('contention-30-2 gives HELD 2 + SOLD_OUT 28 in 20 runs in a row', async () => {
     const { run, report } = await runJson(serverUrl, [
@@ -90,21 +97,25 @@ describe('row-lock-count', () => {
 });
 
 describe('count-without-lock (control)', () => {
-  it('is caught by oversold in contention and contention-30-2, and sits out every other scenario', async () => {
-    const { run, report } = await defaultRunOf(['count-without-lock']);
-    const contention = measured(report.cases, 'contention/count-without-lock');
-    expect(contention).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 150 } });
-    expect(contention.fired).toContain('oversold');
-    expect(contention.invariants).toMatchObject({ total: 40, active: 150, oversold: 110 });
-    const seed = measured(report.cases, 'contention-30-2/count-without-lock');
-    expect(seed).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 30 } });
-    expect(seed.fired).toContain('oversold');
-    expect(seed.invariants).toMatchObject({ total: 2, active: 30, oversold: 28 });
-    const others = report.cases.filter((x) => !['contention', 'contention-30-2'].includes(x.scenario));
-    expect(others.every((x) => x.status === 'n/a')).toBe(true);
-    expect(report.ok).toBe(true);
-    expect(run.code).toBe(0);
-  }, 300_000);
+  it(
+    'is caught by oversold in contention and contention-30-2, and sits out every other scenario',
+    async () => {
+      const { run, report } = await defaultRunOf(['count-without-lock']);
+      const contention = measured(report.cases, 'contention/count-without-lock');
+      expect(contention).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 150 } });
+      expect(contention.fired).toContain('oversold');
+      expect(contention.invariants).toMatchObject({ total: 40, active: 150, oversold: 110 });
+      const seed = measured(report.cases, 'contention-30-2/count-without-lock');
+      expect(seed).toMatchObject({ expect: 'violate', status: 'pass', outcomes: { HELD: 30 } });
+      expect(seed.fired).toContain('oversold');
+      expect(seed.invariants).toMatchObject({ total: 2, active: 30, oversold: 28 });
+      const others = report.cases.filter((x) => !['contention', 'contention-30-2'].includes(x.scenario));
+      expect(others.every((x) => x.status === 'n/a')).toBe(true);
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
 });
 
 describe('disable-vs-reserve on a design without disable', () => {

@@ -12,7 +12,7 @@ import releaseFrozenOnly from '../strategies/controls/release-frozen-only.ts';
 import releaseTwice from '../strategies/controls/release-twice.ts';
 import frozenLedger from '../strategies/frozen-ledger.ts';
 import { useRunDatabase } from './db-fixture.ts';
-import { defaultRunOf } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured } from './run-cli.ts';
 
 const DESIGNS = ['frozen-ledger', 'bucketed'];
@@ -40,31 +40,38 @@ const CONTROLS: { id: string; caughtBy: Record<string, CheckName[]> }[] = [
 ];
 
 describe('frozen-ledger and bucketed', () => {
-  it('pass every scenario (n/a only with a reason); frozen-ledger reconciles and replays in each', async () => {
-    const { run, report } = await defaultRunOf(DESIGNS);
+  it(
+    'pass every scenario (n/a only with a reason); frozen-ledger reconciles and replays in each',
+    async () => {
+      const { run, report } = await defaultRunOf(DESIGNS);
 
-    expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
-    const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
-    expect(notPassing.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
-    for (const c of report.cases) {
-      if (c.status === 'n/a') {
-        expect(c.reason.trim(), c.id).not.toBe('');
-        continue;
+      expect(report.cases).toHaveLength(DESIGNS.length * SCENARIOS.length);
+      const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
+      expect(notPassing.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
+      for (const c of report.cases) {
+        if (c.status === 'n/a') {
+          expect(c.reason.trim(), c.id).not.toBe('');
+          continue;
+        }
+        expect(c.invariants, c.id).toMatchObject({ oversold: 0, drift: 0, duplicateActive: 0 });
+        if (c.strategy === 'frozen-ledger')
+          expect(c.invariants, c.id).toMatchObject({ reconciled: true, ledgerReplayDrift: 0 });
       }
-      expect(c.invariants, c.id).toMatchObject({ oversold: 0, drift: 0, duplicateActive: 0 });
-      if (c.strategy === 'frozen-ledger')
-        expect(c.invariants, c.id).toMatchObject({ reconciled: true, ledgerReplayDrift: 0 });
-    }
 
-    for (const strategy of ['frozen-ledger', 'bucketed']) {
-      expect(measured(report.cases, `contention/${strategy}`).outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
-      // The fallback waits on a bucket whose holder may roll back instead of skipping it.
-      const aborts = measured(report.cases, `contention-aborts/${strategy}`);
-      expect(aborts.invariants.falseSoldOut, aborts.id).toBe(0);
-    }
-    expect(report.ok).toBe(true);
-    expect(run.code).toBe(0);
-  }, 300_000);
+      for (const strategy of ['frozen-ledger', 'bucketed']) {
+        expect(measured(report.cases, `contention/${strategy}`).outcomes).toEqual({
+          HELD: 40,
+          SOLD_OUT: 110,
+        });
+        // The fallback waits on a bucket whose holder may roll back instead of skipping it.
+        const aborts = measured(report.cases, `contention-aborts/${strategy}`);
+        expect(aborts.invariants.falseSoldOut, aborts.id).toBe(0);
+      }
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
 });
 
 describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed-no-fallback)', () => {
@@ -75,41 +82,45 @@ describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed
     );
   });
 
-  it('are caught by every check they name, in every scenario they name, and sit out the others', async () => {
-    const { run, report } = await defaultRunOf(CONTROLS.map((c) => c.id));
+  it(
+    'are caught by every check they name, in every scenario they name, and sit out the others',
+    async () => {
+      const { run, report } = await defaultRunOf(CONTROLS.map((c) => c.id));
 
-    for (const control of CONTROLS) {
-      const cases = report.cases.filter((c) => c.strategy === control.id);
-      const ran = cases.filter((c) => c.status !== 'n/a').map((c) => c.scenario);
-      expect(ran.sort(), control.id).toEqual(Object.keys(control.caughtBy).sort());
-      for (const [scenario, checks] of Object.entries(control.caughtBy)) {
-        const c = measured(report.cases, `${scenario}/${control.id}`);
-        expect(c.status, c.id).toBe('pass');
-        for (const check of checks) expect(c.fired, c.id).toContain(check);
-        expect(c.invariants.oversold, c.id).toBe(0);
+      for (const control of CONTROLS) {
+        const cases = report.cases.filter((c) => c.strategy === control.id);
+        const ran = cases.filter((c) => c.status !== 'n/a').map((c) => c.scenario);
+        expect(ran.sort(), control.id).toEqual(Object.keys(control.caughtBy).sort());
+        for (const [scenario, checks] of Object.entries(control.caughtBy)) {
+          const c = measured(report.cases, `${scenario}/${control.id}`);
+          expect(c.status, c.id).toBe('pass');
+          for (const check of checks) expect(c.fired, c.id).toContain(check);
+          expect(c.invariants.oversold, c.id).toBe(0);
+        }
       }
-    }
 
-    for (const scenario of ['lifecycle-matrix', 'expiry']) {
-      const lost = measured(report.cases, `${scenario}/release-frozen-only`).invariants;
-      expect(lost.reconciled, scenario).toBe(false);
-      expect(lost.ledgerReplayDrift, scenario).toBeGreaterThan(0);
-    }
-    for (const scenario of ['lifecycle-matrix', 'release-expire-race']) {
-      const twice = measured(report.cases, `${scenario}/release-twice`).invariants;
-      // Both moves were booked as pairs: the books cannot see a release that should not have happened.
-      expect(twice, scenario).toMatchObject({ reconciled: true, ledgerReplayDrift: 0 });
-      expect(twice.drift, scenario).toBeLessThan(0);
-    }
-    for (const scenario of Object.keys(bucketedNoFallback.caughtBy ?? {})) {
-      const c = measured(report.cases, `${scenario}/bucketed-no-fallback`);
-      expect(c.outcomes.SOLD_OUT ?? 0, c.id).toBeGreaterThan(0);
-      expect(c.invariants.falseSoldOut, c.id).toBeGreaterThan(0);
-    }
+      for (const scenario of ['lifecycle-matrix', 'expiry']) {
+        const lost = measured(report.cases, `${scenario}/release-frozen-only`).invariants;
+        expect(lost.reconciled, scenario).toBe(false);
+        expect(lost.ledgerReplayDrift, scenario).toBeGreaterThan(0);
+      }
+      for (const scenario of ['lifecycle-matrix', 'release-expire-race']) {
+        const twice = measured(report.cases, `${scenario}/release-twice`).invariants;
+        // Both moves were booked as pairs: the books cannot see a release that should not have happened.
+        expect(twice, scenario).toMatchObject({ reconciled: true, ledgerReplayDrift: 0 });
+        expect(twice.drift, scenario).toBeLessThan(0);
+      }
+      for (const scenario of Object.keys(bucketedNoFallback.caughtBy ?? {})) {
+        const c = measured(report.cases, `${scenario}/bucketed-no-fallback`);
+        expect(c.outcomes.SOLD_OUT ?? 0, c.id).toBeGreaterThan(0);
+        expect(c.invariants.falseSoldOut, c.id).toBeGreaterThan(0);
+      }
 
-    expect(report.ok).toBe(true);
-    expect(run.code).toBe(0);
-  }, 300_000);
+      expect(report.ok).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
 });
 
 describe('the stock ledger', () => {
