@@ -4,8 +4,8 @@
  * server puts its data directory, `reservebench-pg-*`, and the run its state in the child's os.tmpdir()).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { cliArgv } from './cli-child.ts';
 
@@ -21,11 +21,23 @@ export interface BoundedRun {
   leftInTmp: string[];
 }
 
+/**
+ * A temp folder of a child's own that shares the test run's tsx compile cache (`tsx-<uid>`, which tsx keeps
+ * in os.tmpdir()): with an empty one every child would compile the whole harness again.
+ */
+export function childTmp(prefix = 'reservebench-cli-tmp-'): string {
+  const own = mkdtempSync(join(tmpdir(), prefix));
+  const cache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
+  mkdirSync(join(tmpdir(), cache), { recursive: true });
+  symlinkSync(join(tmpdir(), cache), join(own, cache));
+  return own;
+}
+
 export function runBounded(
   args: readonly string[],
   options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<BoundedRun> {
-  const ownTmp = mkdtempSync(join(tmpdir(), 'reservebench-cli-tmp-'));
+  const ownTmp = childTmp();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, cliArgv(args), {
       env: { ...process.env, DATABASE_URL: '', TMPDIR: ownTmp, ...options.env },
