@@ -45,7 +45,7 @@ describe('a missing or unknown command → exit 2 with one line naming every com
     [['fly'], /^reservebench: unknown command "fly"; choose one of: (.+)\n$/],
   ])('%j', async (args, message) => {
     const commands = (await helpCommands()).map((c) => c.command);
-    const run = await runCli([...args, '--database-url', serverUrl]);
+    const run = await runCli(args, { DATABASE_URL: serverUrl });
     expect(run.code).toBe(2);
     expectOneLine(run.stderr);
     const named = message.exec(run.stderr)?.[1]?.split(/, | or /);

@@ -236,7 +236,7 @@ describe('reservebench spec and the steps of the engine', () => {
       'step "passed" { SELECT clock_timestamp() - at >= interval \'200 ms\' AS passed FROM stamp; }',
       'permutation "later" "passed"',
     ]);
-    const run = await runCli(['spec', path, '--database-url', inject('serverUrl')]);
+    const run = await runCli(['spec', path], { DATABASE_URL: inject('serverUrl') });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe(
       [
@@ -258,7 +258,7 @@ describe('reservebench spec and the steps of the engine', () => {
 
   it('refuses a step that needs a strategy in one line naming file, line and column', async () => {
     const path = specFile('status.spec', ['session s1', 'step "st" { STATUS req-1 }']);
-    const run = await runCli(['spec', path, '--database-url', inject('serverUrl')]);
+    const run = await runCli(['spec', path], { DATABASE_URL: inject('serverUrl') });
     expect(run.stderr).toBe(
       `reservebench: ${path}:2:6: step "st" needs a strategy; \`reservebench spec\` runs SQL and WAIT steps only\n`,
     );
@@ -267,7 +267,7 @@ describe('reservebench spec and the steps of the engine', () => {
 
   it('refuses a malformed step of the engine the same way', async () => {
     const path = specFile('bad-wait.spec', ['session s1', 'step "w" { WAIT soon }']);
-    const run = await runCli(['spec', path, '--database-url', inject('serverUrl')]);
+    const run = await runCli(['spec', path], { DATABASE_URL: inject('serverUrl') });
     expect(run.stderr).toBe(
       `reservebench: ${path}:2:17: WAIT must be a whole number of milliseconds, got "soon"\n`,
     );

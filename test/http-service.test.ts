@@ -128,8 +128,9 @@ describe('serve on a port in use', () => {
     await server.connect();
     try {
       const before = await runDatabases(server);
-      for (const where of [['--database-url', serverUrl], []]) {
-        const run = await runBounded(['serve', '--port', port, ...where]);
+      // On the given server, and on an embedded one it would have started.
+      for (const env of [{ DATABASE_URL: serverUrl }, {}]) {
+        const run = await runBounded(['serve', '--port', port], { env });
         expect(run, run.stderr).toMatchObject({ code: 2, timedOut: false, leftInTmp: [] });
         expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
         expect(run.stderr).toContain(`127.0.0.1:${port} is in use`);
