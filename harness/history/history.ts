@@ -1,0 +1,94 @@
+/**
+ * A case's history: every contract operation it drove, with its invocation and completion on one monotonic
+ * clock (ms), the session and node it ran on, its arguments and its answer — the input of the
+ * linearizability checker (docs/history-checker.md). An operation whose answer a fault swallowed (a crash,
+ * a cut connection, a killed process) has no completion and no answer: it may have taken effect at any
+ * point after its invocation, or never.
+ */
+import type { Outcome, ReservationStatus } from '../../strategies/contract.ts';
+
+export type KeyStatus = ReservationStatus | 'NOT_FOUND';
+
+/** What a contract operation asked, per kind. */
+export type Call =
+  | { op: 'reserve'; requestKey: string; user: string; sku: string; ttlMs: number }
+  | { op: 'confirm' | 'release' | 'status'; requestKey: string }
+  | { op: 'expire' }
+  | { op: 'disable' | 'remaining'; sku: string }
+  /** The test hook: these reservations' expiry lies in the past from now on. */
+  | { op: 'backdate'; requestKeys: readonly string[] };
+
+/** What it answered, per kind (`done` for backdate, which answers nothing). */
+export type Answer =
+  | { outcome: Outcome; status?: ReservationStatus | undefined }
+  | { moved: boolean }
+  | { units: number }
+  | { status: KeyStatus }
+  | { remaining: number }
+  | { done: true };
+
+/**
+ * How an operation ended. `ok`: it answered. `aborted`: it certainly took no effect (the harness made it
+ * roll back at a pause point). `unknown`: it may or may not have taken effect (a fault cut its answer, it
+ * threw, or its process was killed).
+ */
+export type Ending = { kind: 'ok'; answer: Answer } | { kind: 'aborted' } | { kind: 'unknown'; why: string };
+
+export interface HistoryOperation {
+  /** Position in the case's history, in invocation order. */
+  id: number;
+  call: Call;
+  /** Which session and node ran it (`client-12`, `t1`, `job-2`, `final-read`; `node-1`). */
+  session: string;
+  node?: string | undefined;
+  /** Harness clock, ms: when the call was sent and when its answer was in (null: never). */
+  invokedAt: number;
+  completedAt: number | null;
+  /**
+   * The database clock, ms since the epoch, bounding when the operation ran there: from the case's
+   * measured offset between the harness clock and clock_timestamp() (TTL and expiry are judged on the
+   * database's clock). `to` is null while `completedAt` is.
+   */
+  db: { from: number; to: number | null };
+  ending: Ending;
+}
+
+export interface History {
+  operations: HistoryOperation[];
+  /** The stock the case started with: what `remaining` counts down from. */
+  stock: readonly { sku: string; total: number }[];
+}
+
+/** One line for an operation, for the report: `reserve k1 u1 sku-a → HELD`. */
+export function describeCall(call: Call): string {
+  switch (call.op) {
+    case 'reserve':
+      return `reserve ${call.requestKey} ${call.user} ${call.sku}`;
+    case 'confirm':
+    case 'release':
+    case 'status':
+      return `${call.op} ${call.requestKey}`;
+    case 'expire':
+      return 'expire';
+    case 'disable':
+    case 'remaining':
+      return `${call.op} ${call.sku}`;
+    case 'backdate':
+      return `backdate ${call.requestKeys.join(' ')}`;
+  }
+}
+
+export function describeAnswer(answer: Answer): string {
+  if ('outcome' in answer)
+    return answer.outcome === 'REPLAY' ? `REPLAY ${answer.status ?? '(no status)'}` : answer.outcome;
+  if ('moved' in answer) return answer.moved ? 'moved' : 'not moved';
+  if ('units' in answer) return `${answer.units} unit${answer.units === 1 ? '' : 's'} back`;
+  if ('status' in answer) return answer.status;
+  if ('remaining' in answer) return `${answer.remaining} remaining`;
+  return 'done';
+}
+
+export function describeEnding(ending: Ending): string {
+  if (ending.kind === 'ok') return describeAnswer(ending.answer);
+  return ending.kind === 'aborted' ? 'rolled back' : `no answer (${ending.why})`;
+}

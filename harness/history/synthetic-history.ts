@@ -1,0 +1,76 @@
+/**
+ * Histories that are linearizable by construction, for measuring the checker and testing it for false
+ * alarms: a random sequence of contract calls is run through the model one by one (operation i takes
+ * effect at instant i), then each operation's interval is widened around its instant by up to `overlap`
+ * on either side. Any interval that contains its operation's instant keeps that order a valid one.
+ */
+import { ContractState } from './contract-state.ts';
+import type { Call, History, HistoryOperation } from './history.ts';
+import { modelResults } from './model.ts';
+
+export interface SyntheticOptions {
+  operations: number;
+  skus: number;
+  stockPerSku: number;
+  users: number;
+  /** How far (in instants) an operation's interval reaches to either side of its own. */
+  overlap: number;
+  seed: number;
+}
+
+/** A small seeded generator (mulberry32), so a synthetic history is the same for the same seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomCall(random: () => number, o: SyntheticOptions, sent: string[]): Call {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const sku = `sku-${Math.floor(random() * o.skus)}`;
+  const roll = random();
+  if (roll < 0.5 || sent.length === 0) {
+    const reuse = sent.length > 0 && random() < 0.15;
+    const requestKey = reuse ? pick(sent) : `k-${sent.length}`;
+    if (!reuse) sent.push(requestKey);
+    return { op: 'reserve', requestKey, user: `u-${Math.floor(random() * o.users)}`, sku, ttlMs: 3_600_000 };
+  }
+  if (roll < 0.65) return { op: 'confirm', requestKey: pick(sent) };
+  if (roll < 0.8) return { op: 'release', requestKey: pick(sent) };
+  if (roll < 0.92) return { op: 'status', requestKey: pick(sent) };
+  return { op: 'remaining', sku };
+}
+
+export function syntheticHistory(o: SyntheticOptions): History {
+  const random = seededRandom(o.seed);
+  const stock = Array.from({ length: o.skus }, (_, i) => ({ sku: `sku-${i}`, total: o.stockPerSku }));
+  const state = new ContractState(new Map(stock.map((s) => [s.sku, s.total])));
+  const sent: string[] = [];
+  const operations: HistoryOperation[] = [];
+  for (let i = 0; i < o.operations; i++) {
+    const call = randomCall(random, o, sent);
+    const at = i * 10;
+    const results = modelResults(state, { id: i, call, db: { from: at, to: at } });
+    const taken = results[0];
+    if (!taken) throw new Error(`the model has no answer for ${call.op}`);
+    state.apply(taken.changes);
+    const invokedAt = at - Math.floor(random() * o.overlap) * 10 - 1;
+    const completedAt = at + Math.floor(random() * o.overlap) * 10 + 1;
+    operations.push({
+      id: i,
+      call,
+      session: `s${i % 16}`,
+      invokedAt,
+      completedAt,
+      db: { from: invokedAt, to: completedAt },
+      ending: { kind: 'ok', answer: taken.answer },
+    });
+  }
+  operations.sort((a, b) => a.invokedAt - b.invokedAt);
+  return { operations: operations.map((op, id) => ({ ...op, id })), stock };
+}

@@ -1,0 +1,276 @@
+/**
+ * The linearizability checker against small histories whose verdict is known by hand: each contract
+ * transition, real-time order, concurrency, unknown and aborted endings, expiry on the database clock,
+ * keys across skus, the search budget, and the witness a violation is shown with.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkHistory } from '../harness/history/check-history.ts';
+import type { Answer, Call, Ending, History, HistoryOperation } from '../harness/history/history.ts';
+import { syntheticHistory } from '../harness/history/synthetic-history.ts';
+
+type Op = [call: Call, invokedAt: number, completedAt: number | null, ending: Answer | 'aborted' | 'unknown'];
+
+/** A history from [call, invoked, completed, answer] rows; the database clock equals the harness clock. */
+function history(stock: Record<string, number>, rows: Op[]): History {
+  const operations = rows.map(([call, invokedAt, completedAt, answer], id): HistoryOperation => {
+    const ending: Ending =
+      answer === 'aborted'
+        ? { kind: 'aborted' }
+        : answer === 'unknown'
+          ? { kind: 'unknown', why: 'cut' }
+          : { kind: 'ok', answer };
+    return {
+      id,
+      call,
+      session: `s${id}`,
+      invokedAt,
+      completedAt,
+      db: { from: invokedAt, to: completedAt },
+      ending,
+    };
+  });
+  return { operations, stock: Object.entries(stock).map(([sku, total]) => ({ sku, total })) };
+}
+
+const reserve = (requestKey: string, user: string, sku = 'A', ttlMs = 60_000): Call => ({
+  op: 'reserve',
+  requestKey,
+  user,
+  sku,
+  ttlMs,
+});
+const HELD: Answer = { outcome: 'HELD', status: 'HELD' };
+const SOLD_OUT: Answer = { outcome: 'SOLD_OUT' };
+const status = (requestKey: string): Call => ({ op: 'status', requestKey });
+const remaining = (sku = 'A'): Call => ({ op: 'remaining', sku });
+
+describe('the history checker', () => {
+  it('accepts a sequential history that follows the contract', () => {
+    const verdict = checkHistory(
+      history({ A: 2 }, [
+        [reserve('k1', 'u1'), 0, 1, HELD],
+        [reserve('k1', 'u1'), 2, 3, { outcome: 'REPLAY', status: 'HELD' }],
+        [reserve('k2', 'u1'), 4, 5, { outcome: 'USER_LIMIT' }],
+        [reserve('k1', 'u2'), 6, 7, { outcome: 'KEY_REUSED' }],
+        [{ op: 'confirm', requestKey: 'k1' }, 8, 9, { moved: true }],
+        [{ op: 'confirm', requestKey: 'k1' }, 10, 11, { moved: false }],
+        [reserve('k1', 'u1'), 12, 13, { outcome: 'REPLAY', status: 'CONFIRMED' }],
+        [{ op: 'release', requestKey: 'k1' }, 14, 15, { moved: false }],
+        [status('k1'), 16, 17, { status: 'CONFIRMED' }],
+        [status('k9'), 16, 17, { status: 'NOT_FOUND' }],
+        [remaining(), 18, 19, { remaining: 1 }],
+      ]),
+    );
+    expect(verdict.status).toBe('linearizable');
+  });
+
+  it('flags a stale replay, with the model answer in the witness', () => {
+    const verdict = checkHistory(
+      history({ A: 2 }, [
+        [reserve('k1', 'u1'), 0, 1, HELD],
+        [{ op: 'confirm', requestKey: 'k1' }, 2, 3, { moved: true }],
+        [reserve('k1', 'u1'), 4, 5, { outcome: 'REPLAY', status: 'HELD' }],
+      ]),
+    );
+    expect(verdict.status).toBe('violation');
+    if (verdict.status !== 'violation') return;
+    expect(verdict.witness.map((w) => w.call)).toEqual(['reserve k1 u1 A', 'confirm k1', 'reserve k1 u1 A']);
+    expect(verdict.witness.at(-1)?.modelAnswers).toBe('REPLAY CONFIRMED');
+    expect(verdict.summary).toContain('REPLAY HELD');
+  });
+
+  it('lets concurrent requests linearize in either order, but never oversell', () => {
+    const race = (second: Answer) =>
+      checkHistory(
+        history({ A: 1 }, [
+          [reserve('k1', 'u1'), 0, 10, SOLD_OUT],
+          [reserve('k2', 'u2'), 1, 9, second],
+        ]),
+      ).status;
+    expect(race(HELD)).toBe('linearizable');
+    expect(race(SOLD_OUT)).toBe('violation');
+    const both = checkHistory(
+      history({ A: 1 }, [
+        [reserve('k1', 'u1'), 0, 10, HELD],
+        [reserve('k2', 'u2'), 1, 9, HELD],
+      ]),
+    );
+    expect(both.status).toBe('violation');
+  });
+
+  it('respects real time: an answer completed before another began comes first', () => {
+    const rows = (sold: number, held: number): Op[] => [
+      [reserve('k1', 'u1'), sold, sold + 1, SOLD_OUT],
+      [reserve('k2', 'u2'), held, held + 1, HELD],
+    ];
+    // SOLD_OUT strictly before the only HELD, with a unit free: no order explains it.
+    expect(checkHistory(history({ A: 1 }, rows(0, 5))).status).toBe('violation');
+    expect(checkHistory(history({ A: 1 }, rows(5, 0))).status).toBe('linearizable');
+  });
+
+  it('explains a false sold-out only for a design that declares one', () => {
+    const h = history({ A: 2 }, [
+      [reserve('k1', 'u1'), 0, 1, HELD],
+      [reserve('k2', 'u2'), 2, 3, SOLD_OUT],
+    ]);
+    const strict = checkHistory(h);
+    expect(strict.status).toBe('violation');
+    if (strict.status === 'violation') expect(strict.witness.at(-1)?.modelAnswers).toBe('HELD');
+    expect(checkHistory(h, { model: { soldOutWhileStock: true } }).status).toBe('linearizable');
+  });
+
+  it('places an unknown ending anywhere after its invocation, or nowhere; an aborted one nowhere', () => {
+    const readAfter = (ending: 'unknown' | 'aborted', read: Answer) =>
+      checkHistory(
+        history({ A: 1 }, [
+          [reserve('k1', 'u1'), 0, null, ending],
+          [status('k1'), 10, 11, read],
+        ]),
+      ).status;
+    expect(readAfter('unknown', { status: 'HELD' })).toBe('linearizable');
+    expect(readAfter('unknown', { status: 'NOT_FOUND' })).toBe('linearizable');
+    expect(readAfter('aborted', { status: 'NOT_FOUND' })).toBe('linearizable');
+    expect(readAfter('aborted', { status: 'HELD' })).toBe('violation');
+  });
+
+  it('judges expiry on the database clock, either way where the clocks overlap', () => {
+    const expire = (from: number, to: number, units: number) =>
+      checkHistory(
+        history({ A: 1 }, [
+          [reserve('k1', 'u1', 'A', 100), 0, 1, HELD],
+          [{ op: 'expire' }, from, to, { units }],
+        ]),
+      ).status;
+    expect(expire(50, 51, 0)).toBe('linearizable');
+    expect(expire(50, 51, 1)).toBe('violation');
+    expect(expire(200, 201, 1)).toBe('linearizable');
+    expect(expire(200, 201, 0)).toBe('violation');
+    expect(expire(100, 102, 0)).toBe('linearizable');
+    expect(expire(100, 102, 1)).toBe('linearizable');
+  });
+
+  it('expires a backdated hold whatever its ttl', () => {
+    const verdict = checkHistory(
+      history({ A: 1 }, [
+        [reserve('k1', 'u1'), 0, 1, HELD],
+        [{ op: 'backdate', requestKeys: ['k1'] }, 2, 3, { done: true }],
+        [{ op: 'expire' }, 4, 5, { units: 1 }],
+        [status('k1'), 6, 7, { status: 'EXPIRED' }],
+        [remaining(), 6, 7, { remaining: 1 }],
+      ]),
+    );
+    expect(verdict.status).toBe('linearizable');
+  });
+
+  it('joins skus a key was sent with, so a key reused on another sku must be KEY_REUSED', () => {
+    const second = (answer: Answer) =>
+      checkHistory(
+        history({ A: 1, B: 1 }, [
+          [reserve('k1', 'u1', 'A'), 0, 1, HELD],
+          [reserve('k1', 'u2', 'B'), 2, 3, answer],
+        ]),
+      );
+    expect(second({ outcome: 'KEY_REUSED' }).status).toBe('linearizable');
+    const wrong = second(HELD);
+    expect(wrong.status).toBe('violation');
+    expect(wrong.parts).toBe(1);
+  });
+
+  it('checks independent skus apart', () => {
+    const verdict = checkHistory(
+      history({ A: 1, B: 1 }, [
+        [reserve('k1', 'u1', 'A'), 0, 5, HELD],
+        [reserve('k2', 'u1', 'B'), 1, 4, HELD],
+        [remaining('A'), 6, 7, { remaining: 0 }],
+        [remaining('B'), 6, 7, { remaining: 0 }],
+      ]),
+    );
+    expect(verdict).toMatchObject({ status: 'linearizable', parts: 2 });
+  });
+
+  it('accepts either refusal where both apply, and BAD_REQUEST for an unknown sku', () => {
+    const refusal = (answer: Answer) =>
+      checkHistory(
+        history({ A: 1 }, [
+          [reserve('k1', 'u1'), 0, 1, HELD],
+          [reserve('k2', 'u1'), 2, 3, answer],
+        ]),
+      ).status;
+    expect(refusal({ outcome: 'USER_LIMIT' })).toBe('linearizable');
+    expect(refusal(SOLD_OUT)).toBe('linearizable');
+    expect(refusal(HELD)).toBe('violation');
+    const unknownSku = checkHistory(
+      history({ A: 1 }, [[reserve('k1', 'u1', 'Z'), 0, 1, { outcome: 'BAD_REQUEST' }]]),
+    );
+    expect(unknownSku.status).toBe('linearizable');
+  });
+
+  it('stops at its budget and says so instead of passing', () => {
+    // 12 concurrent HELDs of distinct keys on 10 units, each read back HELD: no order exists, and proving
+    // it means trying every way to pick the 10.
+    const rows: Op[] = Array.from({ length: 12 }, (_, i): Op => [reserve(`k${i}`, `u${i}`), 0, 50, HELD]);
+    rows.push(...Array.from({ length: 12 }, (_, i): Op => [status(`k${i}`), 60, 61, { status: 'HELD' }]));
+    const verdict = checkHistory(history({ A: 10 }, rows), { budget: 500 });
+    expect(verdict.status).toBe('unchecked');
+    if (verdict.status === 'unchecked') expect(verdict.reason).toContain('budget 500');
+  });
+
+  it('checks a contention-sized history in a number of steps linear in its size times its overlap', () => {
+    // 150 concurrent requests for 40 units: 40 HELD, 110 SOLD_OUT, then every key and the sku read back.
+    const rows: Op[] = Array.from(
+      { length: 150 },
+      (_, i): Op => [
+        reserve(`k${i}`, `u${i}`),
+        i * 0.01,
+        100 + i * 0.01,
+        i % 3 === 0 && i < 120 ? HELD : SOLD_OUT,
+      ],
+    );
+    rows.push(
+      ...Array.from(
+        { length: 150 },
+        (_, i): Op => [status(`k${i}`), 200, 201, { status: i % 3 === 0 && i < 120 ? 'HELD' : 'NOT_FOUND' }],
+      ),
+    );
+    rows.push([remaining(), 200, 201, { remaining: 0 }]);
+    const verdict = checkHistory(history({ A: 40 }, rows));
+    expect(verdict.status).toBe('linearizable');
+    expect(verdict.steps).toBeLessThanOrEqual(rows.length * 150);
+  });
+});
+
+describe('the history checker on histories linearizable by construction', () => {
+  it('never raises a false alarm (property: random programs run through the model, intervals widened)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          operations: fc.integer({ min: 1, max: 60 }),
+          skus: fc.integer({ min: 1, max: 3 }),
+          stockPerSku: fc.integer({ min: 1, max: 4 }),
+          users: fc.integer({ min: 1, max: 5 }),
+          overlap: fc.integer({ min: 0, max: 6 }),
+          seed: fc.integer(),
+        }),
+        (options) => {
+          expect(checkHistory(syntheticHistory(options)).status).toBe('linearizable');
+        },
+      ),
+      { numRuns: 200, seed: 42 },
+    );
+  });
+
+  it('checks 10,000 operations on one sku without running out of budget', () => {
+    const big = syntheticHistory({
+      operations: 10_000,
+      skus: 1,
+      stockPerSku: 50,
+      users: 400,
+      overlap: 4,
+      seed: 7,
+    });
+    const verdict = checkHistory(big);
+    expect(verdict.status).toBe('linearizable');
+    expect(verdict.steps).toBeLessThanOrEqual(10_000 * 20);
+  });
+});
