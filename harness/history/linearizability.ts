@@ -124,15 +124,90 @@ class Explored {
 
 interface Frame {
   entry: Entry;
+  /** Which candidate and which of its model results this step took, to try the next on backtracking. */
+  candidate: number;
   choice: number;
   undo: ReturnType<ContractState['apply']>;
   answer: Answer;
+  /** Taken without a choice (a read that fits now): on backtracking there is nothing else to try here. */
+  forced: boolean;
 }
 
+/**
+ * A call whose recorded answer changes nothing in any state (a status or remaining read, a REPLAY, a
+ * refusal, a confirm that did not move, an expire of 0 units) and that the model gives right now: it can
+ * be placed now without loss of generality, since moving it to the front of any order that completes the
+ * search keeps every answer and every real-time constraint. So the search takes it without making it a
+ * choice to revisit — a partial-order reduction that keeps reads from multiplying the orders tried. Not
+ * backdate: it answers the same whatever it changes.
+ */
+function forcedRead(
+  next: readonly Entry[],
+  operations: readonly SearchOperation[],
+  state: ContractState,
+  options: ModelOptions,
+): { entry: Entry; result: Result } | undefined {
+  for (const entry of next) {
+    const s = operations[entry.index] as SearchOperation;
+    if (!s.required || s.op.call.op === 'backdate') continue;
+    const result = resultsFor(state, s, options).find((r) => r.changes.length === 0);
+    if (result) return { entry, result };
+  }
+  return undefined;
+}
+
+/**
+ * The calls that may come next: those before the first pending return. The order they are tried in only
+ * decides how soon an order is found, never whether: the call of that first return first (Lowe's
+ * just-in-time order: what must take effect soonest goes first, so reads that fit at many points are
+ * placed as late as they can be), then the other answered calls, and calls that may never have taken
+ * effect last — they are placed only when nothing else fits.
+ */
+function candidates(head: Entry, operations: readonly SearchOperation[]): Entry[] {
+  const due: Entry[] = [];
+  const answered: Entry[] = [];
+  const optional: Entry[] = [];
+  let entry = head.next;
+  for (; entry?.call; entry = entry.next) {
+    const s = operations[entry.index] as SearchOperation;
+    (!s.required ? optional : answered).push(entry);
+  }
+  const first = entry;
+  const at = answered.findIndex((c) => c.match === first);
+  if (at >= 0) due.push(...answered.splice(at, 1));
+  return [...due, ...answered, ...optional];
+}
+
+/**
+ * The model's results that fit the operation: its recorded answer's; for one that may never have taken
+ * effect, only results that change something (one that changes nothing is the same as never).
+ */
 function resultsFor(state: ContractState, s: SearchOperation, options: ModelOptions): Result[] {
   const all = modelResults(state, s.timed, options, s.wanted);
   const { wanted } = s;
-  return wanted === undefined ? all : all.filter((r) => sameAnswer(r.answer, wanted));
+  if (wanted !== undefined) return all.filter((r) => sameAnswer(r.answer, wanted));
+  return s.required ? all : all.filter((r) => r.changes.length > 0);
+}
+
+/**
+ * A quick proof that no order exists, found before any search: more HELD answers on a sku than its stock
+ * plus every unit that could have come back (a release or confirm that moved, units an expire returned,
+ * an operation of unknown ending that could return some). Each HELD takes a unit and only those give one
+ * back, so the search could only fail, slowly.
+ */
+function oversold(operations: readonly SearchOperation[], totals: ReadonlyMap<string, number>): boolean {
+  const held = new Map<string, number>();
+  let comesBack = 0;
+  for (const s of operations) {
+    const { call } = s.op;
+    if (!s.required && call.op !== 'reserve' && call.op !== 'status' && call.op !== 'remaining') return false;
+    const w = s.wanted;
+    if (call.op === 'reserve' && w && 'outcome' in w && w.outcome === 'HELD')
+      held.set(call.sku, (held.get(call.sku) ?? 0) + 1);
+    if (w && 'moved' in w && w.moved && (call.op === 'release' || call.op === 'confirm')) comesBack += 1;
+    if (w && 'units' in w) comesBack += w.units;
+  }
+  return [...held].some(([sku, n]) => n > (totals.get(sku) ?? 0) + comesBack);
 }
 
 /** Searches an order of `operations` (one part of a history) that the model explains. */
@@ -141,47 +216,72 @@ export function searchLinearization(
   totals: ReadonlyMap<string, number>,
   options: { budget: number; model: ModelOptions },
 ): SearchResult {
+  if (oversold(operations, totals)) return { kind: 'none', steps: 0 };
   const head = eventList(operations);
   const state = new ContractState(totals);
   const explored = new Explored(operations.length);
   const stack: Frame[] = [];
   let required = operations.filter((s) => s.required).length;
   let steps = 0;
-  let entry = head.next;
-  let choice = 0;
+  let resume = { candidate: 0, choice: 0 };
   while (required > 0) {
-    if (!entry) return { kind: 'none', steps };
-    if (!entry.call) {
-      const frame = stack.pop();
-      if (!frame) return { kind: 'none', steps };
-      state.apply(frame.undo);
-      explored.toggle(frame.entry.index);
-      unlift(frame.entry);
-      if (operations[frame.entry.index]?.required) required += 1;
-      entry = frame.entry;
-      choice = frame.choice + 1;
+    const next = candidates(head, operations);
+    const read =
+      resume.candidate === 0 && resume.choice === 0
+        ? forcedRead(next, operations, state, options.model)
+        : undefined;
+    if (read) {
+      if (++steps > options.budget) return { kind: 'budget', steps };
+      explored.toggle(read.entry.index);
+      stack.push({
+        entry: read.entry,
+        candidate: 0,
+        choice: 0,
+        undo: [],
+        answer: read.result.answer,
+        forced: true,
+      });
+      lift(read.entry);
+      required -= 1;
       continue;
     }
-    const s = operations[entry.index] as SearchOperation;
-    const results = resultsFor(state, s, options.model);
-    let lifted = false;
-    for (let r = choice; r < results.length && !lifted; r++) {
-      if (++steps > options.budget) return { kind: 'budget', steps };
-      const result = results[r] as Result;
-      const undo = state.apply(result.changes);
-      explored.toggle(entry.index);
-      if (explored.visit(state.fingerprint())) {
-        stack.push({ entry, choice: r, undo, answer: result.answer });
-        lift(entry);
-        if (s.required) required -= 1;
-        lifted = true;
-      } else {
+    let taken: Frame | undefined;
+    for (let c = resume.candidate; c < next.length && !taken; c++) {
+      const entry = next[c] as Entry;
+      const s = operations[entry.index] as SearchOperation;
+      const results = resultsFor(state, s, options.model);
+      for (let r = c === resume.candidate ? resume.choice : 0; r < results.length && !taken; r++) {
+        if (++steps > options.budget) return { kind: 'budget', steps };
+        const result = results[r] as Result;
+        const undo = state.apply(result.changes);
         explored.toggle(entry.index);
-        state.apply(undo);
+        if (explored.visit(state.fingerprint())) {
+          taken = { entry, candidate: c, choice: r, undo, answer: result.answer, forced: false };
+        } else {
+          explored.toggle(entry.index);
+          state.apply(undo);
+        }
       }
     }
-    entry = lifted ? head.next : entry.next;
-    choice = 0;
+    if (taken) {
+      stack.push(taken);
+      lift(taken.entry);
+      if (operations[taken.entry.index]?.required) required -= 1;
+      resume = { candidate: 0, choice: 0 };
+      continue;
+    }
+    let frame = stack.pop();
+    for (; frame?.forced; frame = stack.pop()) {
+      explored.toggle(frame.entry.index);
+      unlift(frame.entry);
+      required += 1;
+    }
+    if (!frame) return { kind: 'none', steps };
+    state.apply(frame.undo);
+    explored.toggle(frame.entry.index);
+    unlift(frame.entry);
+    if (operations[frame.entry.index]?.required) required += 1;
+    resume = { candidate: frame.candidate, choice: frame.choice + 1 };
   }
   const order = stack.map((f) => ({
     id: (operations[f.entry.index] as SearchOperation).op.id,

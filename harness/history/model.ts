@@ -25,6 +25,11 @@ import type { Answer, Call } from './history.ts';
 export interface ModelOptions {
   /** SOLD_OUT is allowed at any time, writing nothing (a design that skips locked stock or shards it). */
   soldOutWhileStock?: boolean;
+  /**
+   * Leaves GAVE_UP out: it is always allowed, so an explanation of what the model answers instead of a
+   * recorded answer would otherwise always be "GAVE_UP".
+   */
+  withoutGaveUp?: boolean;
 }
 
 export interface Result {
@@ -56,10 +61,8 @@ function reserveResults(
     answer: { outcome },
     changes: [],
   });
-  const withGaveUp = (results: Result[]): Result[] => [
-    ...results,
-    { answer: { outcome: 'GAVE_UP' }, changes: [] },
-  ];
+  const withGaveUp = (results: Result[]): Result[] =>
+    options.withoutGaveUp ? results : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [] }];
   if (!state.totals.has(sku)) return withGaveUp([refused('BAD_REQUEST')]);
   const malformed =
     !FIELD.test(requestKey) ||

@@ -38,12 +38,22 @@ function randomCall(random: () => number, o: SyntheticOptions, sent: string[]): 
     const reuse = sent.length > 0 && random() < 0.15;
     const requestKey = reuse ? pick(sent) : `k-${sent.length}`;
     if (!reuse) sent.push(requestKey);
-    return { op: 'reserve', requestKey, user: `u-${Math.floor(random() * o.users)}`, sku, ttlMs: 3_600_000 };
+    const ttlMs = pick([30, 120, 3_600_000]);
+    return { op: 'reserve', requestKey, user: `u-${Math.floor(random() * o.users)}`, sku, ttlMs };
   }
-  if (roll < 0.65) return { op: 'confirm', requestKey: pick(sent) };
-  if (roll < 0.8) return { op: 'release', requestKey: pick(sent) };
-  if (roll < 0.92) return { op: 'status', requestKey: pick(sent) };
-  return { op: 'remaining', sku };
+  if (roll < 0.62) return { op: 'confirm', requestKey: pick(sent) };
+  if (roll < 0.74) return { op: 'release', requestKey: pick(sent) };
+  if (roll < 0.84) return { op: 'status', requestKey: pick(sent) };
+  if (roll < 0.9) return { op: 'remaining', sku };
+  if (roll < 0.96) return { op: 'expire' };
+  if (roll < 0.98) return { op: 'backdate', requestKeys: [pick(sent)] };
+  return { op: 'disable', sku };
+}
+
+/** How the operation ended: mostly answered; some cut off (unknown) or rolled back (aborted). */
+function endingKind(random: () => number): 'ok' | 'unknown' | 'aborted' {
+  const roll = random();
+  return roll < 0.05 ? 'unknown' : roll < 0.08 ? 'aborted' : 'ok';
 }
 
 export function syntheticHistory(o: SyntheticOptions): History {
@@ -58,7 +68,8 @@ export function syntheticHistory(o: SyntheticOptions): History {
     const results = modelResults(state, { id: i, call, db: { from: at, to: at } });
     const taken = results[0];
     if (!taken) throw new Error(`the model has no answer for ${call.op}`);
-    state.apply(taken.changes);
+    const kind = endingKind(random);
+    if (kind !== 'aborted') state.apply(taken.changes);
     const invokedAt = at - Math.floor(random() * o.overlap) * 10 - 1;
     const completedAt = at + Math.floor(random() * o.overlap) * 10 + 1;
     operations.push({
@@ -66,9 +77,14 @@ export function syntheticHistory(o: SyntheticOptions): History {
       call,
       session: `s${i % 16}`,
       invokedAt,
-      completedAt,
-      db: { from: invokedAt, to: completedAt },
-      ending: { kind: 'ok', answer: taken.answer },
+      completedAt: kind === 'ok' ? completedAt : null,
+      db: { from: invokedAt, to: kind === 'ok' ? completedAt : null },
+      ending:
+        kind === 'ok'
+          ? { kind: 'ok', answer: taken.answer }
+          : kind === 'aborted'
+            ? { kind: 'aborted' }
+            : { kind: 'unknown', why: 'cut off' },
     });
   }
   operations.sort((a, b) => a.invokedAt - b.invokedAt);

@@ -75,11 +75,15 @@ function shrink(
 }
 
 /** The model's answer for operation `i` when its recorded answer is set aside, if that explains the rest. */
-function answerInstead(operations: readonly SearchOperation[], i: number, trial: Trial): Answer | undefined {
+function answerInstead(
+  operations: readonly SearchOperation[],
+  i: number,
+  explain: Trial,
+): Answer | undefined {
   const target = operations[i];
   if (!target || target.wanted === undefined) return undefined;
   const relaxed = operations.map((s, j) => (j === i ? { ...s, wanted: undefined, required: true } : s));
-  const result = trial(relaxed);
+  const result = explain(relaxed);
   if (result.kind !== 'found') return undefined;
   return result.order.find((o) => o.id === target.op.id)?.answer;
 }
@@ -91,9 +95,11 @@ export function minimalWitness(
   start: number,
 ): { summary: string; witness: WitnessLine[] } {
   const trial: Trial = (ops) => searchLinearization(ops, totals, { budget: TRIAL_BUDGET, model });
+  const explain: Trial = (ops) =>
+    searchLinearization(ops, totals, { budget: TRIAL_BUDGET, model: { ...model, withoutGaveUp: true } });
   const smallest = shrink(operations, (ops) => trial(ops).kind === 'none');
   const lines = smallest.map((s, i): WitnessLine => {
-    const instead = answerInstead(smallest, i, trial);
+    const instead = answerInstead(smallest, i, explain);
     return {
       at: Math.round((s.op.invokedAt - start) * 10) / 10,
       session: s.op.session,
