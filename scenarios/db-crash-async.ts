@@ -30,7 +30,7 @@ export default defineScenario<{ heldBeforeRestart: number; heldAfterRestart: num
     faults: CRASH_FAULTS,
     // What a design keeps outside the database (a node's memory) also parts from what the crash left:
     // measured with the lost holds, as the price of the setting.
-    boundaryChecks: ['lostAcknowledged', 'drift'],
+    boundaryChecks: ['linearizable', 'lostAcknowledged', 'drift'],
     observations: () => ({ heldAfterRestart: 10 }),
     exercised: (_params, { outcomes }) => (outcomes.INDETERMINATE ? [] : ['the crash cut no request off']),
   },

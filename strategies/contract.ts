@@ -79,6 +79,7 @@ export const CHECKS = [
   'exercised',
   'reconciled',
   'ledgerReplayDrift',
+  'linearizable',
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 
@@ -103,6 +104,8 @@ export const CHECK_MEANING: Readonly<Record<CheckName, string>> = {
   exercised: 'the case did not drive what it claims (no abort holding a unit, no winner on one side, …)',
   reconciled: "the strategy's books (counters, frozen units, sold units) do not add up",
   ledgerReplayDrift: "replaying the strategy's stock ledger does not give today's counters",
+  linearizable:
+    "no order of the case's operations, consistent with real time, gives every recorded answer under the contract's model (docs/history-checker.md)",
 };
 
 /**
@@ -214,6 +217,12 @@ export interface Strategy {
    * nodes' shares): never derived from counting reservations, or drift could not show a disagreement.
    */
   remaining(db: ClientBase, sku: string): Promise<number>;
+  /**
+   * Why the design may answer SOLD_OUT while stock remains, when it may by design (it skips units locked
+   * by transactions in flight; each node sells only its own share). The history check then allows a
+   * SOLD_OUT at any point; without it, a SOLD_OUT no order explains fails the case (`linearizable`).
+   */
+  falseSoldOut?: string;
   /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
   backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
   /**

@@ -292,3 +292,24 @@ describe('the history checker on an oversold history', () => {
     expect(verdict.summary).toContain('the model answers SOLD_OUT there');
   });
 });
+
+describe('the history checker after a crash', () => {
+  it('settles hundreds of cut-off reserves by the final read instead of guessing', () => {
+    const rows: Op[] = Array.from(
+      { length: 400 },
+      (_, i): Op => [reserve(`k${i}`, `u${i}`), i * 0.01, null, 'unknown'],
+    );
+    rows.push(
+      ...Array.from(
+        { length: 400 },
+        (_, i): Op => [status(`k${i}`), 500, 501, { status: i % 9 === 0 ? 'HELD' : 'NOT_FOUND' }],
+      ),
+    );
+    rows.push([remaining(), 500, 501, { remaining: 1000 - 45 }]);
+    const h = history({ A: 1000 }, rows);
+    for (const op of h.operations.filter((o) => o.call.op !== 'reserve')) op.session = 'final-read';
+    const verdict = checkHistory(h);
+    expect(verdict.status).toBe('linearizable');
+    expect(verdict.steps).toBeLessThanOrEqual(rows.length * 50);
+  });
+});

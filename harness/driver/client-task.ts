@@ -77,6 +77,15 @@ export interface RequestResult {
   outcome: Outcome | 'ROLLED_BACK' | 'ERROR' | 'INDETERMINATE';
   status?: ReservationStatus;
   latencyMs: number;
+  /**
+   * For the case's history: when the request was sent and its answer was in, on the harness clock
+   * (`performance.timeOrigin + performance.now()`, shared by worker threads), and who sent it. Absent,
+   * the history bounds the request by its batch.
+   */
+  invokedAt?: number;
+  completedAt?: number;
+  session?: string;
+  node?: string;
   /** Attempts the strategy made again before this answer, by reason (SessionContext.retried). */
   retries?: Record<string, number>;
   sqlstate?: string;

@@ -10,10 +10,11 @@ import type { History, HistoryOperation } from './history.ts';
 import { type SearchOperation, searchLinearization } from './linearizability.ts';
 import type { ModelOptions } from './model.ts';
 import { partitionHistory } from './partition.ts';
+import { FINAL_READ_SESSION } from './recorder.ts';
 import { minimalWitness, type WitnessLine } from './witness.ts';
 
 /** Model transitions one case's search may take before its history is `unchecked (budget)`. */
-export const DEFAULT_SEARCH_BUDGET = 2_000_000;
+export const DEFAULT_SEARCH_BUDGET = 300_000;
 
 export type HistoryVerdict =
   | { status: 'linearizable'; operations: number; parts: number; steps: number; ms: number }
@@ -41,7 +42,7 @@ export interface CheckOptions {
  */
 export function searchOperations(operations: readonly HistoryOperation[]): SearchOperation[] {
   const end = Math.max(0, ...operations.map((o) => o.db.to ?? o.db.from));
-  return operations
+  const searched = operations
     .filter((op) => op.ending.kind !== 'aborted')
     .map((op) => ({
       op,
@@ -49,6 +50,43 @@ export function searchOperations(operations: readonly HistoryOperation[]): Searc
       wanted: op.ending.kind === 'ok' ? op.ending.answer : undefined,
       required: op.ending.kind === 'ok',
     }));
+  return settledByFinalRead(searched);
+}
+
+/**
+ * A reserve of unknown ending whose key no other reserve names is settled by the final read, as Elle
+ * settles an indeterminate write by a later read: a key the read finds NOT_FOUND was never recorded, so
+ * that reserve took no effect (or took it after the read, which nothing follows); a key it finds in any
+ * status was recorded by that reserve and nothing else, so it answered HELD before the read. Without this,
+ * a crash's hundreds of cut-off requests would each be a choice the search makes blindly.
+ */
+function settledByFinalRead(operations: SearchOperation[]): SearchOperation[] {
+  const finalStatus = new Map<string, string>();
+  let readAt = Number.POSITIVE_INFINITY;
+  const reserves = new Map<string, number>();
+  for (const { op } of operations) {
+    if (op.call.op === 'reserve')
+      reserves.set(op.call.requestKey, (reserves.get(op.call.requestKey) ?? 0) + 1);
+    if (op.session !== FINAL_READ_SESSION || op.call.op !== 'status' || op.ending.kind !== 'ok') continue;
+    const { answer } = op.ending;
+    if ('status' in answer && answer.status !== undefined) finalStatus.set(op.call.requestKey, answer.status);
+    readAt = Math.min(readAt, op.invokedAt);
+  }
+  return operations.flatMap((s): SearchOperation[] => {
+    const { call } = s.op;
+    if (s.required || call.op !== 'reserve' || reserves.get(call.requestKey) !== 1) return [s];
+    const status = finalStatus.get(call.requestKey);
+    if (status === undefined) return [s];
+    if (status === 'NOT_FOUND') return [];
+    return [
+      {
+        ...s,
+        op: { ...s.op, completedAt: readAt },
+        wanted: { outcome: 'HELD', status: 'HELD' },
+        required: true,
+      },
+    ];
+  });
 }
 
 export function checkHistory(history: History, options: CheckOptions = {}): HistoryVerdict {

@@ -25,6 +25,11 @@ export interface SearchOperation {
   wanted?: Answer | undefined;
   /** It must take effect (an operation that answered); false where it may never have. */
   required: boolean;
+  /**
+   * Tried only when nothing else fits, like an operation that may never have taken effect (an answer set
+   * aside to explain a witness: it takes what is left).
+   */
+  deferred?: boolean;
 }
 
 export type SearchResult =
@@ -146,14 +151,21 @@ function forcedRead(
   operations: readonly SearchOperation[],
   state: ContractState,
   options: ModelOptions,
+  meter: Meter,
 ): { entry: Entry; result: Result } | undefined {
   for (const entry of next) {
     const s = operations[entry.index] as SearchOperation;
-    if (!s.required || s.op.call.op === 'backdate') continue;
+    if (!s.required || s.deferred || s.op.call.op === 'backdate') continue;
+    meter.steps += 1;
     const result = resultsFor(state, s, options).find((r) => r.changes.length === 0);
     if (result) return { entry, result };
   }
   return undefined;
+}
+
+/** Model transitions computed so far: what the budget counts. */
+interface Meter {
+  steps: number;
 }
 
 /**
@@ -170,7 +182,7 @@ function candidates(head: Entry, operations: readonly SearchOperation[]): Entry[
   let entry = head.next;
   for (; entry?.call; entry = entry.next) {
     const s = operations[entry.index] as SearchOperation;
-    (!s.required ? optional : answered).push(entry);
+    (!s.required || s.deferred ? optional : answered).push(entry);
   }
   const first = entry;
   const at = answered.findIndex((c) => c.match === first);
@@ -204,7 +216,7 @@ function oversold(operations: readonly SearchOperation[], totals: ReadonlyMap<st
     const w = s.wanted;
     if (call.op === 'reserve' && w && 'outcome' in w && w.outcome === 'HELD')
       held.set(call.sku, (held.get(call.sku) ?? 0) + 1);
-    if (w && 'moved' in w && w.moved && (call.op === 'release' || call.op === 'confirm')) comesBack += 1;
+    if (w && 'moved' in w && w.moved && call.op === 'release') comesBack += 1;
     if (w && 'units' in w) comesBack += w.units;
   }
   return [...held].some(([sku, n]) => n > (totals.get(sku) ?? 0) + comesBack);
@@ -222,16 +234,16 @@ export function searchLinearization(
   const explored = new Explored(operations.length);
   const stack: Frame[] = [];
   let required = operations.filter((s) => s.required).length;
-  let steps = 0;
+  const meter: Meter = { steps: 0 };
   let resume = { candidate: 0, choice: 0 };
   while (required > 0) {
+    if (meter.steps > options.budget) return { kind: 'budget', steps: meter.steps };
     const next = candidates(head, operations);
     const read =
       resume.candidate === 0 && resume.choice === 0
-        ? forcedRead(next, operations, state, options.model)
+        ? forcedRead(next, operations, state, options.model, meter)
         : undefined;
     if (read) {
-      if (++steps > options.budget) return { kind: 'budget', steps };
       explored.toggle(read.entry.index);
       stack.push({
         entry: read.entry,
@@ -249,9 +261,9 @@ export function searchLinearization(
     for (let c = resume.candidate; c < next.length && !taken; c++) {
       const entry = next[c] as Entry;
       const s = operations[entry.index] as SearchOperation;
+      meter.steps += 1;
       const results = resultsFor(state, s, options.model);
       for (let r = c === resume.candidate ? resume.choice : 0; r < results.length && !taken; r++) {
-        if (++steps > options.budget) return { kind: 'budget', steps };
         const result = results[r] as Result;
         const undo = state.apply(result.changes);
         explored.toggle(entry.index);
@@ -276,7 +288,7 @@ export function searchLinearization(
       unlift(frame.entry);
       required += 1;
     }
-    if (!frame) return { kind: 'none', steps };
+    if (!frame) return { kind: 'none', steps: meter.steps };
     state.apply(frame.undo);
     explored.toggle(frame.entry.index);
     unlift(frame.entry);
@@ -287,5 +299,5 @@ export function searchLinearization(
     id: (operations[f.entry.index] as SearchOperation).op.id,
     answer: f.answer,
   }));
-  return { kind: 'found', steps, order };
+  return { kind: 'found', steps: meter.steps, order };
 }

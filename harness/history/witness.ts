@@ -82,7 +82,9 @@ function answerInstead(
 ): Answer | undefined {
   const target = operations[i];
   if (!target || target.wanted === undefined) return undefined;
-  const relaxed = operations.map((s, j) => (j === i ? { ...s, wanted: undefined, required: true } : s));
+  const relaxed = operations.map((s, j) =>
+    j === i ? { ...s, wanted: undefined, required: true, deferred: true } : s,
+  );
   const result = explain(relaxed);
   if (result.kind !== 'found') return undefined;
   return result.order.find((o) => o.id === target.op.id)?.answer;

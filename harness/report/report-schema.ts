@@ -117,6 +117,34 @@ const finalReadSchema = z
   })
   .describe('What the harness read back through status() and remaining() after the case');
 
+const witnessLineSchema = z.strictObject({
+  at: z.number().describe("ms since the case's first operation, when this one was invoked"),
+  session: z.string(),
+  node: z.string().optional(),
+  call: z.string().describe('the operation and its arguments'),
+  answer: z.string().describe('what it answered (or that it had no answer)'),
+  modelAnswers: z
+    .string()
+    .optional()
+    .describe('what the model answers here instead, when this answer alone admits no order'),
+});
+
+const historySchema = z
+  .strictObject({
+    status: z.enum(['linearizable', 'violation', 'unchecked']),
+    operations: count.describe('operations recorded, the final read included'),
+    parts: count.describe('independent parts (skus and what joins them) checked apart'),
+    steps: count.describe('model steps the search took'),
+    ms: z.number().nonnegative().describe('how long the check took'),
+    reason: z.string().optional().describe('why the history was not checked (never a pass)'),
+    summary: z.string().optional().describe('the violation in one line'),
+    witness: z
+      .array(witnessLineSchema)
+      .optional()
+      .describe('the smallest set of operations that admits no order'),
+  })
+  .describe("The case's history checked against the contract's model (docs/history-checker.md)");
+
 const coverageSchema = z.strictObject({
   exercised: z.array(z.string()).describe('contract operations the case called'),
   pausePoints: z.array(z.string()).describe('operation:pause-point pairs it held or killed at'),
@@ -215,6 +243,7 @@ const judged = {
   audit: auditSchema.optional().describe('absent for a black box, which has none (see noAudit)'),
   noAudit: z.string().optional().describe('why there is no audit: `no audit: black box (…)`'),
   finalRead: finalReadSchema,
+  history: historySchema,
   coverage: coverageSchema,
   fired: z.array(checkSchema).describe('every check that fired, whatever the expectation'),
   retries: z.record(z.string(), count).optional().describe('retries the strategy reported, by reason'),

@@ -8,6 +8,9 @@
 import type { NodeIdentity, PausePoint, ReserveRequest } from '../../strategies/contract.ts';
 import type { CrashOperation } from '../crash/crash-order.ts';
 import type { ClientScript, RequestResult } from '../driver/client-task.ts';
+import type { Answer, Call, KeyStatus as KeyStatusAnswer } from '../history/history.ts';
+import { type HistoryRecorder, harnessNow } from '../history/recorder.ts';
+import { recordResults } from '../history/request-history.ts';
 import type { Step, StepRecord, StepResult } from '../interleaving/permutation.ts';
 import type { Driven } from './driven.ts';
 import { PhaseRecorder } from './phases.ts';
@@ -49,6 +52,29 @@ function answerOf(request: ReserveRequest, result: StepResult): RequestResult | 
   return result.answer ? { ...base, ...result.answer } : undefined;
 }
 
+/** What a lifecycle operation asked, for the history. */
+function lifecycleCall(operation: LifecycleOperation, target: string | readonly string[] | undefined): Call {
+  const one = typeof target === 'string' ? target : '';
+  switch (operation) {
+    case 'confirm':
+    case 'release':
+      return { op: operation, requestKey: one };
+    case 'disable':
+      return { op: 'disable', sku: one };
+    case 'expire':
+      return { op: 'expire' };
+    case 'backdate':
+      return { op: 'backdate', requestKeys: typeof target === 'object' ? target : [one] };
+  }
+}
+
+/** A lifecycle answer as the history's: rows moved or not, units back, or done (backdate). */
+function lifecycleAnswer(answer: LifecycleAnswer): Answer {
+  if (typeof answer === 'number') return { units: answer };
+  if (typeof answer === 'boolean') return { moved: answer };
+  return { done: true };
+}
+
 export class CaseRecord {
   private readonly sent: ReserveRequest[] = [];
   private readonly answers: RequestResult[] = [];
@@ -62,7 +88,17 @@ export class CaseRecord {
   /** The incarnation each node last served in: a new one is a restart, a step of its own. */
   private readonly incarnations = new Map<string, string>();
   /** The batch the requests a scenario sends over HTTP belong to, until their answers are in. */
-  private overHttp: ((from: number, to: number) => void) | undefined;
+  private overHttp: { done: (from: number, to: number) => void; sentAt: number } | undefined;
+  /** The ttl each request asked for, for the history (a result does not carry it). */
+  private readonly ttls = new Map<string, number>();
+
+  /** Each interleaving session's operation still running (paused at a point): its RESUME step ends it. */
+  private readonly running = new Map<string, { call: Call; invokedAt: number }>();
+  /** Why the history misses operations (steps that carry no times), when it does. */
+  private historyGap: string | undefined;
+
+  /** `history` is told every operation with its times, its session and its answer. */
+  constructor(private readonly history: HistoryRecorder) {}
 
   /**
    * Clients started together on the worker-thread driver (or one reserve on a session of the scenario's
@@ -73,14 +109,15 @@ export class CaseRecord {
     run: () => Promise<R>,
   ): Promise<R> {
     const requests = clients.flatMap((c) => c.requests);
-    this.sent.push(...requests);
-    this.ran('reserve');
+    this.sending(requests);
     for (const { rollbackAt, node } of clients) {
       if (rollbackAt) this.pausePoints.add(`reserve:${rollbackAt}`);
       if (node) this.nodeServes(node);
     }
     const done = this.phases.send(requests.map((r) => r.requestKey));
+    const sentAt = harnessNow();
     const results = await run();
+    this.answered(results, { sentAt, answeredAt: harnessNow(), session: 'client' });
     this.collect(results, done);
     return results;
   }
@@ -90,9 +127,11 @@ export class CaseRecord {
     operation: LifecycleOperation,
     target: string | readonly string[] | undefined,
     run: () => Promise<T>,
+    session = 'job',
   ): Promise<T> {
     this.ran(operation);
-    const answer = await run();
+    const call = lifecycleCall(operation, target);
+    const answer = await this.history.around(call, { session }, run, lifecycleAnswer);
     this.lifecycleAnswered(operation, target, answer);
     return answer;
   }
@@ -101,8 +140,22 @@ export class CaseRecord {
    * A read of the strategy's state (remaining, status): it changes no fact of the case, and passes here
    * all the same, so that every operation the case drives goes through the record.
    */
-  read<T>(_read: { what: 'remaining' | 'status'; target: string }, run: () => Promise<T>): Promise<T> {
-    return run();
+  read<T extends number | string>(
+    read: { what: 'remaining' | 'status'; target: string },
+    run: () => Promise<T>,
+    session = 'script',
+  ): Promise<T> {
+    const call: Call =
+      read.what === 'remaining'
+        ? { op: 'remaining', sku: read.target }
+        : { op: 'status', requestKey: read.target };
+    return this.history.around(
+      call,
+      { session },
+      run,
+      (value): Answer =>
+        typeof value === 'number' ? { remaining: value } : { status: value as KeyStatusAnswer },
+    );
   }
 
   /** Waiting until the database's clock has passed `ms`: a step of the case's phases. */
@@ -116,8 +169,13 @@ export class CaseRecord {
     const name = operation === 'expire' ? 'expire' : 'reserve';
     this.phases.step(`kill -9 of ${name} at ${crashAt}`);
     this.pausePoints.add(`${name}:${crashAt}`);
-    if (operation !== 'expire') this.sent.push(operation.reserve);
+    if (operation !== 'expire') this.sending([operation.reserve]);
     this.ran(name);
+    const call: Call = operation === 'expire' ? { op: 'expire' } : { op: 'reserve', ...operation.reserve };
+    this.history.add(call, { session: 'crash-child', invokedAt: harnessNow() }, null, {
+      kind: 'unknown',
+      why: `killed -9 at ${crashAt}`,
+    });
     return run();
   }
 
@@ -129,17 +187,24 @@ export class CaseRecord {
 
   /** Requests the scenario sends over HTTP itself; they are one batch until `httpAnswered`. */
   httpSent(requests: readonly ReserveRequest[]): void {
-    this.sent.push(...requests);
-    this.ran('reserve');
-    this.overHttp ??= this.phases.send(
-      requests.map((r) => r.requestKey),
-      'reserve over HTTP',
-    );
+    this.sending(requests);
+    this.overHttp ??= {
+      done: this.phases.send(
+        requests.map((r) => r.requestKey),
+        'reserve over HTTP',
+      ),
+      sentAt: harnessNow(),
+    };
   }
 
   /** The answers HTTP clients received, closing the batch `httpSent` opened (or one of their own). */
   httpAnswered(results: readonly RequestResult[]): void {
-    this.collect(results, this.overHttp ?? this.phases.send(results.map((r) => r.requestKey)));
+    const batch = this.overHttp ?? {
+      done: this.phases.send(results.map((r) => r.requestKey)),
+      sentAt: harnessNow(),
+    };
+    this.answered(results, { sentAt: batch.sentAt, answeredAt: harnessNow(), session: 'http' });
+    this.collect(results, batch.done);
     this.overHttp = undefined;
   }
 
@@ -150,10 +215,11 @@ export class CaseRecord {
    */
   interleavingStep(step: StepRecord, operation: OperationStep, invoked: boolean): void {
     if (invoked) {
-      if ('reserve' in operation) this.sent.push(operation.reserve);
+      if ('reserve' in operation) this.sending([operation.reserve]);
       const name = 'operation' in operation ? operation.operation : 'reserve';
       if (operation.until) this.pausePoints.add(`${name}:${operation.until}`);
     }
+    this.stepHistory(step, operation, invoked);
     const { result } = step;
     if (result.status === 'ok' && result.paused) return;
     if ('operation' in operation) {
@@ -167,6 +233,42 @@ export class CaseRecord {
     this.ran('reserve');
     const answer = answerOf(operation.reserve, result);
     if (answer) this.collect([answer], (from, to) => this.phases.answered(from, to));
+  }
+
+  /**
+   * The history of an interleaving's operation: invoked when its own step was sent, ended when the step
+   * that completes it (its own, or the RESUME of a paused one) came back.
+   */
+  private stepHistory(step: StepRecord, operation: OperationStep, invoked: boolean): void {
+    if (step.sentAt === undefined || step.completedAt === undefined) {
+      this.historyGap = `step ${step.step} carries no times`;
+      return;
+    }
+    if (invoked) {
+      const call =
+        'reserve' in operation
+          ? ({ op: 'reserve', ...operation.reserve } as const)
+          : lifecycleCall(operation.operation, operation.requestKey);
+      this.running.set(step.session, { call, invokedAt: step.sentAt });
+    }
+    const { result } = step;
+    const running = this.running.get(step.session);
+    if (!running || (result.status === 'ok' && (result.paused || result.endedBeforePause))) return;
+    this.running.delete(step.session);
+    const at = { session: step.session, invokedAt: running.invokedAt };
+    if (result.status === 'error') {
+      this.history.add(running.call, at, null, { kind: 'unknown', why: result.sqlstate ?? 'error' });
+    } else if (result.rolledBack) {
+      this.history.add(running.call, at, null, { kind: 'aborted' });
+    } else {
+      const answer: Answer = result.answer ?? lifecycleAnswer(result.value);
+      this.history.add(running.call, at, step.completedAt, { kind: 'ok', answer });
+    }
+  }
+
+  /** Why the case's history is not whole, if it is not. */
+  get historyMissing(): string | undefined {
+    return this.historyGap;
   }
 
   /** The case holds every client's reserve at this pause point until all have reached it. */
@@ -189,7 +291,21 @@ export class CaseRecord {
       observations: this.observations,
       ...(steps ? { steps } : {}),
       phases: this.phases,
+      historyMissing: this.historyGap,
     };
+  }
+
+  private sending(requests: readonly ReserveRequest[]): void {
+    this.sent.push(...requests);
+    for (const r of requests) this.ttls.set(r.requestKey, r.ttlMs);
+    this.ran('reserve');
+  }
+
+  private answered(
+    results: readonly RequestResult[],
+    batch: { sentAt: number; answeredAt: number; session: string },
+  ): void {
+    recordResults(this.history, results, (key) => this.ttls.get(key) ?? 0, batch);
   }
 
   /** The case called `operation`; that expiry ran is a fact the audit needs. */

@@ -5,6 +5,7 @@
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import type { BlackBox } from '../blackbox/black-box.ts';
 import type { RunDatabase } from '../database/database.ts';
+import type { HistoryRecorder } from '../history/recorder.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface CaseSpec {
@@ -41,6 +42,8 @@ export interface CaseOnSchema {
   settings: CaseSettings;
   db: RunDatabase;
   schema: string;
+  /** Every operation the case drives, with its times and answer (the `linearizable` check's input). */
+  history: HistoryRecorder;
 }
 
 /**

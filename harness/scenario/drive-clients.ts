@@ -25,7 +25,7 @@ export async function driveClients(
   const clients = plan.clients.map(({ holdAt: lead, ...client }) =>
     holdAt && declared(lead) ? { ...client, holdAt: lead } : client,
   );
-  const record = new CaseRecord();
+  const record = new CaseRecord(on.history);
   if (holdAt) record.heldAt(holdAt);
   await record.reserve(clients, async () => {
     const answered = await pool.drive({

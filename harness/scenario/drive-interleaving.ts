@@ -23,7 +23,7 @@ export async function driveInterleaving(
     rejectInvalid,
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
   });
-  const record = new CaseRecord();
+  const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
   /** Each session's last operation: the one its RESUME step completes. */
   const pausable = new Map<string, OperationStep>();

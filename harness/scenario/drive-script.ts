@@ -23,7 +23,7 @@ export async function driveScript(
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     ...(scenario.sessionSettings ? { settings: scenario.sessionSettings } : {}),
   };
-  const record = new CaseRecord();
+  const record = new CaseRecord(on.history);
   const ctx = scriptContext({
     db,
     pool,

@@ -5,6 +5,7 @@
  */
 import type { RunDatabase } from '../database/database.ts';
 import { oneLine } from '../errors.ts';
+import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../history/recorder.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { withinCaseDeadline } from './case-deadline.ts';
@@ -36,7 +37,9 @@ export async function onFreshTables(
     // synchronous_commit the server runs with.
     if (scenario.crashesDatabase) await db.admin.query('CHECKPOINT');
     stage = 'driving the clients';
-    const on = { spec, settings, db, schema };
+    // TTL and expiry are judged on the database's clock; a black box's clock is its own.
+    const clock = spec.blackBox ? UNMEASURED_CLOCK : await measureClockMapping(db.admin);
+    const on = { spec, settings, db, schema, history: new HistoryRecorder(clock) };
     const driven = await withinCaseDeadline(drive(on), settings.timeoutMs, db);
     const result = await measureCase(on, driven, judgeBlocking, (next) => {
       stage = next;

@@ -7,9 +7,11 @@ import { OUTCOMES, type Strategy } from '../../strategies/contract.ts';
 import { NO_AUDIT } from '../blackbox/black-box.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { summarizeLatency } from '../driver/latency.ts';
+import { judgeHistory } from '../history/case-history.ts';
+import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { AuditSummary, MeasuredCase, OutcomeCounts } from '../verdict/case-result.ts';
-import { readBack } from '../verdict/final-read.ts';
+import { type FinalRead, readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
 import {
   errorProblems,
@@ -86,6 +88,19 @@ function tally(answers: readonly RequestResult[]): {
   };
 }
 
+/** The final read as operations of the history: each within the read's span, after everything else. */
+function recordFinalRead(
+  history: HistoryRecorder,
+  read: FinalRead,
+  span: { from: number; to: number },
+): void {
+  const at = { session: FINAL_READ_SESSION, invokedAt: span.from };
+  for (const [requestKey, status] of read.statuses)
+    history.add({ op: 'status', requestKey }, at, span.to, { kind: 'ok', answer: { status } });
+  for (const [sku, remaining] of read.remaining)
+    history.add({ op: 'remaining', sku }, at, span.to, { kind: 'ok', answer: { remaining } });
+}
+
 /** The case judged on every problem it shows, and the note on the boundaries it only measures. */
 function judged(
   spec: CaseSpec,
@@ -93,11 +108,13 @@ function judged(
   reading: Reading,
   outcomes: OutcomeCounts,
   judgeBlocking: boolean,
+  historyProblems: readonly Problem[],
 ): { judgement: Judgement; note: string } {
   const { scenario, params } = spec;
   const { strategy } = spec.ref;
   const all: Problem[] = [
     ...invariantProblems(reading),
+    ...historyProblems,
     ...expectationProblems(
       scenario,
       params,
@@ -138,9 +155,11 @@ export async function measureCase(
   at('the final read');
   const keys = [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)];
   const skus = spec.params.stock.map((s) => s.sku);
+  const readFrom = harnessNow();
   const read = blackBox
     ? await blackBox.finalRead(keys, skus)
     : await readBack({ connectionString: db.connectionString, schema }, strategy, keys, skus);
+  recordFinalRead(on.history, read, { from: readFrom, to: harnessNow() });
   at('the audit');
   const audit = await auditInSnapshot(db.admin, strategy);
   const reading = computeReading(
@@ -149,7 +168,12 @@ export async function measureCase(
     audit,
   );
   const outcomes = countOutcomes(driven.answers);
-  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking);
+  at('the history check');
+  const history = judgeHistory(on.history.history(spec.params.stock), {
+    missing: driven.historyMissing,
+    soldOutWhileStock: strategy.falseSoldOut !== undefined,
+  });
+  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems);
   const keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
   const { steps, observations } = driven;
   return {
@@ -164,12 +188,15 @@ export async function measureCase(
       skus: reading.skus,
       ...(reading.indeterminate ? { indeterminate: reading.indeterminate } : {}),
     },
+    history: history.summary,
     coverage: { exercised: [...driven.exercised, ...FINAL_READ_OPERATIONS], pausePoints: driven.pausePoints },
     fired: judgement.fired,
     ...tally(driven.answers),
     boundary: `${judgement.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
     problems: judgement.problems,
-    ...(steps ? { steps } : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
+    ...(steps
+      ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
+      : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
     ...(blackBox ? { http: blackBox.takeFacts() } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),

@@ -5,10 +5,14 @@
 import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../strategies/contract.ts';
 import type { HttpFacts } from '../blackbox/exchange-log.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
+import type { HistorySummary } from '../history/case-history.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 
 export type OutcomeCounts = Record<string, number>;
+
+/** An interleaving step as the report shows it: its times are the history's, not the reader's. */
+export type ReportedStep = Omit<StepRecord, 'sentAt' | 'completedAt'>;
 
 /** A value a script scenario observed along the way. */
 export type Observed = number | number[] | string | Record<string, number>;
@@ -106,6 +110,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   /** `no audit: black box (…)` where there is no audit to compare the final read with. */
   noAudit?: string;
   finalRead: FinalReadSummary;
+  /** The case's history checked against the contract's model (`linearizable`). */
+  history: HistorySummary;
   coverage: CaseCoverage;
   /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
   fired: CheckName[];
@@ -122,7 +128,7 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   /** A black box's HTTP exchanges in this case: per endpoint, status codes, 503s retried, latency. */
   http?: HttpFacts;
   /** The recorded steps of an interleaving scenario: blocked or not, and each step's result. */
-  steps?: StepRecord[];
+  steps?: ReportedStep[];
   /** What a script scenario saw along the way (units each expiry run returned, …). */
   observations?: Observations;
   /** Every order of an interleaving's steps, when they were all run; the first is the listed one. */

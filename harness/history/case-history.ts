@@ -1,0 +1,62 @@
+/**
+ * The `linearizable` check of one case: its recorded history (with the final read) checked against the
+ * contract model, and what the case result reports of it — checked and found linearizable, a violation
+ * with its smallest witness, or unchecked with the reason (a search past its budget, operations the
+ * history misses), which is never reported as checked.
+ */
+import type { Problem } from '../scenario/scenario.ts';
+import { checkHistory, type HistoryVerdict } from './check-history.ts';
+import type { History } from './history.ts';
+import type { WitnessLine } from './witness.ts';
+
+/** What a case result says of its history (docs/history-checker.md). */
+export interface HistorySummary {
+  status: 'linearizable' | 'violation' | 'unchecked';
+  /** Operations recorded (the final read's included) and the independent parts they form. */
+  operations: number;
+  parts: number;
+  /** Model steps the search took, and how long it took in ms. */
+  steps: number;
+  ms: number;
+  /** Why it was not checked (unchecked only). */
+  reason?: string;
+  /** The violation in one line, and its smallest witness (violation only). */
+  summary?: string;
+  witness?: WitnessLine[];
+}
+
+function summaryOf(verdict: HistoryVerdict): HistorySummary {
+  const base = {
+    status: verdict.status,
+    operations: verdict.operations,
+    parts: verdict.parts,
+    steps: verdict.steps,
+    ms: Math.round(verdict.ms * 10) / 10,
+  };
+  if (verdict.status === 'unchecked') return { ...base, reason: verdict.reason };
+  if (verdict.status === 'violation') return { ...base, summary: verdict.summary, witness: verdict.witness };
+  return base;
+}
+
+export function judgeHistory(
+  history: History,
+  options: { missing: string | undefined; soldOutWhileStock: boolean },
+): { summary: HistorySummary; problems: Problem[] } {
+  if (options.missing) {
+    const summary: HistorySummary = {
+      status: 'unchecked',
+      operations: history.operations.length,
+      parts: 0,
+      steps: 0,
+      ms: 0,
+      reason: `the history misses operations: ${options.missing}`,
+    };
+    return { summary, problems: [] };
+  }
+  const verdict = checkHistory(history, { model: { soldOutWhileStock: options.soldOutWhileStock } });
+  const problems: Problem[] =
+    verdict.status === 'violation'
+      ? [{ check: 'linearizable', message: `not linearizable: ${verdict.summary}` }]
+      : [];
+  return { summary: summaryOf(verdict), problems };
+}
