@@ -6,9 +6,10 @@
  */
 import { connect } from 'node:net';
 import { setTimeout as wait } from 'node:timers/promises';
+import { harnessNow } from '../harness/history/recorder.ts';
 import { getReservation, postReserve, reserveForm } from '../harness/http/loopback-client.ts';
 import { defineScenario, figure, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
-import type { Outcome } from '../strategies/contract.ts';
+import type { Outcome, ReservationStatus } from '../strategies/contract.ts';
 
 const WORK_MS = 600;
 const CLIENT_GIVES_UP_MS = 100;
@@ -31,6 +32,7 @@ export default defineScenario<{ lookupAfterDisconnect: string; statusOnceCommitt
         async (service) => {
           const { port } = new URL(service.url);
           const body = reserveForm(gone);
+          const abandonedAt = harnessNow();
           const socket = connect(Number(port), '127.0.0.1');
           await new Promise<void>((resolve) => socket.once('connect', resolve));
           socket.write(
@@ -53,22 +55,27 @@ export default defineScenario<{ lookupAfterDisconnect: string; statusOnceCommitt
             if (lookups > 500) throw new Error('the abandoned reservation never appeared');
             await wait(20);
           }
+          const replayedAt = harnessNow();
           const replay = await postReserve(service.url, gone);
           ctx.observe('replay', `${replay.code} ${replay.fields.outcome ?? '?'}`);
+          const who = { requestKey: gone.requestKey, user: gone.user, sku: gone.sku, session: 'http' };
           ctx.answered([
+            // The client hung up before any answer: it cannot know whether its request took effect.
+            { ...who, outcome: 'INDETERMINATE', latencyMs: 0, invokedAt: abandonedAt },
             {
-              requestKey: gone.requestKey,
-              user: gone.user,
-              sku: gone.sku,
+              ...who,
               outcome: (replay.fields.outcome ?? 'ERROR') as Outcome,
-              latencyMs: 0,
+              ...(replay.fields.status ? { status: replay.fields.status as ReservationStatus } : {}),
+              latencyMs: harnessNow() - replayedAt,
+              invokedAt: replayedAt,
+              completedAt: harnessNow(),
             },
           ]);
         },
       );
     },
     expect: {
-      outcomes: () => ({ REPLAY: 1 }),
+      outcomes: () => ({ REPLAY: 1, INDETERMINATE: 1 }),
       observations: () => ({ statusOnceCommitted: 'HELD', replay: '200 REPLAY' }),
       relations: (params, { invariants }) => [
         ...figure('active', invariants.active, 1, '(exactly one unit taken)'),
