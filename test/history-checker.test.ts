@@ -313,3 +313,22 @@ describe('the history checker after a crash', () => {
     expect(verdict.steps).toBeLessThanOrEqual(rows.length * 50);
   });
 });
+
+describe('the history checker on a lost acknowledgement', () => {
+  it('proves at once that a HELD key read back NOT_FOUND has no order, witnessed by the two', () => {
+    const rows: Op[] = Array.from(
+      { length: 300 },
+      (_, i): Op => [reserve(`k${i}`, `u${i}`), i * 0.01, i % 7 ? null : 100, i % 7 ? 'unknown' : HELD],
+    );
+    rows.push(
+      ...Array.from({ length: 300 }, (_, i): Op => [status(`k${i}`), 200, 201, { status: 'NOT_FOUND' }]),
+    );
+    const verdict = checkHistory(history({ A: 1000 }, rows));
+    expect(verdict).toMatchObject({ status: 'violation', steps: 0 });
+    if (verdict.status !== 'violation') return;
+    const [held, read] = verdict.witness;
+    expect(verdict.witness).toHaveLength(2);
+    expect([held?.answer, read?.answer]).toEqual(['HELD', 'NOT_FOUND']);
+    expect(read?.call).toBe(`status ${held?.call.split(' ')[1]}`);
+  });
+});

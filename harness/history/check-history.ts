@@ -14,7 +14,7 @@ import { FINAL_READ_SESSION } from './recorder.ts';
 import { minimalWitness, type WitnessLine } from './witness.ts';
 
 /** Model transitions one case's search may take before its history is `unchecked (budget)`. */
-export const DEFAULT_SEARCH_BUDGET = 300_000;
+export const DEFAULT_SEARCH_BUDGET = 100_000;
 
 export type HistoryVerdict =
   | { status: 'linearizable'; operations: number; parts: number; steps: number; ms: number }

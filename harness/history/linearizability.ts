@@ -17,6 +17,7 @@
 import { ContractState } from './contract-state.ts';
 import type { Answer, HistoryOperation } from './history.ts';
 import { type ModelOptions, modelResults, type Result, sameAnswer, type TimedCall } from './model.ts';
+import { refuted } from './refutations.ts';
 
 export interface SearchOperation {
   op: HistoryOperation;
@@ -201,34 +202,13 @@ function resultsFor(state: ContractState, s: SearchOperation, options: ModelOpti
   return s.required ? all : all.filter((r) => r.changes.length > 0);
 }
 
-/**
- * A quick proof that no order exists, found before any search: more HELD answers on a sku than its stock
- * plus every unit that could have come back (a release or confirm that moved, units an expire returned,
- * an operation of unknown ending that could return some). Each HELD takes a unit and only those give one
- * back, so the search could only fail, slowly.
- */
-function oversold(operations: readonly SearchOperation[], totals: ReadonlyMap<string, number>): boolean {
-  const held = new Map<string, number>();
-  let comesBack = 0;
-  for (const s of operations) {
-    const { call } = s.op;
-    if (!s.required && call.op !== 'reserve' && call.op !== 'status' && call.op !== 'remaining') return false;
-    const w = s.wanted;
-    if (call.op === 'reserve' && w && 'outcome' in w && w.outcome === 'HELD')
-      held.set(call.sku, (held.get(call.sku) ?? 0) + 1);
-    if (w && 'moved' in w && w.moved && call.op === 'release') comesBack += 1;
-    if (w && 'units' in w) comesBack += w.units;
-  }
-  return [...held].some(([sku, n]) => n > (totals.get(sku) ?? 0) + comesBack);
-}
-
 /** Searches an order of `operations` (one part of a history) that the model explains. */
 export function searchLinearization(
   operations: readonly SearchOperation[],
   totals: ReadonlyMap<string, number>,
   options: { budget: number; model: ModelOptions },
 ): SearchResult {
-  if (oversold(operations, totals)) return { kind: 'none', steps: 0 };
+  if (refuted(operations, totals)) return { kind: 'none', steps: 0 };
   const head = eventList(operations);
   const state = new ContractState(totals);
   const explored = new Explored(operations.length);
