@@ -4,7 +4,6 @@
  * with its smallest witness, or unchecked with the reason (a search past its budget, operations the
  * history misses), which is never reported as checked.
  */
-import type { Problem } from '../scenario/scenario.ts';
 import { checkHistory, type HistoryVerdict } from './check-history.ts';
 import type { History } from './history.ts';
 import type { WitnessLine } from './witness.ts';
@@ -41,7 +40,7 @@ function summaryOf(verdict: HistoryVerdict): HistorySummary {
 export function judgeHistory(
   history: History,
   options: { missing: string | undefined; soldOutWhileStock: boolean },
-): { summary: HistorySummary; problems: Problem[] } {
+): { summary: HistorySummary; problems: { check: 'linearizable'; message: string }[] } {
   if (options.missing) {
     const summary: HistorySummary = {
       status: 'unchecked',
@@ -54,7 +53,7 @@ export function judgeHistory(
     return { summary, problems: [] };
   }
   const verdict = checkHistory(history, { model: { soldOutWhileStock: options.soldOutWhileStock } });
-  const problems: Problem[] =
+  const problems: { check: 'linearizable'; message: string }[] =
     verdict.status === 'violation'
       ? [{ check: 'linearizable', message: `not linearizable: ${verdict.summary}` }]
       : [];

@@ -145,6 +145,24 @@ const historySchema = z
   })
   .describe("The case's history checked against the contract's model (docs/history-checker.md)");
 
+const explorationSchema = z
+  .strictObject({
+    seed: z.number().int(),
+    programs: count.describe('programs started (not counting shrink runs)'),
+    invalid: count.describe(
+      'programs whose schedule asked a session for a step while its blocked one waited',
+    ),
+    broken: count.describe('programs that could not be run to their end'),
+    shrinks: count.describe('runs spent shrinking the finding'),
+    ms: count,
+    spec: z.string().optional().describe("the finding's spec file"),
+    reproduced: z
+      .strictObject({ failed: count, of: count })
+      .optional()
+      .describe('replays of the spec file, and how many failed again'),
+  })
+  .describe('What the explorer ran for this design (docs/explore.md)');
+
 const coverageSchema = z.strictObject({
   exercised: z.array(z.string()).describe('contract operations the case called'),
   pausePoints: z.array(z.string()).describe('operation:pause-point pairs it held or killed at'),
@@ -258,6 +276,7 @@ const judged = {
   boundaryNote: z.string().optional(),
   headline: z.literal(true).optional(),
   keptSchema: z.string().optional().describe("the schema holding a failed case's tables"),
+  exploration: explorationSchema.optional(),
 };
 
 export const caseResultSchema = z

@@ -20,6 +20,11 @@ export interface CaseSpec {
    * over its API, and scenarios that need more than the API are n/a.
    */
   blackBox?: BlackBox;
+  /**
+   * Judge the design as if it claimed to hold, whatever it claims: the explorer's programs, where any
+   * failing check is a finding (for a negative control, the one it exists to show).
+   */
+  judgeAs?: 'hold';
 }
 
 export interface CaseSettings {
@@ -53,7 +58,8 @@ export interface CaseOnSchema {
 export function identityOf(spec: CaseSpec) {
   const { strategy } = spec.ref;
   const claimed = strategy.isolation ?? ['read-committed'];
-  const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : strategy.expect;
+  const claim = spec.judgeAs ?? strategy.expect;
+  const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : claim;
   return {
     id: spec.id,
     scenario: spec.scenario.id,

@@ -11,6 +11,20 @@ import type { Invariants, SkuReading } from './invariants.ts';
 
 export type OutcomeCounts = Record<string, number>;
 
+/** What the report keeps of exploring one design (`explore/<design>`, docs/explore.md). */
+export interface ExplorationSummary {
+  seed: number;
+  /** Programs started, those whose schedule was invalid, those that could not be run, shrink runs. */
+  programs: number;
+  invalid: number;
+  broken: number;
+  shrinks: number;
+  ms: number;
+  /** The finding's spec file, and how many of its replays failed again. */
+  spec?: string;
+  reproduced?: { failed: number; of: number };
+}
+
 /** An interleaving step as the report shows it: its times are the history's, not the reader's. */
 export type ReportedStep = Omit<StepRecord, 'sentAt' | 'completedAt'>;
 
@@ -139,6 +153,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   headline?: true;
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
+  /** `explore/<design>`: what the explorer ran, and the finding's spec (docs/explore.md). */
+  exploration?: ExplorationSummary;
 }
 
 export type PassedCase = JudgedCase<'pass'>;

@@ -1,0 +1,105 @@
+/**
+ * Exploration as part of the verdict: one case per design, `explore/<id>`. A safe design passes when no
+ * program failed; a finding fails it, with the smallest failing program written as a spec. A negative
+ * control passes only when the explorer found it (any check failing is the bug it exists to show) and fails
+ * when every program held. A finding is replayed from its spec file before it is reported, and the report
+ * says how many replays failed again. An exploration that ran no program to its end judged nothing: it
+ * fails as not exercised.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StrategyRef } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { CaseSettings } from '../scenario/case-spec.ts';
+import type { BrokenCase, CaseResult, ExplorationSummary, MeasuredCase } from '../verdict/case-result.ts';
+import { type Exploration, type ExploreBudget, type ExploreProgress, explore } from './explorer.ts';
+import { replaySpec } from './replay.ts';
+
+export interface ExploreCaseOptions {
+  seed: number;
+  budget: ExploreBudget;
+  /** Where a finding's spec is written (`<reports>/explore/`). */
+  specDir: string;
+  /** How many times a finding's spec is replayed to show it fails every time. */
+  replays: number;
+  onProgress?: (p: ExploreProgress) => void;
+}
+
+function summaryOf(e: Exploration, spec?: string, reproduced?: ExplorationSummary['reproduced']) {
+  const { seed, programs, invalid, broken, shrinks, ms } = e;
+  return {
+    seed,
+    programs,
+    invalid,
+    broken,
+    shrinks,
+    ms,
+    ...(spec ? { spec } : {}),
+    ...(reproduced ? { reproduced } : {}),
+  };
+}
+
+function writeFinding(dir: string, ref: StrategyRef, seed: number, spec: string): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${ref.strategy.id}-seed${seed}.spec`);
+  writeFileSync(path, spec);
+  return path;
+}
+
+function notExercised(ref: StrategyRef, e: Exploration): BrokenCase {
+  const problem = `not exercised: none of ${e.programs} programs ran to its end (${e.invalid} invalid schedules, ${e.broken} broken)`;
+  const base = { id: `explore/${ref.strategy.id}`, scenario: 'explore', strategy: ref.strategy.id };
+  return {
+    ...base,
+    expect: ref.strategy.expect,
+    status: 'broken',
+    outcomes: {},
+    invariants: null,
+    boundary: problem,
+    problems: [problem],
+  };
+}
+
+export async function exploreCase(
+  db: RunDatabase,
+  ref: StrategyRef,
+  settings: CaseSettings,
+  options: ExploreCaseOptions,
+): Promise<CaseResult> {
+  const e = await explore(db, ref, settings, options);
+  const identity = {
+    id: `explore/${ref.strategy.id}`,
+    scenario: 'explore',
+    strategy: ref.strategy.id,
+    expect: ref.strategy.expect,
+  };
+  const tried = `${e.programs} programs, seed ${e.seed}`;
+  if (!e.found) {
+    if (!e.lastPassed || e.lastPassed.status !== 'pass') return notExercised(ref, e);
+    const base: MeasuredCase = { ...e.lastPassed, ...identity, exploration: summaryOf(e) };
+    if (ref.strategy.expect === 'hold')
+      return { ...base, status: 'pass', problems: [], boundary: `explored: no finding (${tried})` };
+    const problem = `NOT found by the explorer: every one of ${tried} held`;
+    return { ...base, status: 'fail', problems: [problem], boundary: problem };
+  }
+  const path = writeFinding(options.specDir, ref, e.seed, e.found.spec);
+  const replays = await replaySpec(db, ref, readFileSync(path, 'utf8'), path, settings, options.replays);
+  const reproduced = { failed: replays.filter((r) => r.status === 'fail').length, of: replays.length };
+  const found = e.found.result;
+  const checks = 'fired' in found ? found.fired.join(', ') : 'broken';
+  const why = ('problems' in found ? found.problems : []).join('; ');
+  const line = `explorer found (program ${e.found.foundAt} of ${tried}): ${checks} — ${why} (${path}, failed ${reproduced.failed} of ${reproduced.of} replays)`;
+  if (found.status !== 'pass' && found.status !== 'fail')
+    return {
+      ...identity,
+      status: 'broken',
+      outcomes: {},
+      invariants: null,
+      boundary: line,
+      problems: [line],
+    };
+  const base: MeasuredCase = { ...found, ...identity, exploration: summaryOf(e, path, reproduced) };
+  if (ref.strategy.expect === 'violate')
+    return { ...base, status: 'pass', problems: [], boundary: `caught by the ${line}` };
+  return { ...base, status: 'fail', problems: [line], boundary: line };
+}

@@ -1,0 +1,93 @@
+/**
+ * The seeded explorer: random programs (program-arbitrary.ts) for one design, each run on fresh tables
+ * under its schedule and judged by every check (run-program.ts), until one fails or the budget is spent.
+ * A failing program is shrunk by fast-check — fewer sessions, fewer and simpler operations, a plainer
+ * schedule — as long as it keeps failing, and the smallest one is the finding, written as a spec that
+ * `reservebench run --spec FILE --strategy ID` replays. The same seed gives the same programs in the same
+ * order, so a budget counted in programs explores the same paths on every machine.
+ */
+import fc from 'fast-check';
+import type { StrategyRef } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { CaseSettings } from '../scenario/case-spec.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
+import type { Program } from './program.ts';
+import { programArbitrary } from './program-arbitrary.ts';
+import { type ProgramRun, runProgram } from './run-program.ts';
+
+export interface ExploreBudget {
+  /** Programs to try (the default run's budget: the same on every machine). */
+  programs: number;
+  /** Or: stop starting programs after this many ms (`explore --budget 60s`), whichever comes first. */
+  ms?: number;
+  /** Runs spent shrinking a failing program, at most. */
+  shrinkRuns: number;
+}
+
+export interface Finding {
+  program: Program;
+  spec: string;
+  result: CaseResult;
+  /** Which program (1-based) first failed, before shrinking. */
+  foundAt: number;
+}
+
+export interface Exploration {
+  seed: number;
+  /** Programs run to their end, and those whose schedule was invalid or that could not be run. */
+  programs: number;
+  invalid: number;
+  broken: number;
+  shrinks: number;
+  ms: number;
+  found?: Finding;
+  /** The last program run in full without a finding: what the case shows when nothing was found. */
+  lastPassed?: CaseResult;
+}
+
+export interface ExploreProgress {
+  programs: number;
+  total: number;
+  shrinking: boolean;
+}
+
+export async function explore(
+  db: RunDatabase,
+  ref: StrategyRef,
+  settings: CaseSettings,
+  options: { seed: number; budget: ExploreBudget; onProgress?: (p: ExploreProgress) => void },
+): Promise<Exploration> {
+  const began = performance.now();
+  const { budget } = options;
+  const tally: Exploration = { seed: options.seed, programs: 0, invalid: 0, broken: 0, shrinks: 0, ms: 0 };
+  const outOfTime = () => budget.ms !== undefined && performance.now() - began > budget.ms;
+  const header = (program: number) => [
+    `found by reservebench explore --strategy ${ref.strategy.id} --seed ${options.seed} (program ${program})`,
+    `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
+  ];
+  const property = fc.asyncProperty(programArbitrary(ref.strategy), async (program) => {
+    const shrinking = tally.found !== undefined;
+    if (shrinking ? tally.shrinks >= budget.shrinkRuns : outOfTime()) return true;
+    if (shrinking) tally.shrinks += 1;
+    else tally.programs += 1;
+    options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking });
+    const run: ProgramRun = await runProgram(db, ref, program, settings, header(tally.programs));
+    if (run.kind === 'invalid' || run.kind === 'broken') {
+      if (!shrinking) tally[run.kind] += 1;
+      return true;
+    }
+    if (run.kind === 'pass') {
+      if (!shrinking) tally.lastPassed = run.result;
+      return true;
+    }
+    tally.found = {
+      program,
+      spec: run.spec,
+      result: run.result,
+      foundAt: tally.found?.foundAt ?? tally.programs,
+    };
+    return false;
+  });
+  await fc.check(property, { seed: options.seed, numRuns: budget.programs, endOnFailure: false });
+  return { ...tally, ms: Math.round(performance.now() - began) };
+}

@@ -1,0 +1,130 @@
+/**
+ * A program the explorer runs: a few sessions, each a short list of contract operations over a handful of
+ * users, keys and skus, with the stock they start from, and a schedule (the order the sessions' steps are
+ * sent in). An operation may stop at a pause point its design declares; a later step of its session then
+ * lets it commit, makes it roll back, or kills its process there. A program is written out as a spec in
+ * the suite's own language (specText), which is also how it runs, so what is reported is what ran.
+ */
+import type { PausePoint } from '../../strategies/contract.ts';
+
+export type Resume = 'commit' | 'rollback' | 'kill';
+
+/** Where an operation stops, and how its session goes on from there. */
+export interface Pause {
+  at: PausePoint;
+  then: Resume;
+}
+
+/** Node `node` of the program's `nodes` (1-based) the operation runs on. */
+export type ProgramOp =
+  | { op: 'reserve'; key: string; user: string; sku: string; ttlMs: number; node: number; pause?: Pause }
+  | { op: 'confirm' | 'release'; key: string; node: number; pause?: Pause }
+  | { op: 'expire'; node: number; pause?: Pause }
+  | { op: 'disable'; sku: string; node: number; pause?: Pause }
+  | { op: 'backdate'; key: string }
+  | { op: 'status'; key: string }
+  | { op: 'remaining'; sku: string }
+  /** The database clock passes `ms` (real time, observed): short TTLs run out without the test hook. */
+  | { op: 'wait'; ms: number }
+  | { op: 'restart'; node: number };
+
+export interface Program {
+  stock: { sku: string; total: number }[];
+  nodes: number;
+  sessions: ProgramOp[][];
+  /**
+   * The schedule, as Probabilistic Concurrency Testing draws it (Burckhardt et al., 2010): a priority per
+   * session, the highest runnable one runs its next step, and at each change point (a step count) the
+   * running session drops below every other.
+   */
+  priorities: number[];
+  changes: number[];
+}
+
+/** One step of the spec: which session sends it and its body. */
+export interface ProgramStep {
+  session: number;
+  body: string;
+}
+
+function onNode(node: number, nodes: number): string {
+  return nodes > 1 ? ` ON ${node}/${nodes}` : '';
+}
+
+function untilPart(pause: Pause | undefined): string {
+  return pause ? ` UNTIL ${pause.at}` : '';
+}
+
+/** The spec steps of one operation: its own, and the RESUME of its pause if it has one. */
+export function stepsOf(op: ProgramOp, nodes: number): string[] {
+  const resume = 'pause' in op && op.pause ? [`RESUME ${op.pause.then.toUpperCase()}`] : [];
+  switch (op.op) {
+    case 'reserve':
+      return [
+        `RESERVE ${op.key} ${op.user} ${op.sku} TTL ${op.ttlMs}${untilPart(op.pause)}${onNode(op.node, nodes)}`,
+        ...resume,
+      ];
+    case 'confirm':
+    case 'release':
+      return [`${op.op.toUpperCase()} ${op.key}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
+    case 'expire':
+      return [`EXPIRE${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
+    case 'disable':
+      return [`DISABLE ${op.sku}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
+    case 'backdate':
+      return [`BACKDATE ${op.key}`];
+    case 'status':
+      return [`STATUS ${op.key}`];
+    case 'remaining':
+      return [`REMAINING ${op.sku}`];
+    case 'wait':
+      return [`WAIT ${op.ms}`];
+    case 'restart':
+      return [`RESTART ${op.node}/${nodes}`];
+  }
+}
+
+/** The order the steps are sent in: PCT over the sessions' step lists (each session's own order kept). */
+export function scheduled(program: Program): ProgramStep[] {
+  const queues = program.sessions.map((ops) => ops.flatMap((op) => stepsOf(op, program.nodes)));
+  const priority = program.sessions.map((_, s) => program.priorities[s] ?? 0);
+  const changes = new Set(program.changes);
+  const order: ProgramStep[] = [];
+  let lowest = Math.min(0, ...priority);
+  for (let step = 0; queues.some((q) => q.length > 0); step++) {
+    let session = -1;
+    for (let s = 0; s < queues.length; s++) {
+      if ((queues[s]?.length ?? 0) === 0) continue;
+      if (session < 0 || (priority[s] ?? 0) > (priority[session] ?? 0)) session = s;
+    }
+    const body = queues[session]?.shift() as string;
+    order.push({ session, body });
+    if (changes.has(step)) {
+      lowest -= 1;
+      priority[session] = lowest;
+    }
+  }
+  return order;
+}
+
+const sessionName = (s: number) => `s${s + 1}`;
+
+/** The program as a spec the suite runs (`reservebench run --spec FILE --strategy ID`). */
+export function specText(program: Program, header: readonly string[] = []): string {
+  const order = scheduled(program);
+  const names = order.map((step, i) => ({ ...step, name: `${sessionName(step.session)}-${i + 1}` }));
+  const stock = program.stock.map((s) => `${s.sku} ${s.total}`).join(' ');
+  const sessions = program.sessions.flatMap((_, s) => [
+    '',
+    `session ${sessionName(s)}`,
+    ...names.filter((n) => n.session === s).map((n) => `step "${n.name}" { ${n.body} }`),
+  ]);
+  return [
+    ...header.map((line) => `# ${line}`),
+    `setup { STOCK ${stock} }`,
+    ...sessions,
+    '',
+    `permutation ${names.map((n) => `"${n.name}"`).join(' ')}`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,33 @@
+/** A finding's spec, run again from its file: it must fail on every replay to be reported as found. */
+import type { StrategyRef } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import { parseSpec } from '../interleaving/spec-parser.ts';
+import type { CaseSettings } from '../scenario/case-spec.ts';
+import { driveInterleaving } from '../scenario/drive-interleaving.ts';
+import { onFreshTables } from '../scenario/fresh-tables.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
+import { specScenario } from './spec-scenario.ts';
+
+export async function replaySpec(
+  db: RunDatabase,
+  ref: StrategyRef,
+  text: string,
+  file: string,
+  settings: CaseSettings,
+  times: number,
+): Promise<CaseResult[]> {
+  const scenario = specScenario(text, file);
+  const [permutation] = parseSpec(text, file).permutations;
+  if (!permutation) return [];
+  const spec = {
+    id: `${scenario.id}/${ref.strategy.id}`,
+    scenario,
+    ref,
+    params: { clients: 1, stock: scenario.input.stock, user: 'u1', ttlMs: 60_000 },
+    judgeAs: 'hold' as const,
+  };
+  const results: CaseResult[] = [];
+  for (let i = 0; i < times; i++)
+    results.push(await onFreshTables(db, spec, settings, (on) => driveInterleaving(on, permutation, false)));
+  return results;
+}
