@@ -1,11 +1,12 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
-import { openRunDatabase } from '../database/database.ts';
+import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
+import type { CaseSettings } from './case-spec.ts';
 import { runCase } from './run-case.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
@@ -33,6 +34,11 @@ export interface SuiteOptions {
   /** Worker threads the clients are scheduled on (default: one per core); the nodes are the scenario's. */
   threads?: number;
   onCase?: (result: CaseResult) => void;
+  /**
+   * After the scenarios, each design explored (`explore/<id>`): the run command passes the explorer in,
+   * so that the suite, which the explorer is built on, does not depend on it.
+   */
+  explore?: (db: RunDatabase, ref: StrategyRef, settings: CaseSettings) => Promise<CaseResult>;
 }
 
 export interface SuiteResult {
@@ -72,6 +78,18 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
     );
     const pool = new ClientPool(options.threads);
+    const settings: CaseSettings = {
+      keepFailed: true,
+      keepAll: options.keep,
+      timeoutMs: options.timeoutMs,
+      permutations: options.permutations,
+    };
+    const timed = async (work: Promise<CaseResult>) => {
+      const began = performance.now();
+      const result = { ...(await work), durationMs: Math.round(performance.now() - began) };
+      cases.push(result);
+      options.onCase?.(result);
+    };
     try {
       for (const scenario of options.scenarios) {
         const params = paramsFor(scenario, options.overrides);
@@ -80,24 +98,14 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
             for (let repetition = 1; repetition <= options.repeat; repetition++) {
               const at = isolation ? `@${isolation}` : '';
               const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
-              const settings = {
-                keepFailed: true,
-                keepAll: options.keep,
-                timeoutMs: options.timeoutMs,
-                permutations: options.permutations,
-              };
               const spec = { id, scenario, ref, params, ...(isolation ? { isolation } : {}) };
-              const began = performance.now();
-              const result = {
-                ...(await runCase(db, pool, spec, settings)),
-                durationMs: Math.round(performance.now() - began),
-              };
-              cases.push(result);
-              options.onCase?.(result);
+              await timed(runCase(db, pool, spec, settings));
             }
           }
         }
       }
+      const { explore } = options;
+      if (explore) for (const ref of options.strategies) await timed(explore(db, ref, settings));
     } finally {
       await pool.close();
     }
