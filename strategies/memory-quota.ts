@@ -23,7 +23,8 @@ const memoryQuota: Strategy = {
   id: 'memory-quota',
   title: 'In-memory share per node, sales ledger, rebuild from the ledger on start',
   guarantee: 'shares add up to the stock; a (re)started node rebuilds its count as share − its ledger sales',
-  falseSoldOut: "each node sells only its own share: it answers SOLD_OUT while another node's share is unsold",
+  falseSoldOut:
+    "each node sells only its own share: it answers SOLD_OUT while another node's share is unsold",
   expect: 'hold',
   ...memoryQuotaDesign({ rebuildFromLedger: true }),
 };

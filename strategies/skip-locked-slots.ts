@@ -55,7 +55,8 @@ const skipLockedSlots: Strategy = {
   id: 'skip-locked-slots',
   title: 'Slot rows claimed with FOR UPDATE SKIP LOCKED',
   guarantee: 'each slot row holds at most one holder_key; contenders skip locked slots instead of waiting',
-  falseSoldOut: 'a slot locked by a transaction in flight is skipped, and SOLD_OUT answered if it was the last',
+  falseSoldOut:
+    'a slot locked by a transaction in flight is skipped, and SOLD_OUT answered if it was the last',
   expect: 'hold',
   pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 

@@ -16,7 +16,8 @@ const memoryQuotaConfigRestart: Strategy = {
   id: 'memory-quota-config-restart',
   title: 'In-memory share per node, restarted from its configured share',
   guarantee: 'none: a restarted node forgets what it sold and sells its share again',
-  falseSoldOut: "each node sells only its own share: it answers SOLD_OUT while another node's share is unsold",
+  falseSoldOut:
+    "each node sells only its own share: it answers SOLD_OUT while another node's share is unsold",
   expect: 'violate',
   caughtBy: { restart: ['oversold'], 'node-restart-partial': ['oversold'], 'node-crash': ['oversold'] },
   notApplicable:
