@@ -24,7 +24,6 @@ export async function replaySpec(
     scenario,
     ref,
     params: { clients: 1, stock: scenario.input.stock, user: 'u1', ttlMs: 60_000 },
-    judgeAs: 'hold' as const,
   };
   const results: CaseResult[] = [];
   for (let i = 0; i < times; i++)

@@ -30,6 +30,7 @@ export function programScenario(id: string, spec: string, stock: Program['stock'
     summary: 'a program the explorer generated',
     input: { clients: 1, stock, user: 'u1', ttlMs: 60_000 },
     spec,
+    everyDesignHolds: true,
     expect: {},
   };
 }
@@ -50,7 +51,6 @@ export async function runProgram(
     scenario,
     ref,
     params: { clients: program.sessions.length, stock: program.stock, user: 'u1', ttlMs: 60_000 },
-    judgeAs: 'hold' as const,
   };
   try {
     const result = await onFreshTables(db, caseSpec, settings, (on) =>

@@ -30,6 +30,7 @@ export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
 
 /** Why a strategy sits a scenario out by its own choice (a control outside the cases that catch it). */
 function excludedReason(scenario: Scenario, strategy: Strategy): string | undefined {
+  if (scenario.everyDesignHolds) return undefined;
   if (strategy.expect === 'violate') {
     if (strategy.caughtBy?.[scenario.id]) return undefined;
     const catching = Object.keys(strategy.caughtBy ?? {}).join(', ');

@@ -20,11 +20,6 @@ export interface CaseSpec {
    * over its API, and scenarios that need more than the API are n/a.
    */
   blackBox?: BlackBox;
-  /**
-   * Judge the design as if it claimed to hold, whatever it claims: the explorer's programs, where any
-   * failing check is a finding (for a negative control, the one it exists to show).
-   */
-  judgeAs?: 'hold';
 }
 
 export interface CaseSettings {
@@ -58,7 +53,7 @@ export interface CaseOnSchema {
 export function identityOf(spec: CaseSpec) {
   const { strategy } = spec.ref;
   const claimed = strategy.isolation ?? ['read-committed'];
-  const claim = spec.judgeAs ?? strategy.expect;
+  const claim = spec.scenario.everyDesignHolds ? 'hold' : strategy.expect;
   const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : claim;
   return {
     id: spec.id,

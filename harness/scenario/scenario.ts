@@ -156,6 +156,11 @@ interface ScenarioBase<O extends Observations> {
   sessionSettings?: Readonly<Record<string, string>>;
   /** The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`). */
   crashesDatabase?: boolean;
+  /**
+   * Every design, negative controls too, runs it and is judged as if it claimed to hold: an explored
+   * program or a replayed finding, where any failing check is the finding (docs/explore.md).
+   */
+  everyDesignHolds?: true;
   id: string;
   /** One line on what the scenario drives, for `list` and the report. */
   summary: string;

@@ -2,7 +2,6 @@
 
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
-import { progressBar } from '../../bench/progress.ts';
 import { runBench } from '../../bench/run-bench.ts';
 import { EXIT } from '../../errors.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
@@ -16,6 +15,7 @@ import {
   resolveStrategies,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { progressBar } from '../progress.ts';
 import { reportOptions } from './report-options.ts';
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];

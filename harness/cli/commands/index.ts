@@ -3,10 +3,21 @@ import type { CommandDefinition } from '../command-definition.ts';
 import { BENCH } from './bench-command.ts';
 import { CLEAN } from './clean-command.ts';
 import { COMPARE } from './compare-command.ts';
+import { EXPLORE } from './explore-command.ts';
 import { LIST } from './list-command.ts';
 import { RUN } from './run-command.ts';
 import { SERVE } from './serve-command.ts';
 import { SPEC } from './spec-command.ts';
 import { SQL } from './sql-command.ts';
 
-export const COMMANDS: readonly CommandDefinition[] = [RUN, BENCH, SERVE, LIST, SPEC, CLEAN, COMPARE, SQL];
+export const COMMANDS: readonly CommandDefinition[] = [
+  RUN,
+  EXPLORE,
+  BENCH,
+  SERVE,
+  LIST,
+  SPEC,
+  CLEAN,
+  COMPARE,
+  SQL,
+];

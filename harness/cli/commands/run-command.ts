@@ -1,16 +1,22 @@
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
 import { preflightTarget, targetArgs } from '../../blackbox/black-box-options.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
 import { ExchangeLog } from '../../blackbox/exchange-log.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
-import { Errors, EXIT } from '../../errors.ts';
+import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { exploreCase } from '../../explore/explore-case.ts';
+import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { specScenario } from '../../explore/spec-scenario.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
 import { buildReport, writeReportFiles } from '../../report/report.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
-import { runSuite } from '../../scenario/suite.ts';
+import type { InterleavingScenario } from '../../scenario/scenario.ts';
+import { runSuite, type SuiteOptions } from '../../scenario/suite.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
@@ -32,9 +38,16 @@ const OPTIONS = {
     `strategy ids (${BUILT_IN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
     { repeatable: true },
   ),
-  scenario: value(`scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}); default all`, {
+  scenario: value(
+    `scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}), or explore; default all, and explore`,
+    { repeatable: true },
+  ),
+  spec: value('a strategy spec to run as a scenario, such as a finding the explorer wrote', {
     repeatable: true,
   }),
+  'explore-budget': value(
+    `programs the explorer tries per design (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
+  ),
   clients: value(`virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`),
   stock: value("units of the first sku (default: the fixture's)"),
   repeat: value('run each case this many times (intermittent bugs)'),
@@ -109,7 +122,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
     timeoutMs,
   );
   const scenarioIds = list('scenario', args.scenario);
-  const scenarios = scenarioIds.length > 0 ? scenarioIds.map(findScenario) : SCENARIOS;
+  const specs = list('spec', args.spec).map(specFileScenario);
+  const named = scenarioIds.filter((id) => id !== 'explore').map(findScenario);
+  const scenarios = scenarioIds.length + specs.length > 0 ? [...named, ...specs] : SCENARIOS;
+  const exploreBudget =
+    boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
+  const explores =
+    exploreBudget > 0 && (scenarioIds.includes('explore') || scenarioIds.length + specs.length === 0);
   if (target) {
     const overrides = {
       ...(clients !== undefined ? { clients } : {}),
@@ -124,6 +143,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const result = await runSuite({
     strategies,
     scenarios,
+    ...(explores ? { explore: explorer(exploreBudget, reports) } : {}),
     overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
     repeat,
     keep: args.keep,
@@ -152,6 +172,33 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
   for (const line of result.kept) process.stderr.write(`${line}\n`);
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
+
+/** A --spec file as a scenario: bad input (unreadable, not a strategy spec) is one line, exit 2. */
+function specFileScenario(file: string): InterleavingScenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error: unknown) {
+    throw Errors.badInput(`cannot read --spec ${shown(file)}: ${oneLine(error)}`);
+  }
+  return specScenario(text, file);
+}
+
+/** The default run's exploration: every design, the fixed seed, a budget counted in programs. */
+function explorer(programs: number, reports: string): NonNullable<SuiteOptions['explore']> {
+  return (db, ref, settings) =>
+    exploreCase(
+      db,
+      ref,
+      { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
+      {
+        seed: EXPLORE_DEFAULTS.seed,
+        budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRuns },
+        specDir: join(reports, 'explore'),
+        replays: EXPLORE_DEFAULTS.replaysInRun,
+      },
+    );
 }
 
 /** `run --target`: the service is asked whether it speaks the API first, then every case runs against it. */

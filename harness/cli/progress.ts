@@ -1,4 +1,7 @@
-/** A progress bar on stderr while a benchmark runs; silent when stderr is not a terminal (CI, pipes). */
+/**
+ * A progress bar on stderr while a long command runs (bench trials, explored programs); silent when stderr
+ * is not a terminal (CI, pipes).
+ */
 import cliProgress from 'cli-progress';
 
 export interface Progress {
@@ -6,10 +9,14 @@ export interface Progress {
   stop(): void;
 }
 
-export function progressBar(total: number): Progress | undefined {
+export function progressBar(total: number, command = 'bench', unit = 'trials'): Progress | undefined {
   if (!process.stderr.isTTY) return undefined;
   const bar = new cliProgress.SingleBar(
-    { format: 'bench [{bar}] {value}/{total} trials | {label}', stream: process.stderr, hideCursor: true },
+    {
+      format: `${command} [{bar}] {value}/{total} ${unit} | {label}`,
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { label: 'starting' });

@@ -1,0 +1,20 @@
+/**
+ * The explorer's defaults. The default run's budget is counted in programs, not seconds, so it explores the
+ * same programs on every machine, and is chosen so that `npm start` stays near two minutes on 2 cores
+ * while every built-in negative control is found within it.
+ */
+export const EXPLORE_DEFAULTS = {
+  /** The seed of `npm start`'s exploration, and of `explore` without --seed. */
+  seed: 2026,
+  /** Programs `explore` tries without --budget. */
+  programs: 200,
+  /** Programs the default run tries per design (`run --explore-budget N` changes it). */
+  perDesignInRun: 12,
+  /** Runs spent shrinking a finding, at most. */
+  shrinkRuns: 60,
+  /** Replays of a finding's spec from its file in `explore`, and in the default run. */
+  replays: 10,
+  replaysInRun: 2,
+  /** A program's steps wait at most this long (WAIT steps take at most 500 ms). */
+  timeoutMs: 10_000,
+} as const;
