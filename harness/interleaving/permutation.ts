@@ -139,13 +139,6 @@ export interface StepRecord {
   /** When its outcome arrived; absent while it has not. */
   completedAt?: number;
   result: StepResult;
-  /**
-   * The harness clock (`performance.timeOrigin + performance.now()`, ms) when the step was sent and when its
-   * outcome arrived. A strategy operation paused at UNTIL completes its step at the pause; the RESUME step
-   * carries the end of the operation.
-   */
-  sentAt?: number;
-  completedAt?: number;
 }
 
 /** The rows of one row-returning statement, as the server sent them (text, NULL as null). */

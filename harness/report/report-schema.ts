@@ -207,11 +207,6 @@ const stepSchema = z
       .describe(
         'seen retrying before it completed (ctx.retried, or its backend in 3+ transactions): reported waiting',
       ),
-    sentAt: z.number().describe('harness clock, ms since the epoch: when the step was sent'),
-    completedAt: z
-      .number()
-      .optional()
-      .describe('when its outcome arrived (a paused operation: at the pause; its RESUME step: at its end)'),
     result: stepResultSchema,
   })
   .describe('One step of an interleaving, in the order it ran');

@@ -16,6 +16,9 @@ import type { Driven } from './driven.ts';
 import { PhaseRecorder } from './phases.ts';
 import type { LifecycleOperation, Observations, Observed } from './scenario.ts';
 
+/** A step of an interleaving that reads the strategy's state, waits on the database clock or restarts a node. */
+export type EventStep = Extract<Step, { read: unknown } | { waitMs: number } | { restart: unknown }>;
+
 /** A step of an interleaving that calls the strategy: a reserve or a lifecycle operation. */
 export type OperationStep = Extract<Step, { reserve: unknown } | { operation: unknown }>;
 
@@ -93,9 +96,9 @@ export class CaseRecord {
   private readonly ttls = new Map<string, number>();
 
   /** Each interleaving session's operation still running (paused at a point): its RESUME step ends it. */
-  private readonly running = new Map<string, { call: Call; invokedAt: number }>();
-  /** Why the history misses operations (steps that carry no times), when it does. */
-  private historyGap: string | undefined;
+  private readonly running = new Map<string, { call: Call; invokedAt: number; node: string }>();
+  /** Lifecycle steps and reads of an interleaving that failed with an error (a reserve's is its answer). */
+  private readonly failures: { sqlstate?: string | undefined; error: string }[] = [];
 
   /** `history` is told every operation with its times, its session and its answer. */
   constructor(private readonly history: HistoryRecorder) {}
@@ -240,35 +243,62 @@ export class CaseRecord {
    * that completes it (its own, or the RESUME of a paused one) came back.
    */
   private stepHistory(step: StepRecord, operation: OperationStep, invoked: boolean): void {
-    if (step.sentAt === undefined || step.completedAt === undefined) {
-      this.historyGap = `step ${step.step} carries no times`;
-      return;
-    }
     if (invoked) {
       const call =
         'reserve' in operation
           ? ({ op: 'reserve', ...operation.reserve } as const)
           : lifecycleCall(operation.operation, operation.requestKey);
-      this.running.set(step.session, { call, invokedAt: step.sentAt });
+      const node = `node-${operation.on?.node ?? 1}`;
+      this.running.set(step.session, { call, invokedAt: step.sentAt, node });
     }
     const { result } = step;
     const running = this.running.get(step.session);
     if (!running || (result.status === 'ok' && (result.paused || result.endedBeforePause))) return;
     this.running.delete(step.session);
-    const at = { session: step.session, invokedAt: running.invokedAt };
+    const at = { session: step.session, node: running.node, invokedAt: running.invokedAt };
     if (result.status === 'error') {
-      this.history.add(running.call, at, null, { kind: 'unknown', why: result.sqlstate ?? 'error' });
+      const why = result.killed ? 'killed at its pause point' : (result.sqlstate ?? 'error');
+      this.history.add(running.call, at, null, { kind: 'unknown', why });
+      if (!result.killed && 'operation' in operation) this.failures.push(result);
     } else if (result.rolledBack) {
       this.history.add(running.call, at, null, { kind: 'aborted' });
     } else {
-      const answer: Answer = result.answer ?? lifecycleAnswer(result.value);
-      this.history.add(running.call, at, step.completedAt, { kind: 'ok', answer });
+      const value = typeof result.value === 'string' ? undefined : result.value;
+      const answer: Answer = result.answer ?? lifecycleAnswer(value);
+      this.history.add(running.call, at, step.completedAt ?? null, { kind: 'ok', answer });
     }
   }
 
-  /** Why the case's history is not whole, if it is not. */
-  get historyMissing(): string | undefined {
-    return this.historyGap;
+  /**
+   * A step of an interleaving that is not an operation of its own: a read (STATUS, REMAINING) goes into
+   * the history with its answer; a WAIT and a node RESTART are steps of the case's phases.
+   */
+  interleavingEvent(step: StepRecord, event: EventStep): void {
+    if ('waitMs' in event) {
+      this.phases.step(`database clock +${event.waitMs} ms`);
+      return;
+    }
+    if ('restart' in event) {
+      this.phases.step(`restart of node-${event.restart.node}`);
+      return;
+    }
+    const call: Call =
+      event.read === 'status'
+        ? { op: 'status', requestKey: event.requestKey }
+        : { op: 'remaining', sku: event.sku };
+    this.ran(event.read);
+    const at = { session: step.session, invokedAt: step.sentAt };
+    const { result } = step;
+    if (result.status === 'error') {
+      this.history.add(call, at, null, { kind: 'unknown', why: result.sqlstate ?? 'error' });
+      this.failures.push(result);
+      return;
+    }
+    const answer: Answer =
+      typeof result.value === 'number'
+        ? { remaining: result.value }
+        : { status: result.value as KeyStatusAnswer };
+    this.history.add(call, at, step.completedAt ?? null, { kind: 'ok', answer });
   }
 
   /** The case holds every client's reserve at this pause point until all have reached it. */
@@ -291,7 +321,7 @@ export class CaseRecord {
       observations: this.observations,
       ...(steps ? { steps } : {}),
       phases: this.phases,
-      historyMissing: this.historyGap,
+      failures: this.failures,
     };
   }
 

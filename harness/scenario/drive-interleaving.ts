@@ -35,8 +35,10 @@ export async function driveInterleaving(
       if (paused) record.interleavingStep(step, paused, false);
       continue;
     }
-    // Reads, waits and restarts are steps of the engine's, not operations the case answers for.
-    if (!('reserve' in defined || 'operation' in defined)) continue;
+    if (!('reserve' in defined || 'operation' in defined)) {
+      record.interleavingEvent(step, defined);
+      continue;
+    }
     pausable.set(defined.session, defined);
     record.interleavingStep(step, defined, true);
   }

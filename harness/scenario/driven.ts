@@ -22,6 +22,6 @@ export interface Driven {
   steps?: StepRecord[];
   /** Which answers came in which batch, and the lifecycle steps between them (per-phase outcomes). */
   phases: PhaseRecorder;
-  /** Why the case's history misses operations, when it does: it cannot be checked then. */
-  historyMissing?: string | undefined;
+  /** Operations of an interleaving other than reserves that failed with an error (a reserve's is its answer). */
+  failures: readonly { sqlstate?: string | undefined; error: string }[];
 }

@@ -122,7 +122,7 @@ function judged(
       strategy.id,
       judgeBlocking ? driven.steps : undefined,
     ),
-    ...errorProblems(driven.answers, scenario.expect.faults),
+    ...errorProblems([...driven.answers, ...driven.failures], scenario.expect.faults),
   ];
   // A boundary this scenario measures (lost acknowledgements with synchronous_commit = off) is reported,
   // not judged.
@@ -170,7 +170,6 @@ export async function measureCase(
   const outcomes = countOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
-    missing: driven.historyMissing,
     soldOutWhileStock: strategy.falseSoldOut !== undefined,
   });
   const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems);

@@ -84,12 +84,22 @@ export function expectationProblems(
 }
 
 /** Requests that failed, except those whose SQLSTATE the scenario causes on purpose (`expect.faults`). */
-export function errorProblems(answers: readonly RequestResult[], faults: readonly string[] = []): Problem[] {
-  const errors = answers.filter((a) => a.outcome === 'ERROR' && !(a.sqlstate && faults.includes(a.sqlstate)));
+/** A failure that is no request's answer: a lifecycle step or a read of an interleaving that threw. */
+export interface OperationFailure {
+  sqlstate?: string | undefined;
+  error: string;
+}
+
+export function errorProblems(
+  answers: readonly (RequestResult | OperationFailure)[],
+  faults: readonly string[] = [],
+): Problem[] {
+  const failed = (a: RequestResult | OperationFailure) => !('outcome' in a) || a.outcome === 'ERROR';
+  const errors = answers.filter((a) => failed(a) && !(a.sqlstate && faults.includes(a.sqlstate)));
   const first = errors[0];
   if (!first) return [];
   const why = `${first.sqlstate ? `[${first.sqlstate}] ` : ''}${first.error ?? 'unknown error'}`;
-  return [{ check: 'errors', message: `${errors.length} request(s) failed, first: ${why}` }];
+  return [{ check: 'errors', message: `${errors.length} operation(s) failed, first: ${why}` }];
 }
 
 export interface Judgement {
