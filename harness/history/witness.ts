@@ -41,12 +41,17 @@ function keysWritten(s: SearchOperation): readonly string[] | 'every' {
   return keysNamed(call);
 }
 
+/** An expire's answer counts whichever keys were HELD; a remaining read, every key of its sku. */
+const readsEveryKey = (call: Call) => call.op === 'expire' || call.op === 'remaining';
+
 /** Whether dropping `chunk` keeps the history of every key the rest names. */
 function droppable(chunk: readonly SearchOperation[], rest: readonly SearchOperation[]): boolean {
   const named = new Set(rest.flatMap((s) => keysNamed(s.op.call)));
+  const everyKey = rest.some((s) => readsEveryKey(s.op.call));
   return chunk.every((s) => {
     const written = keysWritten(s);
-    return written === 'every' ? named.size === 0 : written.every((k) => !named.has(k));
+    if (written === 'every') return named.size === 0 && !everyKey;
+    return everyKey ? written.length === 0 : written.every((k) => !named.has(k));
   });
 }
 
