@@ -46,7 +46,8 @@ function answerOf(request: ReserveRequest, result: StepResult): RequestResult | 
   if (result.status === 'error') {
     return {
       ...base,
-      outcome: 'ERROR',
+      // A kill at a pause point is the case's own fault: the answer it cut off is unknown, not an error.
+      outcome: result.killed ? 'INDETERMINATE' : 'ERROR',
       error: result.error,
       ...(result.sqlstate ? { sqlstate: result.sqlstate } : {}),
     };
