@@ -13,10 +13,23 @@ import type { Pause, Program, ProgramOp } from './program.ts';
 /** Keys that differ only in case, the API's longest (128 characters) and its odd characters. */
 export const KEY_POOL = ['k1', 'K1', 'k2', 'kA', 'Ka', `k-${'x'.repeat(126)}`, 'k.3:@_-'] as const;
 const USER_POOL = ['u1', 'u2', 'U1', 'u3'] as const;
+
+/**
+ * Mostly the first two of a pool, so that a few operations collide (one key replayed, reused by another
+ * user, its case varied; one user twice on a sku), and now and then any of it.
+ */
+function collidingPick<T>(pool: readonly T[]): fc.Arbitrary<T> {
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...pool.slice(0, 2)), weight: 3 },
+    { arbitrary: fc.constantFrom(...pool), weight: 1 },
+  );
+}
 const SKU_POOL = ['sku-a', 'sku-b'] as const;
 /** Short TTLs run out within a program's WAIT; the long one never does. */
 const TTL_POOL = [150, 400, 60_000] as const;
 const WAIT_POOL = [200, 500] as const;
+/** The most nodes a program spreads its operations over. */
+export const MAX_NODES = 3;
 
 function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary<Pause | undefined> {
   const points = strategy.pausePoints[operation] ?? [];
@@ -29,17 +42,17 @@ function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary
 }
 
 /** The operations a design can be given: reserve, reads and waits always; the rest where it has them. */
-function operationArbitraries(strategy: Strategy, nodes: number): fc.Arbitrary<ProgramOp>[] {
-  const key = fc.constantFrom(...KEY_POOL);
+function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
+  const key = collidingPick(KEY_POOL);
   const sku = fc.constantFrom(...SKU_POOL);
-  const node = fc.integer({ min: 1, max: nodes });
+  const node = fc.integer({ min: 1, max: MAX_NODES });
   const withPause = <T extends object>(op: fc.Arbitrary<T>, operation: PausingOperation) =>
     fc.tuple(op, pauseFor(strategy, operation)).map(([o, pause]) => (pause ? { ...o, pause } : o));
   const reserve = withPause(
     fc.record({
       op: fc.constant('reserve' as const),
       key,
-      user: fc.constantFrom(...USER_POOL),
+      user: collidingPick(USER_POOL),
       sku,
       ttlMs: fc.constantFrom(...TTL_POOL),
       node,
@@ -62,25 +75,26 @@ function operationArbitraries(strategy: Strategy, nodes: number): fc.Arbitrary<P
   if (strategy.disable)
     arbitraries.push(withPause(fc.record({ op: fc.constant('disable' as const), sku, node }), 'disable'));
   if (strategy.backdate) arbitraries.push(fc.record({ op: fc.constant('backdate' as const), key }));
-  if (nodes > 1) arbitraries.push(fc.record({ op: fc.constant('restart' as const), node }));
+  arbitraries.push(fc.record({ op: fc.constant('restart' as const), node }));
   return arbitraries;
 }
 
+/**
+ * Flat, so that every part shrinks on its own (a `chain` would not): an operation's node is 1–3 and runs
+ * on node ((n − 1) mod nodes) + 1 of the program's count, so one node is what shrinking ends at.
+ */
 export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
-  return fc.integer({ min: 1, max: 3 }).chain((nodes) => {
-    const op = fc.oneof(...operationArbitraries(strategy, nodes));
-    const sessions = fc.array(fc.array(op, { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 4 });
-    return fc.record({
-      stock: fc
-        .tuple(fc.integer({ min: 1, max: 3 }), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }))
-        .map(([a, b]) => [
-          { sku: 'sku-a', total: a },
-          ...(b === undefined ? [] : [{ sku: 'sku-b', total: b }]),
-        ]),
-      nodes: fc.constant(nodes),
-      sessions,
-      priorities: fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 4, maxLength: 4 }),
-      changes: fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 2 }),
-    });
+  const op = fc.oneof(...operationArbitraries(strategy));
+  return fc.record({
+    stock: fc
+      .tuple(fc.integer({ min: 1, max: 3 }), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }))
+      .map(([a, b]) => [
+        { sku: 'sku-a', total: a },
+        ...(b === undefined ? [] : [{ sku: 'sku-b', total: b }]),
+      ]),
+    nodes: fc.integer({ min: 1, max: MAX_NODES }),
+    sessions: fc.array(fc.array(op, { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 4 }),
+    priorities: fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 4, maxLength: 4 }),
+    changes: fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 2 }),
   });
 }

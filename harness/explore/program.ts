@@ -15,7 +15,7 @@ export interface Pause {
   then: Resume;
 }
 
-/** Node `node` of the program's `nodes` (1-based) the operation runs on. */
+/** `node`: 1–3, the node the operation runs on when the program has that many (see nodeOf). */
 export type ProgramOp =
   | { op: 'reserve'; key: string; user: string; sku: string; ttlMs: number; node: number; pause?: Pause }
   | { op: 'confirm' | 'release'; key: string; node: number; pause?: Pause }
@@ -47,8 +47,11 @@ export interface ProgramStep {
   body: string;
 }
 
+/** An operation's node 1–3 on a program of `nodes`: ((node − 1) mod nodes) + 1. */
+const nodeOf = (node: number, nodes: number) => ((node - 1) % nodes) + 1;
+
 function onNode(node: number, nodes: number): string {
-  return nodes > 1 ? ` ON ${node}/${nodes}` : '';
+  return nodes > 1 ? ` ON ${nodeOf(node, nodes)}/${nodes}` : '';
 }
 
 function untilPart(pause: Pause | undefined): string {
@@ -80,7 +83,7 @@ export function stepsOf(op: ProgramOp, nodes: number): string[] {
     case 'wait':
       return [`WAIT ${op.ms}`];
     case 'restart':
-      return [`RESTART ${op.node}/${nodes}`];
+      return [`RESTART ${nodeOf(op.node, nodes)}/${nodes}`];
   }
 }
 
