@@ -75,7 +75,7 @@ export async function exploreCase(
   };
   const tried = `${e.programs} programs, seed ${e.seed}`;
   if (!e.found) {
-    if (!e.lastPassed || e.lastPassed.status !== 'pass') return notExercised(ref, e);
+    if (e.lastPassed?.status !== 'pass') return notExercised(ref, e);
     const base: MeasuredCase = { ...e.lastPassed, ...identity, exploration: summaryOf(e) };
     if (ref.strategy.expect === 'hold')
       return { ...base, status: 'pass', problems: [], boundary: `explored: no finding (${tried})` };

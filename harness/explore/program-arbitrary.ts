@@ -36,7 +36,7 @@ function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary
   if (points.length === 0) return fc.constant(undefined);
   const pause = fc.record({
     at: fc.constantFrom<PausePoint>(...points),
-    then: fc.constantFrom('commit' as const, 'rollback' as const, 'kill' as const),
+    resume: fc.constantFrom('commit' as const, 'rollback' as const, 'kill' as const),
   });
   return fc.option(pause, { nil: undefined, freq: 2 });
 }
@@ -63,6 +63,7 @@ function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
     reserve,
     reserve,
     reserve,
+    reserve,
     fc.record({ op: fc.constant('status' as const), key }),
     fc.record({ op: fc.constant('remaining' as const), sku }),
     fc.record({ op: fc.constant('wait' as const), ms: fc.constantFrom(...WAIT_POOL) }),
@@ -70,8 +71,10 @@ function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
   for (const op of ['confirm', 'release'] as const) {
     if (strategy[op]) arbitraries.push(withPause(fc.record({ op: fc.constant(op), key, node }), op));
   }
-  if (strategy.expire)
-    arbitraries.push(withPause(fc.record({ op: fc.constant('expire' as const), node }), 'expire'));
+  if (strategy.expire) {
+    const expire = withPause(fc.record({ op: fc.constant('expire' as const), node }), 'expire');
+    arbitraries.push(expire, expire);
+  }
   if (strategy.disable)
     arbitraries.push(withPause(fc.record({ op: fc.constant('disable' as const), sku, node }), 'disable'));
   if (strategy.backdate) arbitraries.push(fc.record({ op: fc.constant('backdate' as const), key }));
@@ -79,12 +82,87 @@ function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
   return arbitraries;
 }
 
+/** Most sessions a program has, and most operations it places. */
+const MAX_SESSIONS = 3;
+const MAX_PLACED = 6;
+
+/** An operation, and the session (0-based) it is placed in. */
+interface Placed {
+  session: number;
+  op: ProgramOp;
+}
+
+/** The hold a pair's operation acts on, reserved in the first's session before it. */
+interface SetUp {
+  user: string;
+  sku: string;
+  ttlMs: number;
+  node: number;
+}
+
 /**
- * Flat, so that every part shrinks on its own (a `chain` would not): an operation's node is 1–3 and runs
- * on node ((n − 1) mod nodes) + 1 of the program's count, so one node is what shrinking ends at.
+ * What the pair's first operation needs the row to be in: a confirm or a release follows a reserve of its
+ * key, an expire a short hold whose TTL has then run out (on the database clock), a node's restart a sale
+ * on that node; a reserve needs nothing.
+ */
+function setUpFor(first: ProgramOp, key: string, setUp: SetUp): ProgramOp[] {
+  const hold = (ttlMs: number) => ({ op: 'reserve' as const, key, ...setUp, ttlMs });
+  if (first.op === 'confirm' || first.op === 'release') return [hold(setUp.ttlMs)];
+  if (first.op === 'expire') return [hold(TTL_POOL[0]), { op: 'wait', ms: WAIT_POOL[0] }];
+  if (first.op === 'restart') return [{ ...hold(setUp.ttlMs), node: first.node }];
+  return [];
+}
+
+/**
+ * What bugs of this kind take: the same operation twice — sent again (a replay, an expire or a release
+ * run twice) or racing in another session — on a row in the state it acts on (setUpFor); for a reserve,
+ * a rival on the same sku (another key, or the same user with another key); after a restart, another sale
+ * on the restarted node. Each pair is placed
+ * in two sessions or one, what sets it up in the first's session before it.
+ */
+function pairArbitrary(
+  op: fc.Arbitrary<ProgramOp>,
+  key: fc.Arbitrary<string>,
+  setUp: fc.Arbitrary<SetUp>,
+): fc.Arbitrary<Placed[]> {
+  const session = fc.integer({ min: 0, max: MAX_SESSIONS - 1 });
+  return fc
+    .tuple(op, key, fc.boolean(), session, session, setUp)
+    .map(([first, otherKey, sameUser, a, b, state]) => {
+      const rivalUser = sameUser ? state.user : state.user === 'u1' ? 'u2' : 'u1';
+      const second: ProgramOp =
+        first.op === 'reserve' && otherKey !== first.key
+          ? { ...first, key: otherKey, user: sameUser ? first.user : first.user === 'u1' ? 'u2' : 'u1' }
+          : first.op === 'restart'
+            ? { op: 'reserve', key: otherKey, ...state, user: rivalUser, node: first.node }
+            : first;
+      const before = setUpFor(first, 'key' in first ? first.key : otherKey, state);
+      return [
+        ...before.map((o) => ({ session: a, op: o })),
+        { session: a, op: first },
+        { session: b, op: second },
+      ];
+    });
+}
+
+/**
+ * Flat, so that every part shrinks on its own (a `chain` would not): operations placed one by one or in
+ * pairs over up to three sessions; an operation's node is 1–3 and runs on node ((n − 1) mod nodes) + 1 of
+ * the program's count, so one node is what shrinking ends at.
  */
 export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
   const op = fc.oneof(...operationArbitraries(strategy));
+  const single = fc.record({ session: fc.integer({ min: 0, max: MAX_SESSIONS - 1 }), op }).map((p) => [p]);
+  const setUp = fc.record({
+    user: collidingPick(USER_POOL),
+    sku: fc.constantFrom(...SKU_POOL),
+    ttlMs: fc.constantFrom(...TTL_POOL),
+    node: fc.integer({ min: 1, max: MAX_NODES }),
+  });
+  const placed = fc.array(fc.oneof(single, pairArbitrary(op, collidingPick(KEY_POOL), setUp)), {
+    minLength: 1,
+    maxLength: MAX_PLACED,
+  });
   return fc.record({
     stock: fc
       .tuple(fc.integer({ min: 1, max: 3 }), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }))
@@ -93,8 +171,18 @@ export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
         ...(b === undefined ? [] : [{ sku: 'sku-b', total: b }]),
       ]),
     nodes: fc.integer({ min: 1, max: MAX_NODES }),
-    sessions: fc.array(fc.array(op, { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 4 }),
-    priorities: fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 4, maxLength: 4 }),
+    sessions: placed.map((groups) => sessionsOf(groups.flat())),
+    priorities: fc.array(fc.integer({ min: 0, max: 8 }), {
+      minLength: MAX_SESSIONS,
+      maxLength: MAX_SESSIONS,
+    }),
     changes: fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 2 }),
   });
+}
+
+/** The placed operations as sessions, in placing order, leaving out sessions that got none. */
+function sessionsOf(placed: readonly Placed[]): ProgramOp[][] {
+  const sessions: ProgramOp[][] = Array.from({ length: MAX_SESSIONS }, () => []);
+  for (const { session, op } of placed) sessions[session]?.push(op);
+  return sessions.filter((ops) => ops.length > 0);
 }

@@ -12,7 +12,7 @@ export type Resume = 'commit' | 'rollback' | 'kill';
 /** Where an operation stops, and how its session goes on from there. */
 export interface Pause {
   at: PausePoint;
-  then: Resume;
+  resume: Resume;
 }
 
 /** `node`: 1–3, the node the operation runs on when the program has that many (see nodeOf). */
@@ -35,7 +35,7 @@ export interface Program {
   /**
    * The schedule, as Probabilistic Concurrency Testing draws it (Burckhardt et al., 2010): a priority per
    * session, the highest runnable one runs its next step, and at each change point (a step count) the
-   * running session drops below every other.
+   * running session drops below every other; so does a session that just stopped at a pause point.
    */
   priorities: number[];
   changes: number[];
@@ -60,7 +60,7 @@ function untilPart(pause: Pause | undefined): string {
 
 /** The spec steps of one operation: its own, and the RESUME of its pause if it has one. */
 export function stepsOf(op: ProgramOp, nodes: number): string[] {
-  const resume = 'pause' in op && op.pause ? [`RESUME ${op.pause.then.toUpperCase()}`] : [];
+  const resume = 'pause' in op && op.pause ? [`RESUME ${op.pause.resume.toUpperCase()}`] : [];
   switch (op.op) {
     case 'reserve':
       return [
@@ -102,7 +102,9 @@ export function scheduled(program: Program): ProgramStep[] {
     }
     const body = queues[session]?.shift() as string;
     order.push({ session, body });
-    if (changes.has(step)) {
+    // A session stopped at a pause point yields, as a thread that blocks does: its pause is the window
+    // the other sessions are scheduled into, and it goes on when they have stopped or finished.
+    if (changes.has(step) || body.includes(' UNTIL ')) {
       lowest -= 1;
       priority[session] = lowest;
     }
