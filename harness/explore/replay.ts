@@ -23,7 +23,7 @@ export async function replaySpec(
     id: `${scenario.id}/${ref.strategy.id}`,
     scenario,
     ref,
-    params: { clients: 1, stock: scenario.input.stock, user: 'u1', ttlMs: 60_000 },
+    params: { clients: 1, stock: scenario.input.stock, user: 'u1', ttlMs: 60_000, nodes: 1 },
   };
   const results: CaseResult[] = [];
   for (let i = 0; i < times; i++)

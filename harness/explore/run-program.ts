@@ -50,7 +50,7 @@ export async function runProgram(
     id: `explore/${ref.strategy.id}`,
     scenario,
     ref,
-    params: { clients: program.sessions.length, stock: program.stock, user: 'u1', ttlMs: 60_000 },
+    params: { clients: program.sessions.length, stock: program.stock, user: 'u1', ttlMs: 60_000, nodes: 1 },
   };
   try {
     const result = await onFreshTables(db, caseSpec, settings, (on) =>
