@@ -29,8 +29,18 @@ export async function defaultRun(): Promise<DefaultRun> {
   return result;
 }
 
-/** The default run, its cases narrowed to these strategies (the exit code and `ok` stay the whole run's). */
+/**
+ * The default run, its scenario cases narrowed to these strategies (the exit code and `ok` stay the whole
+ * run's); the `explore/<design>` cases are read with exploredInDefaultRun.
+ */
 export async function defaultRunOf(strategies: readonly string[]): Promise<DefaultRun> {
   const { run, report } = await defaultRun();
-  return { run, report: { ...report, cases: report.cases.filter((c) => strategies.includes(c.strategy)) } };
+  const cases = report.cases.filter((c) => c.scenario !== 'explore' && strategies.includes(c.strategy));
+  return { run, report: { ...report, cases } };
+}
+
+/** The default run's explore cases, one per design. */
+export async function exploredInDefaultRun(): Promise<DefaultRun> {
+  const { run, report } = await defaultRun();
+  return { run, report: { ...report, cases: report.cases.filter((c) => c.scenario === 'explore') } };
 }

@@ -1,9 +1,11 @@
 /**
  * The layout shows the architecture: harness/ grouped by role, the scenario driver independent of the
- * bench, strategies independent of the harness, and no import cycle anywhere in the sources.
+ * bench, strategies independent of the harness, no import cycle anywhere in the sources, and no function
+ * in them over MAX_FUNCTION_LINES (a longer one is split along its seams, not waved through).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -44,6 +46,31 @@ function cycles(): string[][] {
   return found;
 }
 
+const MAX_FUNCTION_LINES = 80;
+
+/** Every function, method and arrow function of the sources longer than MAX_FUNCTION_LINES. */
+function longFunctions(): string[] {
+  const long: string[] = [];
+  for (const file of graph.keys()) {
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(join(ROOT, file), 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+        if (lines > MAX_FUNCTION_LINES) long.push(`${file}:${first + 1} (${lines} lines)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return long;
+}
+
 const importsInto = (from: string, into: string) =>
   [...graph].flatMap(([file, targets]) =>
     file.startsWith(from) ? targets.filter((t) => t.startsWith(into)).map((t) => `${file} → ${t}`) : [],
@@ -52,6 +79,10 @@ const importsInto = (from: string, into: string) =>
 describe('layout', () => {
   it('has no import cycle', () => {
     expect(cycles().map((c) => c.join(' → '))).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
+    expect(longFunctions()).toEqual([]);
   });
 
   it('keeps strategies free of the harness, and the scenario driver free of the bench', () => {
@@ -74,6 +105,8 @@ describe('layout', () => {
         'crash',
         'database',
         'driver',
+        'explore',
+        'history',
         'http',
         'interleaving',
         'registry',

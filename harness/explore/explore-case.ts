@@ -1,8 +1,8 @@
 /**
  * Exploration as part of the verdict: one case per design, `explore/<id>`. A safe design passes when no
  * program failed; a finding fails it, with the smallest failing program written as a spec. A negative
- * control passes only when the explorer found it (any check failing is the bug it exists to show) and fails
- * when every program held. A finding is replayed from its spec file before it is reported, and the report
+ * control passes only when the explorer found it (any check failing is the bug it exists to show) and its
+ * spec failed again on every replay; it fails when every program held. A finding is replayed from its spec file before it is reported, and the report
  * says how many replays failed again. An exploration that ran no program to its end judged nothing: it
  * fails as not exercised.
  */
@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseSettings } from '../scenario/case-spec.ts';
-import type { BrokenCase, CaseResult, ExplorationSummary, MeasuredCase } from '../verdict/case-result.ts';
+import type {
+  BrokenCase,
+  CaseResult,
+  ExplorationSummary,
+  MeasuredCase,
+  SkippedCase,
+} from '../verdict/case-result.ts';
 import { type Exploration, type ExploreBudget, type ExploreProgress, explore } from './explorer.ts';
 import { replaySpec } from './replay.ts';
 
@@ -22,7 +28,24 @@ export interface ExploreCaseOptions {
   specDir: string;
   /** How many times a finding's spec is replayed to show it fails every time. */
   replays: number;
+  /** Why this design's bug is beyond what a program can do (out-of-reach.ts): the case is n/a. */
+  outOfReach?: string;
   onProgress?: (p: ExploreProgress) => void;
+}
+
+function outOfReachCase(ref: StrategyRef, reason: string): SkippedCase {
+  return {
+    id: `explore/${ref.strategy.id}`,
+    scenario: 'explore',
+    strategy: ref.strategy.id,
+    expect: ref.strategy.expect,
+    status: 'n/a',
+    outcomes: {},
+    invariants: null,
+    boundary: `n/a: ${reason}`,
+    reason,
+    coverage: { missing: [] },
+  };
 }
 
 function summaryOf(e: Exploration, spec?: string, reproduced?: ExplorationSummary['reproduced']) {
@@ -66,6 +89,7 @@ export async function exploreCase(
   settings: CaseSettings,
   options: ExploreCaseOptions,
 ): Promise<CaseResult> {
+  if (options.outOfReach) return outOfReachCase(ref, options.outOfReach);
   const e = await explore(db, ref, settings, options);
   const identity = {
     id: `explore/${ref.strategy.id}`,
@@ -99,7 +123,8 @@ export async function exploreCase(
       problems: [line],
     };
   const base: MeasuredCase = { ...found, ...identity, exploration: summaryOf(e, path, reproduced) };
-  if (ref.strategy.expect === 'violate')
+  // A control's finding counts only if its spec fails again every time: the verdict must not be luck.
+  if (ref.strategy.expect === 'violate' && reproduced.failed === reproduced.of)
     return { ...base, status: 'pass', problems: [], boundary: `caught by the ${line}` };
   return { ...base, status: 'fail', problems: [line], boundary: line };
 }

@@ -10,8 +10,9 @@ export const EXPLORE_DEFAULTS = {
   programs: 200,
   /** Programs the default run tries per design (`run --explore-budget N` changes it). */
   perDesignInRun: 12,
-  /** Runs spent shrinking a finding, at most. */
+  /** Runs spent shrinking a finding, at most: by `explore`, and by the default run (whose gate is the find). */
   shrinkRuns: 60,
+  shrinkRunsInRun: 20,
   /** Replays of a finding's spec from its file in `explore`, and in the default run. */
   replays: 10,
   replaysInRun: 2,

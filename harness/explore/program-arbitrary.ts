@@ -13,6 +13,8 @@ import type { Pause, Program, ProgramOp } from './program.ts';
 /** Keys that differ only in case, the API's longest (128 characters) and its odd characters. */
 export const KEY_POOL = ['k1', 'K1', 'k2', 'kA', 'Ka', `k-${'x'.repeat(126)}`, 'k.3:@_-'] as const;
 const USER_POOL = ['u1', 'u2', 'U1', 'u3'] as const;
+/** The hold an expire pair keeps beside the one that runs out (a key outside the pool). */
+const KEPT_KEY = 'k9';
 
 /**
  * Mostly the first two of a pool, so that a few operations collide (one key replayed, reused by another
@@ -24,7 +26,8 @@ function collidingPick<T>(pool: readonly T[]): fc.Arbitrary<T> {
     { arbitrary: fc.constantFrom(...pool), weight: 1 },
   );
 }
-const SKU_POOL = ['sku-a', 'sku-b'] as const;
+/** Mostly sku-a, where the program's stock is: sku-b is the second sku, or one the case has no stock for. */
+const mostlyFirstSku = collidingPick(['sku-a', 'sku-a', 'sku-b']);
 /** Short TTLs run out within a program's WAIT; the long one never does. */
 const TTL_POOL = [150, 400, 60_000] as const;
 const WAIT_POOL = [200, 500] as const;
@@ -36,7 +39,11 @@ function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary
   if (points.length === 0) return fc.constant(undefined);
   const pause = fc.record({
     at: fc.constantFrom<PausePoint>(...points),
-    resume: fc.constantFrom('commit' as const, 'rollback' as const, 'kill' as const),
+    // Mostly committed: a race is lost at the commit; a rollback or a kill at the point is the rarer path.
+    resume: fc.oneof(
+      { arbitrary: fc.constant('commit' as const), weight: 3 },
+      { arbitrary: fc.constantFrom('rollback' as const, 'kill' as const), weight: 2 },
+    ),
   });
   return fc.option(pause, { nil: undefined, freq: 2 });
 }
@@ -44,7 +51,7 @@ function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary
 /** The operations a design can be given: reserve, reads and waits always; the rest where it has them. */
 function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
   const key = collidingPick(KEY_POOL);
-  const sku = fc.constantFrom(...SKU_POOL);
+  const sku = mostlyFirstSku;
   const node = fc.integer({ min: 1, max: MAX_NODES });
   const withPause = <T extends object>(op: fc.Arbitrary<T>, operation: PausingOperation) =>
     fc.tuple(op, pauseFor(strategy, operation)).map(([o, pause]) => (pause ? { ...o, pause } : o));
@@ -102,13 +109,16 @@ interface SetUp {
 
 /**
  * What the pair's first operation needs the row to be in: a confirm or a release follows a reserve of its
- * key, an expire a short hold whose TTL has then run out (on the database clock), a node's restart a sale
+ * key, an expire a short hold whose TTL has then run out (on the database clock) beside one that does not,
+ * a node's restart a sale
  * on that node; a reserve needs nothing.
  */
 function setUpFor(first: ProgramOp, key: string, setUp: SetUp): ProgramOp[] {
   const hold = (ttlMs: number) => ({ op: 'reserve' as const, key, ...setUp, ttlMs });
   if (first.op === 'confirm' || first.op === 'release') return [hold(setUp.ttlMs)];
-  if (first.op === 'expire') return [hold(TTL_POOL[0]), { op: 'wait', ms: WAIT_POOL[0] }];
+  // A hold that outlives the program beside the one that runs out: units given back twice then show.
+  if (first.op === 'expire')
+    return [{ ...hold(TTL_POOL[2]), key: KEPT_KEY }, hold(TTL_POOL[0]), { op: 'wait', ms: WAIT_POOL[0] }];
   if (first.op === 'restart') return [{ ...hold(setUp.ttlMs), node: first.node }];
   return [];
 }
@@ -155,7 +165,7 @@ export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
   const single = fc.record({ session: fc.integer({ min: 0, max: MAX_SESSIONS - 1 }), op }).map((p) => [p]);
   const setUp = fc.record({
     user: collidingPick(USER_POOL),
-    sku: fc.constantFrom(...SKU_POOL),
+    sku: mostlyFirstSku,
     ttlMs: fc.constantFrom(...TTL_POOL),
     node: fc.integer({ min: 1, max: MAX_NODES }),
   });
@@ -165,7 +175,14 @@ export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
   });
   return fc.record({
     stock: fc
-      .tuple(fc.integer({ min: 1, max: 3 }), fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }))
+      .tuple(
+        // One unit most often: two sales of it are an oversell, one sale and a refusal the rest.
+        fc.oneof(
+          { arbitrary: fc.constant(1), weight: 2 },
+          { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 },
+        ),
+        fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+      )
       .map(([a, b]) => [
         { sku: 'sku-a', total: a },
         ...(b === undefined ? [] : [{ sku: 'sku-b', total: b }]),

@@ -35,7 +35,8 @@ export interface Program {
   /**
    * The schedule, as Probabilistic Concurrency Testing draws it (Burckhardt et al., 2010): a priority per
    * session, the highest runnable one runs its next step, and at each change point (a step count) the
-   * running session drops below every other; so does a session that just stopped at a pause point.
+   * running session drops below every other. A session that just stopped at a pause point passes its turn
+   * once (scheduled).
    */
   priorities: number[];
   changes: number[];
@@ -87,24 +88,36 @@ export function stepsOf(op: ProgramOp, nodes: number): string[] {
   }
 }
 
-/** The order the steps are sent in: PCT over the sessions' step lists (each session's own order kept). */
+/** The runnable session of highest priority, other than `passing` while another one is runnable. */
+function nextSession(queues: readonly string[][], priority: readonly number[], passing: number): number {
+  let session = -1;
+  for (let s = 0; s < queues.length; s++) {
+    if ((queues[s]?.length ?? 0) === 0 || s === passing) continue;
+    if (session < 0 || (priority[s] ?? 0) > (priority[session] ?? 0)) session = s;
+  }
+  return session < 0 ? passing : session;
+}
+
+/**
+ * The order the steps are sent in: PCT over the sessions' step lists (each session's own order kept). A
+ * session that has just stopped at a pause point passes its turn once, as a thread that blocks would: the
+ * step after its pause is another session's (the window a rival is scheduled into), then priorities rule
+ * again. One step, not all of them: a rival that blocks on the paused session's locks must not be asked for
+ * a second step before the paused one is resumed (an invalid order).
+ */
 export function scheduled(program: Program): ProgramStep[] {
   const queues = program.sessions.map((ops) => ops.flatMap((op) => stepsOf(op, program.nodes)));
   const priority = program.sessions.map((_, s) => program.priorities[s] ?? 0);
   const changes = new Set(program.changes);
   const order: ProgramStep[] = [];
   let lowest = Math.min(0, ...priority);
+  let passing = -1;
   for (let step = 0; queues.some((q) => q.length > 0); step++) {
-    let session = -1;
-    for (let s = 0; s < queues.length; s++) {
-      if ((queues[s]?.length ?? 0) === 0) continue;
-      if (session < 0 || (priority[s] ?? 0) > (priority[session] ?? 0)) session = s;
-    }
+    const session = nextSession(queues, priority, passing);
     const body = queues[session]?.shift() as string;
     order.push({ session, body });
-    // A session stopped at a pause point yields, as a thread that blocks does: its pause is the window
-    // the other sessions are scheduled into, and it goes on when they have stopped or finished.
-    if (changes.has(step) || body.includes(' UNTIL ')) {
+    passing = body.includes(' UNTIL ') ? session : -1;
+    if (changes.has(step)) {
       lowest -= 1;
       priority[session] = lowest;
     }

@@ -7,10 +7,11 @@
  * reported with the reason and never counted as checked.
  */
 import type { History, HistoryOperation } from './history.ts';
-import { type SearchOperation, searchLinearization } from './linearizability.ts';
+import { searchLinearization } from './linearizability.ts';
 import type { ModelOptions } from './model.ts';
 import { partitionHistory } from './partition.ts';
 import { FINAL_READ_SESSION } from './recorder.ts';
+import type { SearchOperation } from './search-operation.ts';
 import { minimalWitness, type WitnessLine } from './witness.ts';
 
 /** Model transitions one case's search may take before its history is `unchecked (budget)`. */

@@ -15,23 +15,10 @@
  * the model allows, or never; one that was aborted took none and is left out.
  */
 import { ContractState } from './contract-state.ts';
-import type { Answer, HistoryOperation } from './history.ts';
-import { type ModelOptions, modelResults, type Result, sameAnswer, type TimedCall } from './model.ts';
+import type { Answer } from './history.ts';
+import { type ModelOptions, modelResults, type Result, sameAnswer } from './model.ts';
 import { refuted } from './refutations.ts';
-
-export interface SearchOperation {
-  op: HistoryOperation;
-  timed: TimedCall;
-  /** The answer it must have (undefined: any answer the model allows). */
-  wanted?: Answer | undefined;
-  /** It must take effect (an operation that answered); false where it may never have. */
-  required: boolean;
-  /**
-   * Tried only when nothing else fits, like an operation that may never have taken effect (an answer set
-   * aside to explain a witness: it takes what is left).
-   */
-  deferred?: boolean;
-}
+import type { SearchOperation } from './search-operation.ts';
 
 export type SearchResult =
   | { kind: 'found'; steps: number; order: { id: number; answer: Answer }[] }

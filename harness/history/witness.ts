@@ -4,8 +4,9 @@
  * every operation whose answer alone is to blame, what the model answers there instead.
  */
 import { type Answer, type Call, describeAnswer, describeCall, describeEnding } from './history.ts';
-import { type SearchOperation, type SearchResult, searchLinearization } from './linearizability.ts';
+import { type SearchResult, searchLinearization } from './linearizability.ts';
 import type { ModelOptions } from './model.ts';
+import type { SearchOperation } from './search-operation.ts';
 
 /** Model steps each trial search of the shrinking may take (a trial past it keeps the operation). */
 const TRIAL_BUDGET = 50_000;

@@ -66,6 +66,31 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
   };
 }
 
+/**
+ * Designs explored at once. A program mostly waits — on the database clock, on a session blocked behind
+ * another, on the engine's looks — so several explorations share the cores well; each has its own
+ * programs, tables and connections, and its findings do not depend on its neighbours (blocking is observed,
+ * never timed).
+ */
+const EXPLORED_AT_ONCE = 4;
+
+/** `explore` for every design, EXPLORED_AT_ONCE at a time; the results in the designs' order. */
+async function exploreSideBySide(
+  refs: readonly StrategyRef[],
+  explore: (ref: StrategyRef) => Promise<CaseResult>,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < refs.length; i = next++) {
+      const ref = refs[i];
+      if (ref) results[i] = await explore(ref);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(EXPLORED_AT_ONCE, refs.length) }, worker));
+  return results;
+}
+
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
   const cases: CaseResult[] = [];
@@ -105,7 +130,18 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
         }
       }
       const { explore } = options;
-      if (explore) for (const ref of options.strategies) await timed(explore(db, ref, settings));
+      if (explore) {
+        const explored = await exploreSideBySide(options.strategies, async (ref) => {
+          const began = performance.now();
+          const result = {
+            ...(await explore(db, ref, settings)),
+            durationMs: Math.round(performance.now() - began),
+          };
+          options.onCase?.(result);
+          return result;
+        });
+        cases.push(...explored);
+      }
     } finally {
       await pool.close();
     }

@@ -8,7 +8,9 @@ import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { outOfReach } from '../../explore/out-of-reach.ts';
 import { caseLine } from '../../report/terminal.ts';
+import { SCENARIOS } from '../../scenario/index.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
 import {
   boundedInteger,
@@ -81,6 +83,7 @@ export async function exploreCommand(args: ExploreArgs): Promise<number> {
       budget: { ...budget, shrinkRuns: EXPLORE_DEFAULTS.shrinkRuns },
       specDir: join(reports, 'explore'),
       replays,
+      outOfReach: outOfReach(ref.strategy, SCENARIOS),
       onProgress: (p) => bar?.tick(p.shrinking ? 'shrinking a finding' : `${p.programs} run`),
     });
     bar?.stop();

@@ -10,6 +10,7 @@ import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { outOfReach } from '../../explore/out-of-reach.ts';
 import { specScenario } from '../../explore/spec-scenario.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
 import { buildReport, writeReportFiles } from '../../report/report.ts';
@@ -194,9 +195,10 @@ function explorer(programs: number, reports: string): NonNullable<SuiteOptions['
       { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
       {
         seed: EXPLORE_DEFAULTS.seed,
-        budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRuns },
+        budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
         specDir: join(reports, 'explore'),
         replays: EXPLORE_DEFAULTS.replaysInRun,
+        outOfReach: outOfReach(ref.strategy, SCENARIOS),
       },
     );
 }

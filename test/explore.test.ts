@@ -1,0 +1,73 @@
+/**
+ * Issue 24, the explorer as part of the verdict. The default run explores every design with its fixed
+ * seed and budget: each built-in negative control is found and its spec fails again on every replay (the
+ * one out of reach, async-commit, is n/a with the reason read from its caughtBy), each safe design is
+ * explored clean. A design whose only bug lies on a path no scenario drives (request keys that differ only
+ * in letter case) is found by `linearizable` alone — no count check fires — and the spec the explorer
+ * wrote fails it the same way from the file, while hot-row passes the same spec.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
+import { BUILT_IN_IDS } from '../harness/registry/registry.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, exploredInDefaultRun } from './default-run.ts';
+import { runCli, runJson } from './run-cli.ts';
+
+const serverUrl = inject('serverUrl');
+const reports = mkdtempSync(join(tmpdir(), 'reservebench-explore-'));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
+
+describe('the default run explores every design', () => {
+  it(
+    'finds every negative control within its budget, and nothing in a safe design',
+    async () => {
+      const { report } = await exploredInDefaultRun();
+      expect(report.cases.map((c) => c.strategy).sort()).toEqual([...BUILT_IN_IDS].sort());
+      for (const c of report.cases) {
+        if (c.strategy === 'async-commit') {
+          expect(c.status).toBe('n/a');
+          expect(c.boundary).toMatch(/out of the explorer's reach: .*database server crashes \(db-crash\)/);
+          continue;
+        }
+        expect(c.status, `${c.id}: ${c.boundary}`).toBe('pass');
+        const e = 'exploration' in c ? c.exploration : undefined;
+        if (c.expect === 'hold') {
+          expect(e, c.id).toMatchObject({ programs: EXPLORE_DEFAULTS.perDesignInRun });
+          expect(e?.spec, c.id).toBeUndefined();
+        } else {
+          expect(e?.programs, c.id).toBeLessThanOrEqual(EXPLORE_DEFAULTS.perDesignInRun);
+          const replays = EXPLORE_DEFAULTS.replaysInRun;
+          expect(e?.reproduced, c.id).toEqual({ failed: replays, of: replays });
+        }
+      }
+    },
+    DEFAULT_RUN_TIMEOUT_MS,
+  );
+});
+
+describe('a bug on a path no scenario drives: keys that differ only in case', () => {
+  const fixture = 'test/fixtures/unnamed/key-case-folded.ts';
+
+  it('is found by linearizable alone, and its spec fails it again while hot-row passes', async () => {
+    const explored = await runCli(
+      ['explore', '--strategy', fixture, '--replays', '3', '--reports', reports],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(explored.stdout).toMatch(
+      /explorer found \(program \d+ of \d+ programs, seed 2026\): linearizable —/,
+    );
+    expect(explored.stdout).toMatch(/failed 3 of 3 replays/);
+    expect(explored.code).toBe(1);
+    const spec = join(reports, 'explore', 'key-case-folded-seed2026.spec');
+    expect(existsSync(spec)).toBe(true);
+
+    const { run, report } = await runJson(serverUrl, ['--strategy', `hot-row,${fixture}`, '--spec', spec]);
+    const folded = report.cases.find((c) => c.strategy === 'key-case-folded');
+    expect(folded?.status).toBe('fail');
+    expect(folded && 'fired' in folded ? folded.fired : []).toEqual(['linearizable']);
+    expect(report.cases.find((c) => c.strategy === 'hot-row')?.status).toBe('pass');
+    expect(run.code).toBe(1);
+  }, 180_000);
+});
