@@ -49,10 +49,11 @@ function outOfReachCase(ref: StrategyRef, reason: string): SkippedCase {
 }
 
 function summaryOf(e: Exploration, spec?: string, reproduced?: ExplorationSummary['reproduced']) {
-  const { seed, programs, invalid, broken, shrinks, ms } = e;
+  const { seed, programs, swept, invalid, broken, shrinks, ms } = e;
   return {
     seed,
     programs,
+    swept,
     invalid,
     broken,
     shrinks,

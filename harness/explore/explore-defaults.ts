@@ -8,7 +8,7 @@ export const EXPLORE_DEFAULTS = {
   seed: 2026,
   /** Programs `explore` tries without --budget. */
   programs: 200,
-  /** Programs the default run tries per design (`run --explore-budget N` changes it). */
+  /** Random programs the default run tries per design after the sweep (`run --explore-budget N`). */
   perDesignInRun: 12,
   /** Runs spent shrinking a finding, at most: by `explore`, and by the default run (whose gate is the find). */
   shrinkRuns: 60,

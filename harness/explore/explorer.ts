@@ -1,5 +1,5 @@
 /**
- * The seeded explorer: random programs (program-arbitrary.ts) for one design, each run on fresh tables
+ * The seeded explorer: the sweep (sweep.ts), then random programs (program-arbitrary.ts) for one design, each run on fresh tables
  * under its schedule and judged by every check (run-program.ts), until one fails or the budget is spent.
  * A failing program is shrunk by fast-check — fewer sessions, fewer and simpler operations, a plainer
  * schedule — as long as it keeps failing, and the smallest one is the finding, written as a spec that
@@ -14,9 +14,10 @@ import type { CaseResult } from '../verdict/case-result.ts';
 import type { Program } from './program.ts';
 import { programArbitrary } from './program-arbitrary.ts';
 import { type ProgramRun, runProgram } from './run-program.ts';
+import { sweepPrograms } from './sweep.ts';
 
 export interface ExploreBudget {
-  /** Programs to try (the default run's budget: the same on every machine). */
+  /** Random programs to try after the sweep (the default run's budget: the same on every machine). */
   programs: number;
   /** Or: stop starting programs after this many ms (`explore --budget 60s`), whichever comes first. */
   ms?: number;
@@ -34,8 +35,10 @@ export interface Finding {
 
 export interface Exploration {
   seed: number;
-  /** Programs run to their end, and those whose schedule was invalid or that could not be run. */
+  /** Programs run (the sweep's among them), and those whose schedule was invalid or that could not be run. */
   programs: number;
+  /** Of those, the sweep's (sweep.ts), run before the random ones. */
+  swept: number;
   invalid: number;
   broken: number;
   shrinks: number;
@@ -59,12 +62,34 @@ export async function explore(
 ): Promise<Exploration> {
   const began = performance.now();
   const { budget } = options;
-  const tally: Exploration = { seed: options.seed, programs: 0, invalid: 0, broken: 0, shrinks: 0, ms: 0 };
+  const tally: Exploration = {
+    seed: options.seed,
+    programs: 0,
+    swept: 0,
+    invalid: 0,
+    broken: 0,
+    shrinks: 0,
+    ms: 0,
+  };
   const outOfTime = () => budget.ms !== undefined && performance.now() - began > budget.ms;
   const header = (program: number) => [
     `found by reservebench explore --strategy ${ref.strategy.id} --seed ${options.seed} (program ${program})`,
     `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
   ];
+  for (const program of sweepPrograms(ref.strategy)) {
+    if (outOfTime()) break;
+    tally.programs += 1;
+    tally.swept += 1;
+    options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking: false });
+    const run = await runProgram(db, ref, program, settings, header(tally.programs));
+    if (run.kind === 'invalid' || run.kind === 'broken') tally[run.kind] += 1;
+    else if (run.kind === 'pass') tally.lastPassed = run.result;
+    else {
+      // Already one operation against another: nothing smaller to shrink to.
+      tally.found = { program, spec: run.spec, result: run.result, foundAt: tally.programs };
+      return { ...tally, ms: Math.round(performance.now() - began) };
+    }
+  }
   const property = fc.asyncProperty(programArbitrary(ref.strategy), async (program) => {
     const shrinking = tally.found !== undefined;
     if (shrinking ? tally.shrinks >= budget.shrinkRuns : outOfTime()) return true;

@@ -148,7 +148,8 @@ const historySchema = z
 const explorationSchema = z
   .strictObject({
     seed: z.number().int(),
-    programs: count.describe('programs started (not counting shrink runs)'),
+    programs: count.describe('programs started (not counting shrink runs), the sweep included'),
+    swept: count.describe('of those, the sweep: one operation against another, run first'),
     invalid: count.describe(
       'programs whose schedule asked a session for a step while its blocked one waited',
     ),

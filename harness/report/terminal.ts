@@ -152,8 +152,10 @@ export function renderTerminal(report: Report): string {
       : []),
     report.ok
       ? 'ok: every case met its expectation'
-      : report.target && !report.cases.some(isMeasured)
-        ? 'NOT ok: no case ran against the target (exit 1)'
+      : !report.cases.some(isMeasured)
+        ? report.target
+          ? 'NOT ok: no case ran against the target (exit 1)'
+          : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'
         : 'NOT ok: a case missed its expectation (exit 1)',
   ].join('\n');
 }

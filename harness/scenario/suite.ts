@@ -4,7 +4,7 @@ import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
-import { type CaseResult, failsTheRun } from '../verdict/case-result.ts';
+import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
 import type { CaseSettings } from './case-spec.ts';
 import { runCase } from './run-case.ts';
@@ -148,7 +148,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     const uncovered = options.requireCoverage
       ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
       : [];
-    return { ok: !failed() && uncovered.length === 0, environment, cases, kept, uncovered };
+    // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
+    const measuredAny = cases.some(isMeasured);
+    return { ok: !failed() && uncovered.length === 0 && measuredAny, environment, cases, kept, uncovered };
   } finally {
     kept.push(...(await db.close({ keep: options.keep || failed() })));
   }

@@ -16,6 +16,8 @@ export interface ExplorationSummary {
   seed: number;
   /** Programs started, those whose schedule was invalid, those that could not be run, shrink runs. */
   programs: number;
+  /** Of the programs, those of the sweep (one operation against another), run first. */
+  swept: number;
   invalid: number;
   broken: number;
   shrinks: number;

@@ -47,7 +47,10 @@ const OPTIONS = {
     repeatable: true,
   }),
   'explore-budget': value(
-    `programs the explorer tries per design (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
+    `random programs the explorer tries per design after its sweep (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
+  ),
+  'explore-seed': value(
+    `the seed of the default run's exploration (default ${EXPLORE_DEFAULTS.seed}); the same seed, the same programs`,
   ),
   clients: value(`virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`),
   stock: value("units of the first sku (default: the fixture's)"),
@@ -128,6 +131,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const scenarios = scenarioIds.length + specs.length > 0 ? [...named, ...specs] : SCENARIOS;
   const exploreBudget =
     boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
+  const exploreSeed =
+    boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
   const explores =
     exploreBudget > 0 && (scenarioIds.includes('explore') || scenarioIds.length + specs.length === 0);
   if (target) {
@@ -144,7 +149,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const result = await runSuite({
     strategies,
     scenarios,
-    ...(explores ? { explore: explorer(exploreBudget, reports) } : {}),
+    ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
     overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
     repeat,
     keep: args.keep,
@@ -186,15 +191,15 @@ function specFileScenario(file: string): InterleavingScenario {
   return specScenario(text, file);
 }
 
-/** The default run's exploration: every design, the fixed seed, a budget counted in programs. */
-function explorer(programs: number, reports: string): NonNullable<SuiteOptions['explore']> {
+/** The default run's exploration: every design, a fixed seed, a budget counted in programs. */
+function explorer(programs: number, seed: number, reports: string): NonNullable<SuiteOptions['explore']> {
   return (db, ref, settings) =>
     exploreCase(
       db,
       ref,
       { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
       {
-        seed: EXPLORE_DEFAULTS.seed,
+        seed,
         budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
         specDir: join(reports, 'explore'),
         replays: EXPLORE_DEFAULTS.replaysInRun,
