@@ -4,7 +4,9 @@
  * one out of reach, async-commit, is n/a with the reason read from its caughtBy), each safe design is
  * explored clean. A design whose only bug lies on a path no scenario drives (request keys that differ only
  * in letter case) is found by `linearizable` alone — no count check fires — and the spec the explorer
- * wrote fails it the same way from the file, while hot-row passes the same spec.
+ * wrote fails it the same way from the file, while hot-row passes the same spec. Three such fixtures (key
+ * case, a TTL right only for whole minutes, a remaining() that hides a leak) fail the default run's
+ * exploration.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +55,7 @@ describe('a bug on a path no scenario drives: keys that differ only in case', ()
 
   it('is found by linearizable alone, and its spec fails it again while hot-row passes', async () => {
     const explored = await runCli(
-      ['explore', '--strategy', fixture, '--replays', '3', '--reports', reports],
+      ['explore', '--strategy', fixture, '--budget', '40', '--replays', '3', '--reports', reports],
       { DATABASE_URL: serverUrl },
     );
     expect(explored.stdout).toMatch(
@@ -71,4 +73,22 @@ describe('a bug on a path no scenario drives: keys that differ only in case', ()
     expect(report.cases.find((c) => c.strategy === 'hot-row')?.status).toBe('pass');
     expect(run.code).toBe(1);
   }, 180_000);
+});
+
+describe('fixtures whose only bug lies on a path no scenario drives', () => {
+  it('fail the exploration of the default run, each found and replayed failing', async () => {
+    const ids = ['key-case-folded', 'ttl-in-whole-minutes', 'remaining-hides-leak'];
+    const modules = ids.map((id) => `test/fixtures/unnamed/${id}.ts`).join(',');
+    const { run, report } = await runJson(serverUrl, ['--strategy', modules, '--scenario', 'explore']);
+    expect(report.cases.map((c) => c.id)).toEqual(ids.map((id) => `explore/${id}`));
+    for (const c of report.cases) {
+      expect(c.status, c.id).toBe('fail');
+      expect(c.boundary, c.id).toMatch(
+        /^explorer found \(program \d+ of \d+ programs, seed 2026\): .*linearizable/,
+      );
+      const e = 'exploration' in c ? c.exploration : undefined;
+      expect(e?.reproduced, c.id).toEqual({ failed: 2, of: 2 });
+    }
+    expect(run.code).toBe(1);
+  }, 300_000);
 });
