@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import type { Report } from '../harness/report/report.ts';
 import { type CliRun, runJson } from './run-cli.ts';
 
@@ -24,7 +25,9 @@ export interface DefaultRun {
 export async function defaultRun(): Promise<DefaultRun> {
   const cache = join(inject('scratch'), 'default-run.json');
   if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as DefaultRun;
-  const result = await runJson(inject('serverUrl'), []);
+  // The default run's own budget, named: runJson explores only when asked.
+  const budget = String(EXPLORE_DEFAULTS.perDesignInRun);
+  const result = await runJson(inject('serverUrl'), ['--explore-budget', budget]);
   writeFileSync(cache, JSON.stringify(result));
   return result;
 }

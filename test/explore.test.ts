@@ -79,7 +79,9 @@ describe('fixtures whose only bug lies on a path no scenario drives', () => {
   it('fail the exploration of the default run, each found and replayed failing', async () => {
     const ids = ['key-case-folded', 'ttl-in-whole-minutes', 'remaining-hides-leak'];
     const modules = ids.map((id) => `test/fixtures/unnamed/${id}.ts`).join(',');
-    const { run, report } = await runJson(serverUrl, ['--strategy', modules, '--scenario', 'explore']);
+    const budget = String(EXPLORE_DEFAULTS.perDesignInRun);
+    const args = ['--strategy', modules, '--scenario', 'explore', '--explore-budget', budget];
+    const { run, report } = await runJson(serverUrl, args);
     expect(report.cases.map((c) => c.id)).toEqual(ids.map((id) => `explore/${id}`));
     for (const c of report.cases) {
       expect(c.status, c.id).toBe('fail');

@@ -39,12 +39,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: stri
 
 /**
  * `run --json` against the shared test server, with reports in a throwaway folder. Every report a test
- * gets this way is validated against the committed JSON Schema (docs/report.schema.json) first.
+ * gets this way is validated against the committed JSON Schema (docs/report.schema.json) first. A run
+ * explores only when its test asks (`--explore-budget N`: the shared default run, explore.test.ts): every
+ * other test checks what its scenarios show, and exploring each of its designs again would only add time.
  */
 export async function runJson(serverUrl: string, args: string[]): Promise<{ run: CliRun; report: Report }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+  const exploring = args.includes('--explore-budget') ? [] : ['--explore-budget', '0'];
   try {
-    const run = await runCli(['run', '--json', '--reports', reports, ...args], { DATABASE_URL: serverUrl });
+    const run = await runCli(['run', '--json', '--reports', reports, ...exploring, ...args], {
+      DATABASE_URL: serverUrl,
+    });
     let report: Report;
     try {
       report = JSON.parse(run.stdout) as Report;
