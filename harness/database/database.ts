@@ -27,6 +27,13 @@ export interface RunDatabase {
    * Absent for a server the run was given by URL, which it has no way to restart.
    */
   crashAndRestart?(): Promise<void>;
+  /**
+   * Another run database on the same server, for cases run beside this run's (the explorer's designs side
+   * by side): its own connections and schemas, so a case's search_path or deadline there touches only its
+   * own sessions. Closed (dropped) by its own `close`, which leaves the server running. Absent for a black
+   * box, which has no database of the suite's.
+   */
+  beside?(): Promise<RunDatabase>;
 }
 
 /**
@@ -197,18 +204,75 @@ function caseSchemaName(count: number, label: string): string {
   return `c${String(count).padStart(3, '0')}_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
 }
 
+/** Case schemas on a run database: numbered in the order they are made. */
+function caseSchemas(run: { admin: pg.Client }): Pick<RunDatabase, 'createCaseSchema' | 'dropCaseSchema'> {
+  let schemas = 0;
+  return {
+    async createCaseSchema(label) {
+      schemas += 1;
+      const schema = caseSchemaName(schemas, label);
+      await run.admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
+      return schema;
+    },
+    async dropCaseSchema(schema) {
+      await run.admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
+    },
+  };
+}
+
+/** A run database beside the run's own, on its server (RunDatabase.beside). */
+async function besideRunDatabase(serverUrl: string, embedded: boolean): Promise<RunDatabase> {
+  const server: RunServer = {
+    url: serverUrl,
+    client: await connect(serverUrl, 'reservebench-admin'),
+    embedded: undefined,
+  };
+  const { name, connectionString, admin } = await createRunDatabase(server);
+  const closing = { closed: false };
+  // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
+  const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
+  const run: RunDatabase = {
+    name,
+    connectionString,
+    admin,
+    ...caseSchemas({
+      get admin() {
+        return run.admin;
+      },
+    }),
+    beside: () => besideRunDatabase(serverUrl, embedded),
+    async close() {
+      closing.closed = true;
+      await run.admin.end().catch(() => undefined);
+      try {
+        await dropOwnedDatabase(server.client, name);
+        if (stateFile) removeRunState(stateFile);
+      } finally {
+        await server.client.end().catch(() => undefined);
+      }
+      return [];
+    },
+  };
+  return run;
+}
+
 export async function openRunDatabase(options: { databaseUrl?: string }): Promise<RunDatabase> {
   const server = await connectServer(options.databaseUrl);
   const { embedded } = server;
   const { name, connectionString, admin } = await createRunDatabase(server);
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
-  let schemas = 0;
 
   const run: RunDatabase = {
     name,
     connectionString,
     admin,
+    ...caseSchemas({
+      get admin() {
+        return run.admin;
+      },
+    }),
+    beside: () => besideRunDatabase(server.url, embedded !== undefined),
     ...(embedded
       ? {
           async crashAndRestart() {
@@ -220,15 +284,6 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
           },
         }
       : {}),
-    async createCaseSchema(label) {
-      schemas += 1;
-      const schema = caseSchemaName(schemas, label);
-      await run.admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
-      return schema;
-    },
-    async dropCaseSchema(schema) {
-      await run.admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
-    },
     async close({ keep }) {
       closing.closed = true;
       await run.admin.end().catch(() => undefined);

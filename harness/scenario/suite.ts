@@ -74,20 +74,30 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
  */
 const EXPLORED_AT_ONCE = 4;
 
-/** `explore` for every design, EXPLORED_AT_ONCE at a time; the results in the designs' order. */
+/**
+ * `explore` for every design, EXPLORED_AT_ONCE at a time, each worker on a run database of its own beside
+ * the run's (a case's search_path and deadline are its database's); the results in the designs' order.
+ */
 async function exploreSideBySide(
+  db: RunDatabase,
   refs: readonly StrategyRef[],
-  explore: (ref: StrategyRef) => Promise<CaseResult>,
+  explore: (on: RunDatabase, ref: StrategyRef) => Promise<CaseResult>,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   let next = 0;
-  const worker = async () => {
+  const worker = async (on: RunDatabase) => {
     for (let i = next++; i < refs.length; i = next++) {
       const ref = refs[i];
-      if (ref) results[i] = await explore(ref);
+      if (ref) results[i] = await explore(on, ref);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(EXPLORED_AT_ONCE, refs.length) }, worker));
+  const workers = Math.min(db.beside ? EXPLORED_AT_ONCE : 1, refs.length);
+  const dbs = await Promise.all(Array.from({ length: workers }, () => db.beside?.() ?? db));
+  try {
+    await Promise.all(dbs.map(worker));
+  } finally {
+    for (const other of dbs) if (other !== db) await other.close({ keep: false });
+  }
   return results;
 }
 
@@ -131,10 +141,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       }
       const { explore } = options;
       if (explore) {
-        const explored = await exploreSideBySide(options.strategies, async (ref) => {
+        const explored = await exploreSideBySide(db, options.strategies, async (on, ref) => {
           const began = performance.now();
           const result = {
-            ...(await explore(db, ref, settings)),
+            ...(await explore(on, ref, settings)),
             durationMs: Math.round(performance.now() - began),
           };
           options.onCase?.(result);
