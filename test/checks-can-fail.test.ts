@@ -96,6 +96,29 @@ describe('each check fails a strategy that breaks it', () => {
   });
 });
 
+describe('a run that judged nothing does not pass', () => {
+  it('every case n/a (db-crash on a server given by URL): exit 1, one line says so', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'db-crash',
+      '--strategy',
+      'hot-row,async-commit',
+    ]);
+    expect(report.cases.map((c) => c.status)).toEqual(['n/a', 'n/a']);
+    expect(report.ok).toBe(false);
+    const text = await runCli(
+      ['run', '--scenario', 'db-crash', '--strategy', 'async-commit', '--explore-budget', '0'],
+      {
+        DATABASE_URL: serverUrl,
+      },
+    );
+    expect(text.stdout).toMatch(
+      /NOT ok: no case was measured, every one was n\/a: a run that judged nothing does not pass \(exit 1\)/,
+    );
+    expect([run.code, text.code]).toEqual([1, 1]);
+  });
+});
+
 describe('strategies that grade themselves are judged by the harness', () => {
   it('an oversold design fails on the harness-computed counts whether its audit lies (two ways) or not', async () => {
     const { run, report } = await runJson(serverUrl, [
