@@ -3,8 +3,9 @@
  * against another on the same row — raced at every pause point the design declares for the first, or sent
  * again after it took effect — with the state that operation acts on set up first: two sales of one unit
  * (other users, the same user, the same key), a release or an expire run twice beside a hold that stays, an
- * expire killed at its pause point and run again, a sale after a unit came back (released, expired), a
- * lifecycle call on a hold whose TTL has run out, a sale after its node restarted, a disable racing a sale.
+ * expire killed at its pause point and run again, a sale after a unit came back (released, expired), an
+ * expire before a short hold is due, a lifecycle call on a hold whose TTL has run out, a sale after its
+ * node restarted, a disable racing a sale.
  * Small-scope and pairwise, as in Jackson's small scope hypothesis: most bugs of this kind need two
  * operations and one unit. What is swept follows only the operations and pause points the design declares
  * (never its id), so every design is judged the same way, and a random program need not be lucky to find a
@@ -18,6 +19,8 @@ const LONG = 60_000;
 const SHORT = 150;
 /** Longer than SHORT on the database clock: the short hold has run out after it. */
 const PAST_SHORT = 200;
+/** Short, but longer than the next step takes: an expire right after it finds the hold not yet due. */
+const NOT_YET_DUE = 400;
 
 const hold = (key: string, user = 'u1', ttlMs = LONG): ProgramOp => ({
   op: 'reserve',
@@ -98,6 +101,10 @@ function afterAChange(strategy: Strategy): Program[] {
     programs.push(program(1, [[hold('k1'), { op: 'release', key: 'k1', node: 1 }, sellAgain]]));
   if (strategy.expire) {
     programs.push(program(1, [[...expiredHold, { op: 'expire', node: 1 }, sellAgain, remaining]]));
+    // Not yet due on the database clock: the expire must leave it held.
+    programs.push(
+      program(1, [[hold('k1', 'u1', NOT_YET_DUE), { op: 'expire', node: 1 }, sellAgain, remaining]]),
+    );
     for (const op of ['confirm', 'release'] as const) {
       if (strategy[op])
         programs.push(
