@@ -1,14 +1,16 @@
 /**
  * Issue 13, arguments: a value that used to mean a default in disguise (an empty string, a hex number, a
  * negative admission read as flags, a reports folder that cannot be written, a flag given a value) is
- * refused before anything starts — exit 2, one line naming the option and the value, no embedded server,
- * nothing written.
+ * refused before anything starts — exit 2, one line naming the option and the value, nothing on stdout,
+ * no embedded server, nothing written. The refusals run in one child through the CLI's own main()
+ * (runRefusals: a child per case took minutes); a sample of them runs as real `reservebench` processes too,
+ * and must answer exactly as the batch did.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { oneLineProblem, runBounded, UNREACHABLE_URL } from './bounded-cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneLineProblem, type Refusal, runBounded, runRefusals, UNREACHABLE_URL } from './bounded-cli.ts';
 import { helpListing } from './cli-help.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reservebench-args-'));
@@ -17,118 +19,157 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
 const SPEC = 'specs/nowait.spec';
+const UNREACHABLE = ['--database-url', UNREACHABLE_URL];
 
-async function expectRefused(args: string[], message: RegExp, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const run = await runBounded(args, { env });
-  expect(run.timedOut, `${run.stderr}`).toBe(false);
-  expect(run.stderr).toMatch(message);
-  expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
-  expect(run.code).toBe(2);
-  expect(run.leftInTmp).toEqual([]);
+type Env = Record<string, string>;
+interface Refused {
+  args: string[];
+  message: RegExp;
+  env?: Env;
+}
+
+const ODD_VALUES: [string[], RegExp][] = [
+  [['run', '--stock', ''], /--stock must be a whole number from 0 to 1000000, got ""/],
+  [['run', '--clients', '0x10'], /--clients must be a whole number from 1 to 250, got "0x10"/],
+  [['run', '--clients', '1e1'], /--clients .* got "1e1"/],
+  [['run', '--repeat', ' 2'], /--repeat .* got " 2"/],
+  [['run', '--timeout-ms', '+500'], /--timeout-ms .* got "\+500"/],
+  [['run', '--strategy', ''], /--strategy must not be empty, got ""/],
+  [['run', '--strategy', 'hot-row,'], /--strategy has an empty item in "hot-row,"/],
+  [['run', '--scenario', ''], /--scenario must not be empty, got ""/],
+  [['run', '--isolation', ''], /--isolation must not be empty, got ""/],
+  [['run', '--stock', '1', '--stock', '2'], /--stock is given more than once \("1", "2"\)/],
+  [['bench', '--admission', '-1:8'], /--admission must be LIMIT:WAITING \(e\.g\. 4:8\), .*got "-1:8"/],
+  [['bench', '--clients', '4,,16'], /--clients has an empty item in "4,,16"/],
+  [['serve', '--admission', '-1:8'], /--admission must be LIMIT:WAITING \(e\.g\. 4:8\), .*got "-1:8"/],
+  [['serve', '--port', ''], /--port must be a whole number from 0 to 65535, got ""/],
+  [['serve', '--work-ms', ''], /--work-ms must be a whole number from 0 to 60000, got ""/],
+  [['run', '--json=yes'], /--json takes no value, got "yes"/],
+  [['run', '--scenario', 'contention,contention'], /--scenario names "contention" twice/],
+  [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
+];
+const TRAILING_EMPTY: Refused[] = ['run', 'bench'].map((command) => ({
+  args: [command, '--strategy', 'hot-row', '--strategy='],
+  message: /--strategy must not be empty, got ""/,
+  env: { DATABASE_URL: UNREACHABLE_URL },
+}));
+const COMMAND_TWICE: Refused = {
+  args: ['sql', '-c', 'SELECT 1', '--command', 'SELECT 2'],
+  message: /--command is given more than once \("SELECT 1", "SELECT 2"\)/,
+};
+const EMPTY_URL: Refused[] = [['run'], ['bench'], ['serve'], ['spec', SPEC]].map((command) => ({
+  args: [...command, '--database-url', ''],
+  message: /--database-url must be a postgres:\/\/ or postgresql:\/\/ URL, got ""/,
+}));
+const NOT_A_URL: Refused = {
+  args: ['run', '--database-url', 'localhost:5432'],
+  message: /--database-url must be a postgres:\/\/ or postgresql:\/\/ URL, got "localhost:5432"/,
+};
+const REPORTS: [string, string, RegExp][] = [
+  ['a file', aFile, /--reports ".*" cannot be used: ".*a-file" is not a folder/],
+  [
+    'a folder under a file',
+    join(aFile, 'below'),
+    /--reports ".*" cannot be used: ".*a-file" is not a folder/,
+  ],
+  [
+    'a folder under /proc',
+    '/proc/reservebench-reports',
+    /--reports "\/proc\/reservebench-reports" cannot be used: cannot create/,
+  ],
+  ['nothing', '', /--reports must name a folder, got ""/],
+];
+const reportsCase = (command: string, folder: string, message: RegExp): Refused => ({
+  args: [command, '--reports', folder, ...UNREACHABLE],
+  message,
+});
+const FLAG_VALUES: [string[], RegExp][] = [
+  // `clean --dry-run=1` once removed a kept run: the value made the flag false.
+  [['clean', '--dry-run=1'], /--dry-run takes no value, got "1"/],
+  [['clean', '--dry-run=yes'], /--dry-run takes no value, got "yes"/],
+  [['clean', '--dryRun=1'], /--dryRun takes no value, got "1"/],
+  [['clean', '--dry-run='], /--dry-run takes no value, got ""/],
+  [['bench', '--json=1'], /--json takes no value, got "1"/],
+  [['serve', '--log-json=on'], /--log-json takes no value, got "on"/],
+  [['list', '--json=no'], /--json takes no value, got "no"/],
+  [['compare', 'a.json', 'b.json', '--json=0'], /--json takes no value, got "0"/],
+];
+
+const REFUSED: Refused[] = [
+  ...ODD_VALUES.map(([args, message]) => ({ args: [...args, ...UNREACHABLE], message })),
+  ...TRAILING_EMPTY,
+  COMMAND_TWICE,
+  ...EMPTY_URL,
+  NOT_A_URL,
+  ...REPORTS.flatMap(([, folder, message]) => ['run', 'bench'].map((c) => reportsCase(c, folder, message))),
+  ...FLAG_VALUES.map(([args, message]) => ({ args, message })),
+];
+
+const keyOf = (args: readonly string[], env?: Env) => JSON.stringify([args, env ?? {}]);
+const answers = new Map<string, Refusal>();
+let leftByTheChild: string[] = ['(not run)'];
+
+beforeAll(async () => {
+  const batch = await runRefusals(REFUSED);
+  REFUSED.forEach((c, i) => {
+    const answer = batch.answers[i];
+    if (answer) answers.set(keyOf(c.args, c.env), answer);
+  });
+  leftByTheChild = batch.leftInTmp;
+}, 180_000);
+
+function expectRefusal(run: Refusal | undefined, message: RegExp, what: string): void {
+  expect(run, `no answer for ${what}`).toBeDefined();
+  expect(run?.stderr).toMatch(message);
+  expect(oneLineProblem(run?.stderr ?? ''), run?.stderr).toBe(true);
+  expect(run?.stdout).toBe('');
+  expect(run?.code).toBe(2);
+}
+
+function expectRefused({ args, message, env }: Refused): void {
+  expectRefusal(answers.get(keyOf(args, env)), message, keyOf(args, env));
 }
 
 describe('odd values are refused, never read as a default', () => {
-  it.each([
-    [['run', '--stock', ''], /--stock must be a whole number from 0 to 1000000, got ""/],
-    [['run', '--clients', '0x10'], /--clients must be a whole number from 1 to 250, got "0x10"/],
-    [['run', '--clients', '1e1'], /--clients .* got "1e1"/],
-    [['run', '--repeat', ' 2'], /--repeat .* got " 2"/],
-    [['run', '--timeout-ms', '+500'], /--timeout-ms .* got "\+500"/],
-    [['run', '--strategy', ''], /--strategy must not be empty, got ""/],
-    [['run', '--strategy', 'hot-row,'], /--strategy has an empty item in "hot-row,"/],
-    [['run', '--scenario', ''], /--scenario must not be empty, got ""/],
-    [['run', '--isolation', ''], /--isolation must not be empty, got ""/],
-    [['run', '--stock', '1', '--stock', '2'], /--stock is given more than once \("1", "2"\)/],
-    [['bench', '--admission', '-1:8'], /--admission must be LIMIT:WAITING \(e\.g\. 4:8\), .*got "-1:8"/],
-    [['bench', '--clients', '4,,16'], /--clients has an empty item in "4,,16"/],
-    [['serve', '--admission', '-1:8'], /--admission must be LIMIT:WAITING \(e\.g\. 4:8\), .*got "-1:8"/],
-    [['serve', '--port', ''], /--port must be a whole number from 0 to 65535, got ""/],
-    [['serve', '--work-ms', ''], /--work-ms must be a whole number from 0 to 60000, got ""/],
-    [['run', '--json=yes'], /--json takes no value, got "yes"/],
-    [['run', '--scenario', 'contention,contention'], /--scenario names "contention" twice/],
-    [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
-  ])('%j', async (args, message) => {
-    await expectRefused([...args, '--database-url', UNREACHABLE_URL], message);
+  it.each(ODD_VALUES)('%j', (args, message) => {
+    expectRefused({ args: [...args, ...UNREACHABLE], message });
   });
 
-  it.each([['run'], ['bench']])(
-    '%j refuses an empty last item of a repeated list option (yargs drops a trailing --strategy=)',
-    async (command) => {
-      await expectRefused(
-        [command, '--strategy', 'hot-row', '--strategy='],
-        /--strategy must not be empty, got ""/,
-        { DATABASE_URL: UNREACHABLE_URL },
-      );
-    },
+  it.each(TRAILING_EMPTY)(
+    '$args refuses an empty last item of a repeated list option (yargs drops a trailing --strategy=)',
+    (refused) => expectRefused(refused),
   );
 
-  it('refuses sql --command given twice instead of running one of them', async () => {
-    await expectRefused(
-      ['sql', '-c', 'SELECT 1', '--command', 'SELECT 2'],
-      /--command is given more than once \("SELECT 1", "SELECT 2"\)/,
-    );
+  it('refuses sql --command given twice instead of running one of them', () => {
+    expectRefused(COMMAND_TWICE);
   });
 
-  it.each([['run'], ['bench'], ['serve'], ['spec', SPEC]])(
-    '%j --database-url "" is refused instead of starting the embedded server',
-    async (...command) => {
-      await expectRefused(
-        [...command, '--database-url', ''],
-        /--database-url must be a postgres:\/\/ or postgresql:\/\/ URL, got ""/,
-      );
-    },
+  it.each(EMPTY_URL)(
+    '$args: --database-url "" is refused instead of starting the embedded server',
+    (refused) => expectRefused(refused),
   );
 
-  it('refuses a --database-url that is not a URL', async () => {
-    await expectRefused(
-      ['run', '--database-url', 'localhost:5432'],
-      /--database-url must be a postgres:\/\/ or postgresql:\/\/ URL, got "localhost:5432"/,
-    );
+  it('refuses a --database-url that is not a URL', () => {
+    expectRefused(NOT_A_URL);
   });
 });
 
 describe('--reports is made and checked before the run starts', () => {
-  it.each([
-    ['a file', aFile, /--reports ".*" cannot be used: ".*a-file" is not a folder/],
-    [
-      'a folder under a file',
-      join(aFile, 'below'),
-      /--reports ".*" cannot be used: ".*a-file" is not a folder/,
-    ],
-    [
-      'a folder under /proc',
-      '/proc/reservebench-reports',
-      /--reports "\/proc\/reservebench-reports" cannot be used: cannot create/,
-    ],
-    ['nothing', '', /--reports must name a folder, got ""/],
-  ])('%s', async (_, folder, message) => {
-    for (const command of ['run', 'bench']) {
-      await expectRefused([command, '--reports', folder, '--database-url', UNREACHABLE_URL], message);
-    }
+  it.each(REPORTS)('%s', (_, folder, message) => {
+    for (const command of ['run', 'bench']) expectRefused(reportsCase(command, folder, message));
   });
 
   it('creates a missing folder first, then meets the unreachable database (exit 3)', async () => {
     const folder = join(scratch, 'new', 'reports');
-    const run = await runBounded(['run', '--reports', folder, '--database-url', UNREACHABLE_URL]);
+    const run = await runBounded(['run', '--reports', folder, ...UNREACHABLE]);
     expect(run.code).toBe(3);
     expect(existsSync(folder)).toBe(true);
   });
 });
 
 describe('a flag given a value is refused, never read as false', () => {
-  it.each([
-    // `clean --dry-run=1` once removed a kept run: the value made the flag false.
-    [['clean', '--dry-run=1'], /--dry-run takes no value, got "1"/],
-    [['clean', '--dry-run=yes'], /--dry-run takes no value, got "yes"/],
-    [['clean', '--dryRun=1'], /--dryRun takes no value, got "1"/],
-    [['clean', '--dry-run='], /--dry-run takes no value, got ""/],
-    [['run', '--json=yes'], /--json takes no value, got "yes"/],
-    [['bench', '--json=1'], /--json takes no value, got "1"/],
-    [['serve', '--log-json=on'], /--log-json takes no value, got "on"/],
-    [['list', '--json=no'], /--json takes no value, got "no"/],
-    [['compare', 'a.json', 'b.json', '--json=0'], /--json takes no value, got "0"/],
-  ])('%j', async (args, message) => {
-    await expectRefused(args, message);
+  it.each(FLAG_VALUES)('%j', (args, message) => {
+    expectRefused({ args, message });
   });
 
   it('holds for every flag of every command, as --help lists them', async () => {
@@ -137,13 +178,31 @@ describe('a flag given a value is refused, never read as false', () => {
       flags.map((name) => ({ name, args: [command, ...words.map((w) => `${w}.json`), `--${name}=yes`] })),
     );
     expect(flags.map((f) => f.args)).toContainEqual(['clean', '--dry-run=yes']);
-    // Two children at a time, as in the fuzz test: both cores are used, and the test stays short.
-    for (let i = 0; i < flags.length; i += 2) {
-      await Promise.all(
-        flags
-          .slice(i, i + 2)
-          .map(({ name, args }) => expectRefused(args, new RegExp(`--${name} takes no value, got "yes"`))),
-      );
-    }
+    const batch = await runRefusals(flags);
+    flags.forEach(({ name, args }, i) => {
+      expectRefusal(batch.answers[i], new RegExp(`--${name} takes no value, got "yes"`), args.join(' '));
+    });
+    expect(batch.leftInTmp).toEqual([]);
   }, 120_000);
+});
+
+describe('refused in one child as by the real command line', () => {
+  it('leaves nothing in its temp folder: no embedded server started, nothing written', () => {
+    expect(leftByTheChild).toEqual([]);
+  });
+
+  // One of each kind: a value, a list, a URL, a reports folder, a flag given a value.
+  const SAMPLE: Refused[] = [
+    { args: ['run', '--stock', '', ...UNREACHABLE], message: /./ },
+    { args: ['run', '--strategy', 'hot-row,', ...UNREACHABLE], message: /./ },
+    { args: ['serve', '--database-url', ''], message: /./ },
+    reportsCase('run', aFile, /./),
+    { args: ['clean', '--dry-run=1'], message: /./ },
+  ];
+  it.each(SAMPLE)('$args exits 2 with the same line', async ({ args, env }) => {
+    const run = await runBounded(args, env ? { env } : {});
+    expect(run.timedOut).toBe(false);
+    expect(run.leftInTmp).toEqual([]);
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual(answers.get(keyOf(args, env)));
+  });
 });
