@@ -100,7 +100,7 @@ export interface Refusal {
  * what the whole child left in its temp folder.
  */
 export async function runRefusals(
-  cases: readonly { args: readonly string[]; env?: NodeJS.ProcessEnv }[],
+  cases: readonly { args: readonly string[]; env?: NodeJS.ProcessEnv; cwd?: string }[],
   options: { timeoutMs?: number } = {},
 ): Promise<{ answers: Refusal[]; leftInTmp: string[]; timedOut: boolean }> {
   const files = mkdtempSync(join(tmpdir(), 'reservebench-refusals-'));

@@ -11,6 +11,8 @@ import { failureLine, main } from '../harness/cli/main.ts';
 interface RefusalCase {
   args: string[];
   env?: Record<string, string>;
+  /** The folder it runs in, to see what it writes there. */
+  cwd?: string;
 }
 
 const [input, output] = process.argv.slice(2);
@@ -28,12 +30,15 @@ async function refused(one: RefusalCase): Promise<{ code: number; stdout: string
     }) as typeof process.stdout.write;
   }
   process.env = { ...baseline, ...one.env };
+  const home = process.cwd();
+  if (one.cwd) process.chdir(one.cwd);
   try {
     return { code: await main(one.args), ...written };
   } catch (error: unknown) {
     const { line, exitCode } = failureLine(error);
     return { code: exitCode, stdout: written.stdout, stderr: written.stderr + line };
   } finally {
+    process.chdir(home);
     process.stdout.write = writers.stdout;
     process.stderr.write = writers.stderr;
   }

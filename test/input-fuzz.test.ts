@@ -11,7 +11,8 @@
  * - The plug-in loader's check of a module: `{ strategy }` or `{ problem }` on one line; never a throw,
  *   whatever the module holds (getters that throw, proxies, bigints, cyclic-free odd objects).
  *
- * Small run counts keep the file well under a minute; a failure prints the seed and the shrunk input.
+ * The command lines run in one child (runRefusals), sampled with a seed a failure prints; the other doors
+ * are properties whose failures shrink.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ import { parseAdmission } from '../harness/http/admission.ts';
 import { checkReserveBody, isRequestKey } from '../harness/http/reserve-body.ts';
 import { checkAnswer, strategyFromModule } from '../harness/registry/strategy-module.ts';
 import { CHECKS, OUTCOMES } from '../strategies/contract.ts';
-import { runBounded, UNREACHABLE_URL } from './bounded-cli.ts';
+import { runRefusals, UNREACHABLE_URL } from './bounded-cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reservebench-fuzz-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -259,30 +260,26 @@ const argv = fc
     ];
   });
 
-async function refusedAlone(args: string[]): Promise<void> {
-  const cwd = mkdtempSync(join(scratch, 'cwd-'));
-  const run = await runBounded(args, { cwd, timeoutMs: 20_000 });
-  const written = readdirSync(cwd);
-  rmSync(cwd, { recursive: true, force: true });
-  const seen = JSON.stringify({ args, ...run });
-  expect(run.timedOut, seen).toBe(false);
-  expect(run.code, seen).toBe(2);
-  expect(run.stderr, seen).toMatch(/^reservebench: [^\n]+\n$/);
-  expect(run.stderr, seen).not.toMatch(/\n\s+at /);
-  expect(run.stdout, seen).toBe('');
-  expect(run.leftInTmp, seen).toEqual([]);
-  expect(written, seen).toEqual([]);
-}
+/** Bad argv lines per run: one child runs them all (runRefusals), each in a folder of its own. */
+const ARGV_RUNS = 40;
 
 describe('fuzzing the command line', () => {
   it('refuses every generated bad argv with exit 2 and one line, before anything starts', async () => {
-    await fc.assert(
-      // Two children at a time: the two cores are used, and a run stays short.
-      fc.asyncProperty(fc.tuple(argv, argv), async ([a, b]) => {
-        await Promise.all([refusedAlone(a), refusedAlone(b)]);
-      }),
-      { numRuns: 12 },
-    );
+    const seed = Date.now() % 2 ** 31;
+    const lines = fc.sample(argv, { seed, numRuns: ARGV_RUNS });
+    const cases = lines.map((args) => ({ args, cwd: mkdtempSync(join(scratch, 'cwd-')) }));
+    const batch = await runRefusals(cases, { timeoutMs: 120_000 });
+    expect(batch.leftInTmp, `seed ${seed}`).toEqual([]);
+    cases.forEach(({ args, cwd }, i) => {
+      const run = batch.answers[i];
+      const written = readdirSync(cwd);
+      const seen = JSON.stringify({ seed, args, ...run });
+      expect(run?.code, seen).toBe(2);
+      expect(run?.stderr, seen).toMatch(/^reservebench: [^\n]+\n$/);
+      expect(run?.stderr, seen).not.toMatch(/\n\s+at /);
+      expect(run?.stdout, seen).toBe('');
+      expect(written, seen).toEqual([]);
+    });
   }, 240_000);
 });
 
