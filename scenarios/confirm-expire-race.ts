@@ -12,11 +12,11 @@ export default defineScenario<{ confirmed: number; unitsReturned: number }>({
   kind: 'interleaving',
   summary: 'one expired row: expiry holds it uncommitted while a confirm arrives (and every other order)',
   input: { clients: 1, stock: [{ sku: LAB_SKU, total: 5 }], user: 'user-0042', ttlMs: TTL_MS },
-  operations: ['confirm', 'expire', 'backdate'],
+  operations: ['confirm', 'expire'],
   requires: [{ operation: 'expire', anyOf: ['before-commit'] }],
   spec: `
     session r
-    step "r-reserve"  { RESERVE req-race user-0042 sku-lab-01 }
+    step "r-reserve"  { RESERVE req-race user-0042 sku-lab-01 TTL 1000 }
     step "r-backdate" { BACKDATE req-race }
 
     session e

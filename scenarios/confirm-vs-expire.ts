@@ -5,16 +5,23 @@
  * never asks for the last quarter, so at least 10 rows end each way; how the middle half splits is the
  * scheduler's, and only the sums are asserted. (One row in both orders is the confirm-expire-race spec.)
  */
-import { defineScenario, figure, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  figure,
+  LAB_SKU,
+  requestsFor,
+  SHORT_HOLD_MS,
+  TTL_MS,
+} from '../harness/scenario/scenario.ts';
 
 export default defineScenario<{ confirmed: number; unitsReturned: number }>({
   id: 'confirm-vs-expire',
   kind: 'script',
   summary: '40 expired HELD rows; a confirmer and an expirer race from one start',
   input: { clients: 40, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
-  operations: ['expire', 'confirm', 'backdate'],
+  operations: ['expire', 'confirm'],
   async run(ctx) {
-    const requests = requestsFor(ctx.params, 1, ctx.params.clients);
+    const requests = ctx.shortHolds(requestsFor(ctx.params, 1, ctx.params.clients), SHORT_HOLD_MS);
     await ctx.reserve(requests);
     await ctx.backdate(requests.map((r) => r.requestKey));
     const quarter = Math.floor(requests.length / 4);

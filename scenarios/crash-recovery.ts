@@ -10,6 +10,7 @@ import {
   figure,
   LAB_SKU,
   requestsFor,
+  SHORT_HOLD_MS,
   TTL_MS,
 } from '../harness/scenario/scenario.ts';
 import type { PausePoint } from '../strategies/contract.ts';
@@ -33,12 +34,13 @@ export default defineScenario<Seen>({
   access: ['child-process'],
   summary: 'expiry killed -9 in a child process before it finishes; rerun twice; then 10 new clients',
   input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
-  operations: ['expire', 'backdate'],
+  operations: ['expire'],
   requires: [{ operation: 'expire', anyOf: CRASH_POINTS }],
   async run(ctx) {
     const crashAt = CRASH_POINTS.find((p) => ctx.strategy.pausePoints.expire?.includes(p));
     if (!crashAt) throw new Error(`${ctx.strategy.id}'s expire declares none of ${CRASH_POINTS.join(', ')}`);
-    const held = requestsFor(ctx.params, 1, ctx.params.clients);
+    const all = requestsFor(ctx.params, 1, ctx.params.clients);
+    const held = [...ctx.shortHolds(all.slice(0, EXPIRED), SHORT_HOLD_MS), ...all.slice(EXPIRED)];
     await ctx.reserve(held);
     await ctx.backdate(held.slice(0, EXPIRED).map((r) => r.requestKey));
     const child = await ctx.crash('expire', crashAt);

@@ -8,6 +8,7 @@ import {
   expireConcurrently,
   LAB_SKU,
   requestsFor,
+  SHORT_HOLD_MS,
   TTL_MS,
 } from '../harness/scenario/scenario.ts';
 
@@ -18,9 +19,10 @@ export default defineScenario<{ unitsReturned: number[]; newHeld: number }>({
   kind: 'script',
   summary: '10 of 10 held, 5 expired: expire, replay the same job, then 10 new clients',
   input: { clients: 10, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 2 },
-  operations: ['expire', 'backdate'],
+  operations: ['expire'],
   async run(ctx) {
-    const held = requestsFor(ctx.params, 1, ctx.params.clients);
+    const all = requestsFor(ctx.params, 1, ctx.params.clients);
+    const held = [...ctx.shortHolds(all.slice(0, EXPIRED), SHORT_HOLD_MS), ...all.slice(EXPIRED)];
     await ctx.reserve(held);
     await ctx.backdate(held.slice(0, EXPIRED).map((r) => r.requestKey));
     ctx.observe('unitsReturned', [await expireConcurrently(ctx, 1), await expireConcurrently(ctx, 1)]);

@@ -1,7 +1,7 @@
 /**
- * No false alarms on honest designs: five correct strategies built differently from the built-in ones
+ * No false alarms on honest designs: six correct strategies built differently from the built-in ones
  * (no pause points, a reserve over two transactions, no stock counter, the decision in plpgsql, one
- * statement) run through every scenario on the real command line. Each case must pass or be n/a for a
+ * statement, no backdate hook) run through every scenario on the real command line. Each case must pass or be n/a for a
  * capability the design lacks, never fail.
  */
 import { describe, expect, inject, it } from 'vitest';
@@ -17,7 +17,11 @@ const FIXTURES = [
   'advisory-count',
   'plpgsql-function',
   'single-statement',
+  'no-backdate',
 ] as const;
+
+/** The scenarios that need a hold to expire: a design without the backdate hook runs them on real time. */
+const EXPIRING = SCENARIOS.filter((s) => (s.operations ?? []).includes('expire')).map((s) => s.id);
 
 /** Scenarios that hold or kill an operation at a pause point: nothing to drive without one. */
 const NEED_A_PAUSE_POINT = SCENARIOS.filter((s) => (s.requires ?? []).length > 0).map((s) => s.id);
@@ -61,6 +65,12 @@ describe('honest designs (test/fixtures/honest/)', () => {
         expect(caseOf(report.cases, scenario, strategy)?.status, `${scenario}/${strategy}`).toBe('pass');
       }
     }
+    // hot-row without backdate: every expiring scenario is measured, and passes, its holds run out on time.
+    expect(EXPIRING.length).toBeGreaterThanOrEqual(7);
+    for (const scenario of EXPIRING) {
+      expect(caseOf(report.cases, scenario, 'no-backdate')?.status, scenario).toBe('pass');
+    }
+
     // Its reserve declares between-transactions, its expire only before-commit: the kill is at expire's own.
     const crashed = caseOf(report.cases, 'crash-recovery', 'two-transaction-reserve');
     expect(crashed?.status === 'pass' ? crashed.coverage.pausePoints : crashed).toEqual([
@@ -70,4 +80,18 @@ describe('honest designs (test/fixtures/honest/)', () => {
     expect(report.ok).toBe(true);
     expect(run.code).toBe(0);
   }, 300_000);
+
+  it('and a control without the hook is still caught on real time (unconditional-expire in expire-replay)', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      'test/fixtures/paths/unconditional-expire-no-backdate.ts',
+      '--scenario',
+      'expire-replay',
+    ]);
+    const [c] = report.cases;
+    expect(c?.status, c?.boundary).toBe('pass');
+    expect(c && 'fired' in c ? c.fired : []).toContain('oversold');
+    expect(c && 'phases' in c ? JSON.stringify(c.phases) : '').toMatch(/database clock \+1000 ms/);
+    expect(run.code).toBe(0);
+  });
 });

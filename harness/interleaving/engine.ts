@@ -48,6 +48,9 @@ import type { StepEnvironment } from './step-environment.ts';
 import { type Outcome, ok } from './step-outcome.ts';
 import { requestKeyOf, startStrategyStep } from './strategy-steps.ts';
 
+/** The longest TTL a BACKDATE on a design without the hook waits out (backdateByTime). */
+const LONGEST_WAITED_TTL_MS = 30_000;
+
 export interface EngineOptions {
   connectionString: string;
   /** Set as the search_path of the sessions and the control connection. */
@@ -264,6 +267,8 @@ class PermutationRun {
   }
 
   private start(session: Session, step: Step): Promise<Outcome> {
+    const waitOut = this.backdateByTime(step);
+    if (waitOut !== undefined) return databaseClockPasses(session, waitOut, this.environment);
     if (isStrategyStep(step)) return startStrategyStep(session, step, this.environment);
     if ('waitMs' in step) return databaseClockPasses(session, step.waitMs, this.environment);
     if ('restart' in step) {
@@ -271,6 +276,26 @@ class PermutationRun {
       return Promise.resolve(ok({ status: 'ok' }));
     }
     return runSql(session.client, step.sql);
+  }
+
+  /**
+   * BACKDATE on a design without the hook: time passes instead. The key's RESERVE gave it a short TTL
+   * (at most LONGEST_WAITED_TTL_MS), and the step lets the database clock pass that TTL, observed. Undefined
+   * for every other step.
+   */
+  private backdateByTime(step: Step): number | undefined {
+    if (!('operation' in step) || step.operation !== 'backdate' || this.environment.strategy?.backdate)
+      return undefined;
+    if (!this.environment.strategy) return undefined;
+    const reserved = [...this.stepsByName.values()].find(
+      (s) => 'reserve' in s && s.reserve.requestKey === step.requestKey,
+    );
+    const ttl = reserved && 'reserve' in reserved ? reserved.reserve.ttlMs : undefined;
+    if (ttl === undefined || ttl > LONGEST_WAITED_TTL_MS)
+      throw Errors.badInput(
+        `step ${step.name}: ${this.environment.strategy.id} has no backdate hook, and ${step.requestKey} was not reserved with a TTL of at most ${LONGEST_WAITED_TTL_MS} ms to wait out`,
+      );
+    return ttl;
   }
 
   private sessionOfStep(name: string): Session | undefined {

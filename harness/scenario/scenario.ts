@@ -41,6 +41,8 @@ export interface ClientsInput extends ScenarioInput {
 
 export const LAB_SKU = 'sku-lab-01';
 export const TTL_MS = 60_000;
+/** A hold sent short, to be backdated by real time on a design without the backdate hook (shortHolds). */
+export const SHORT_HOLD_MS = 1_000;
 
 /** user-0001 … user-0150: the zero-padded ids the seed uses. */
 export function userId(n: number): string {
@@ -210,8 +212,17 @@ export interface ScriptContext<O extends Observations = Observations> {
   node(index: number, count: number, start: number): NodeIdentity;
   /** `count` sessions, each on its own connection, closed afterwards. */
   withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T>;
-  /** The strategy's backdate hook: these reservations' expiry lies in the past. */
+  /**
+   * The strategy's backdate hook: these reservations' expiry lies in the past. A design without the hook
+   * is not left out: the holds to be backdated are sent through shortHolds, and backdate then waits until
+   * the database clock has passed their ttl.
+   */
   backdate(requestKeys: readonly string[]): Promise<void>;
+  /**
+   * The requests as they are reserved when they are to be backdated: unchanged for a design with the
+   * backdate hook; with this short ttl for one without it (see backdate).
+   */
+  shortHolds(requests: ReserveRequest[], ttlMs: number): ReserveRequest[];
   /** The strategy's lifecycle operations on a session; the case records what they did. */
   confirm(session: SessionContext, requestKey: string): Promise<boolean>;
   release(session: SessionContext, requestKey: string): Promise<boolean>;
