@@ -84,7 +84,7 @@ describe('a strategy module outside a "type": "module" package', () => {
     const { code, report } = await runCase(write('banana.ts', plugin('banana', 'BANANA')));
     const c = measured(report.cases, 'user-limit/banana');
     expect(c.outcomes).toEqual({ ERROR: 8 });
-    expect(c.problems.join('\n')).toMatch(/8 request\(s\) failed, first: unknown outcome "BANANA"/);
+    expect(c.problems.join('\n')).toMatch(/8 operation\(s\) failed, first: unknown outcome "BANANA"/);
     expect(code).toBe(1);
   });
 });
