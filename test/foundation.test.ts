@@ -116,11 +116,30 @@ describe('the gate', () => {
   });
 
   it('reports a negative control outside its scenarios as n/a with the reason', async () => {
-    const { report } = await runJson(serverUrl, ['--scenario', 'key-reuse', '--strategy', 'check-then-act']);
-    const c = report.cases[0];
+    const { report } = await runJson(serverUrl, [
+      '--scenario',
+      'key-reuse,contention',
+      '--strategy',
+      'check-then-act',
+    ]);
+    const c = report.cases.find((x) => x.scenario === 'key-reuse');
     expect(c?.status).toBe('n/a');
     expect(c && 'reason' in c ? c.reason : '').toMatch(/contention/);
+    // Caught where it must be: the run judged something, and passes.
+    expect(report.cases.find((x) => x.scenario === 'contention')?.status).toBe('pass');
     expect(report.ok).toBe(true);
+  });
+
+  it('fails a run in which that n/a is the only case: it judged nothing', async () => {
+    const { run, report } = await runJson(serverUrl, [
+      '--scenario',
+      'key-reuse',
+      '--strategy',
+      'check-then-act',
+    ]);
+    expect(report.cases.map((c) => c.status)).toEqual(['n/a']);
+    expect(report.ok).toBe(false);
+    expect(run.code).toBe(1);
   });
 });
 
