@@ -1,6 +1,6 @@
 /**
  * Many command lines that must be refused, in one process: each goes through the CLI's own `main()` and,
- * when it throws, `failureLine()`, exactly what bin/reservebench.js runs (cli.ts adds only the exit). Run
+ * when it throws, `failureLine()`, exactly what the reservebench binary runs (cli.ts adds only the exit). Run
  * by runRefusals (bounded-cli.ts) in a child with a temp folder of its own; reads the cases from the file
  * named first and writes each one's exit code, stdout and stderr to the file named second. One child
  * instead of one per case: starting the harness through tsx takes seconds.
