@@ -141,7 +141,7 @@ describe('run --target against serve --strategy hot-row (dogfood)', () => {
     expect(reason('http')).toMatch(/own HTTP service/);
     expect(reason('commit-ack-lost')).toMatch(/proxy/);
     expect(reason('ttl-expiry')).toMatch(/database's own clock/);
-    expect(reason('expiry')).toBe('not covered: expiry — no expire; no backdate');
+    expect(reason('expiry')).toBe('not covered: expiry — no expire');
     expect(reason('contention-aborts')).toMatch(/^not covered: .*pause point/);
     expect(report.coverage[0]?.cells.expiry).toBe('not covered');
     expect(report.coverage[0]?.cells['false-sold-out']).toBe('n/a');
