@@ -205,17 +205,17 @@ function caseSchemaName(count: number, label: string): string {
 }
 
 /** Case schemas on a run database: numbered in the order they are made. */
-function caseSchemas(run: { admin: pg.Client }): Pick<RunDatabase, 'createCaseSchema' | 'dropCaseSchema'> {
+function caseSchemas(admin: () => pg.Client): Pick<RunDatabase, 'createCaseSchema' | 'dropCaseSchema'> {
   let schemas = 0;
   return {
     async createCaseSchema(label) {
       schemas += 1;
       const schema = caseSchemaName(schemas, label);
-      await run.admin.query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
+      await admin().query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
       return schema;
     },
     async dropCaseSchema(schema) {
-      await run.admin.query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
+      await admin().query(`DROP SCHEMA ${pg.escapeIdentifier(schema)} CASCADE`);
     },
   };
 }
@@ -235,11 +235,8 @@ async function besideRunDatabase(serverUrl: string, embedded: boolean): Promise<
     name,
     connectionString,
     admin,
-    ...caseSchemas({
-      get admin() {
-        return run.admin;
-      },
-    }),
+    // The admin connection of the moment: a crash and restart replaces it.
+    ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(serverUrl, embedded),
     async close() {
       closing.closed = true;
@@ -267,11 +264,8 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
     name,
     connectionString,
     admin,
-    ...caseSchemas({
-      get admin() {
-        return run.admin;
-      },
-    }),
+    // The admin connection of the moment: a crash and restart replaces it.
+    ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(server.url, embedded !== undefined),
     ...(embedded
       ? {

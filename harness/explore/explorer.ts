@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseSettings } from '../scenario/case-spec.ts';
-import type { CaseResult } from '../verdict/case-result.ts';
+import type { CaseResult, ExplorationSummary } from '../verdict/case-result.ts';
 import type { Program } from './program.ts';
 import { programArbitrary } from './program-arbitrary.ts';
 import { type ProgramRun, runProgram } from './run-program.ts';
@@ -33,16 +33,8 @@ export interface Finding {
   foundAt: number;
 }
 
-export interface Exploration {
-  seed: number;
-  /** Programs run (the sweep's among them), and those whose schedule was invalid or that could not be run. */
-  programs: number;
-  /** Of those, the sweep's (sweep.ts), run before the random ones. */
-  swept: number;
-  invalid: number;
-  broken: number;
-  shrinks: number;
-  ms: number;
+/** The counts a case reports (ExplorationSummary), and what the case is made from. */
+export interface Exploration extends Omit<ExplorationSummary, 'spec' | 'reproduced'> {
   found?: Finding;
   /** The last program run in full without a finding: what the case shows when nothing was found. */
   lastPassed?: CaseResult;
