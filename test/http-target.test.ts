@@ -160,7 +160,9 @@ describe('run --target with --target-setup', () => {
 
   it('loads the stock of each case with the command (RESERVEBENCH_STOCK); a failing command breaks the case in one line', async () => {
     const args = ['--target', hotRow.url, '--target-setup', setup, '--scenario', 'key-reuse'];
-    const [loaded, failing] = await Promise.all([runTarget(args), runTarget(args, { SETUP_FAIL: '1' })]);
+    // One after the other: both runs reset and load the one service, and must not interleave there.
+    const loaded = await runTarget(args);
+    const failing = await runTarget(args, { SETUP_FAIL: '1' });
     expect(failures(loaded.report)).toEqual([]);
     expect(loaded.code).toBe(0);
     expect(loaded.report.target?.setup).toBe('command');
