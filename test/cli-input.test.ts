@@ -67,6 +67,17 @@ describe('database problems → exit 3', () => {
     expect(run.ms).toBeLessThan(10_000);
   });
 
+  it('says sslmode=require in one line, with no driver warning before it', async () => {
+    const run = await runCli(['run'], {
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none?sslmode=require',
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(
+      /cannot reach PostgreSQL at postgresql:\/\/nobody@127\.0\.0\.1:1\/none\?sslmode=require/,
+    );
+    expectOneLine(run.stderr);
+  });
+
   it('shows a URL that is not a postgres URL with its passwords masked (exit 2)', async () => {
     const run = await runCli(['run'], {
       DATABASE_URL: 'mysql://nobody:secret1@127.0.0.1/none?password=secret2',

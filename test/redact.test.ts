@@ -4,8 +4,10 @@
  * spelling in the URL; everything else stays as the user wrote it, so the line still says which server.
  */
 import fc from 'fast-check';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { redact } from '../harness/database/database.ts';
+import { withLibpqSslModes } from '../harness/database/libpq-ssl-modes.ts';
 
 describe('redact', () => {
   it.each([
@@ -72,6 +74,52 @@ describe('redact', () => {
         }
         for (const p of parameters) if (!('value' in p)) expect(shown).toContain(p.text);
       }),
+    );
+  });
+});
+
+describe('withLibpqSslModes', () => {
+  /** Builds the driver's client, as every connection does, and collects the warnings it emits meanwhile. */
+  async function driverView(url: string): Promise<{ ssl: unknown; warnings: string[] }> {
+    const warnings: string[] = [];
+    const collect = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', collect);
+    try {
+      const client = new pg.Client({ connectionString: url });
+      await new Promise((resolve) => setImmediate(resolve));
+      return {
+        ssl: (client as unknown as { connectionParameters: { ssl: unknown } }).connectionParameters.ssl,
+        warnings,
+      };
+    } finally {
+      process.off('warning', collect);
+    }
+  }
+
+  it.each([
+    ['postgresql://h/db?sslmode=require', { rejectUnauthorized: false }],
+    ['postgresql://h/db?sslmode=prefer', { rejectUnauthorized: false }],
+    ['postgresql://h/db?sslmode=require#x', { rejectUnauthorized: false }],
+  ])('%s means what libpq means, with no driver warning', async (url, ssl) => {
+    const view = await driverView(withLibpqSslModes(url));
+    expect(view.warnings).toEqual([]);
+    expect(view.ssl).toEqual(ssl);
+  });
+
+  it('leaves alone a URL that names no ambiguous mode or already chose', () => {
+    for (const url of [
+      'postgresql://h/db',
+      'postgresql://h/db?sslmode=disable',
+      'postgresql://h/db?sslmode=verify-full',
+      'postgresql://h/db?sslmode=require&uselibpqcompat=false',
+    ]) {
+      expect(withLibpqSslModes(url)).toBe(url);
+    }
+  });
+
+  it('refuses verify-ca without the CA in one line, as libpq does', () => {
+    expect(() => withLibpqSslModes('postgresql://h/db?sslmode=verify-ca')).toThrow(
+      /needs the CA as sslrootcert/,
     );
   });
 });

@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } fr
 import { dirname, join, resolve } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { redact } from '../database/database.ts';
+import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
@@ -99,7 +100,7 @@ function postgresUrl(source: string, value: string): string {
     const got = value === '' ? '""' : url ? shown(redact(value)) : 'something that is not a URL';
     throw Errors.badInput(`${source} must be a postgres:// or postgresql:// URL, got ${got}`);
   }
-  return value;
+  return withLibpqSslModes(value);
 }
 
 /**
