@@ -16,6 +16,7 @@ import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
+import { sayOnInterrupt } from '../interrupted.ts';
 
 const OPTIONS = {
   kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
@@ -79,7 +80,7 @@ async function execute(client: pg.Client, sql: string): Promise<boolean> {
       process.stdout.write(`${render(result)}\n`);
     return true;
   } catch (error: unknown) {
-    process.stdout.write(`ERROR: ${oneLine(error)}\n`);
+    process.stderr.write(`ERROR: ${oneLine(error)}\n`);
     return false;
   }
 }
@@ -112,6 +113,9 @@ async function readStdin(): Promise<string> {
 export async function sqlCommand(args: ArgsOf<typeof OPTIONS>): Promise<number> {
   const sql = single('command', args.command);
   const { state } = choose(single('kept', args.kept));
+  sayOnInterrupt(
+    `stopping ${state.dataDir ? 'the kept server' : 'the session'}; the kept run stays as it is`,
+  );
   const server = state.dataDir ? await startKeptServer(state.dataDir) : undefined;
   try {
     const url = new URL(state.serverUrl ?? '');
