@@ -50,8 +50,14 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function start(behaviour: Answering, limit = 1, maxWaiting = 1): Promise<ReservationService> {
+async function start(
+  behaviour: Answering,
+  limit = 1,
+  maxWaiting = 1,
+  skus?: readonly string[],
+): Promise<ReservationService> {
   service = await startReservationService({
+    ...(skus ? { skus } : {}),
     strategy: answering(behaviour),
     connectionString: serverUrl,
     admission: { limit, maxWaiting, waitMs: 10_000 },
@@ -112,6 +118,25 @@ describe('the service', () => {
     });
     expect(dotted.status).toBe(400);
     expect(await dotted.text()).toMatch(/^outcome=BAD_REQUEST\nreason=.+/);
+  });
+
+  it('refuses a sku it does not sell with a reason, before the gate and the database', async () => {
+    let reserved = 0;
+    const behaviour: Answering = {
+      reserve: async () => {
+        reserved += 1;
+        return { outcome: 'HELD', status: 'HELD' };
+      },
+    };
+    const s = await start(behaviour, 1, 1, ['sku-lab-01']);
+    const unknown = await postReserve(s.url, { ...request('k-unknown'), sku: 'sku-lab-02' });
+    expect(unknown).toMatchObject({
+      code: 400,
+      fields: { outcome: 'BAD_REQUEST', reason: 'the service sells no such sku' },
+    });
+    expect(await postReserve(s.url, request('k-known'))).toMatchObject({ code: 201 });
+    expect(reserved).toBe(1);
+    expect(s.counters()).toMatchObject({ admitted: 1, badRequests: 1 });
   });
 
   it('bounds lookups with a gate of their own: 503 + Retry-After when it is full', async () => {

@@ -30,6 +30,8 @@ export interface Call {
 export type Handler = (service: ServiceState, call: Call) => Promise<void> | void;
 
 /** The status code the API answers each reserve outcome with (docs/http-api.md); a target is held to it. */
+const NO_SUCH_SKU = 'the service sells no such sku';
+
 export const STATUS_OF: Readonly<Record<Outcome, number>> = {
   HELD: 201,
   REPLAY: 200,
@@ -125,6 +127,10 @@ export const reserve: Handler = async (service, { req, res, body }) => {
   const checked = checkReserveBody(body, req.headers['content-type'] ?? '');
   if (!checked.ok) return refuse(service, res, checked.reason);
   Object.assign(exchange(res), { requestKey: checked.request.requestKey, sku: checked.request.sku });
+  // Known before any gate or database call: a sku the service does not sell can never be held.
+  if (service.skus && !service.skus.includes(checked.request.sku)) {
+    return refuse(service, res, NO_SUCH_SKU);
+  }
   await admitted(service, service.reservations, res, async (client) => {
     if (service.workMs > 0) await work(service.workMs);
     const answer = checkAnswer(await service.strategy.reserve(session(service, client), checked.request));
@@ -183,7 +189,7 @@ export const stockLeft: Handler = async (service, { res, segment }) => {
   if (sku === undefined || !isRequestKey(sku)) return refuse(service, res, 'malformed sku');
   exchange(res).sku = sku;
   if (service.skus && !service.skus.includes(sku)) {
-    return reply(res, 404, { outcome: 'NOT_FOUND', sku, reason: 'the service sells no such sku' });
+    return reply(res, 404, { outcome: 'NOT_FOUND', sku, reason: NO_SUCH_SKU });
   }
   await admitted(service, service.lookups, res, async (client) => {
     const remaining: unknown = await service.strategy.remaining(client, sku);
