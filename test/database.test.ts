@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database/database.ts';
+import { withLibpqSslModes } from '../harness/database/libpq-ssl-modes.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { cliArgv } from './cli-child.ts';
 import { runCli } from './run-cli.ts';
@@ -144,4 +145,32 @@ describe('Ctrl-C on a run against --database-url', () => {
     ).toEqual([]);
     await server.end();
   });
+});
+
+describe('sslmode as libpq means it', () => {
+  /** Builds the driver's client, as every connection does, and collects the warnings it emits meanwhile. */
+  async function driverView(url: string): Promise<{ ssl: unknown; warnings: string[] }> {
+    const warnings: string[] = [];
+    const collect = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', collect);
+    try {
+      const client = new pg.Client({ connectionString: url });
+      await new Promise((resolve) => setImmediate(resolve));
+      const view = client as unknown as { connectionParameters: { ssl: unknown } };
+      return { ssl: view.connectionParameters.ssl, warnings };
+    } finally {
+      process.off('warning', collect);
+    }
+  }
+
+  it.each(['postgresql://h/db?sslmode=require', 'postgresql://h/db?sslmode=prefer'])(
+    '%s: encrypted, the certificate not checked, no driver warning',
+    async (url) => {
+      expect(await driverView(url)).toEqual({ ssl: {}, warnings: expect.any(Array) });
+      expect(await driverView(withLibpqSslModes(url))).toEqual({
+        ssl: { rejectUnauthorized: false },
+        warnings: [],
+      });
+    },
+  );
 });
