@@ -51,6 +51,13 @@ export const PAUSE_POINTS = [
 ] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
+/** The pause points where an operation has committed nothing that decides its answer. */
+export const UNDECIDED_PAUSE_POINTS: readonly PausePoint[] = [
+  'after-read',
+  'before-commit',
+  'after-memory-before-ledger',
+];
+
 /** The operations that can pass pause points; each declares its own, so a scenario holds the right one. */
 export const PAUSING_OPERATIONS = ['reserve', 'confirm', 'release', 'expire', 'disable'] as const;
 export type PausingOperation = (typeof PAUSING_OPERATIONS)[number];
@@ -80,6 +87,7 @@ export const CHECKS = [
   'reconciled',
   'ledgerReplayDrift',
   'linearizable',
+  'heldAfterDisable',
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 
@@ -106,6 +114,8 @@ export const CHECK_MEANING: Readonly<Record<CheckName, string>> = {
   ledgerReplayDrift: "replaying the strategy's stock ledger does not give today's counters",
   linearizable:
     "no order of the case's operations, consistent with real time, gives every recorded answer under the contract's model (docs/history-checker.md)",
+  heldAfterDisable:
+    'bookings answered HELD although they were sent (or let go on from a pause before committing) after a disable of their sku had returned',
 };
 
 /**

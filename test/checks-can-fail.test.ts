@@ -49,6 +49,12 @@ const BREAKERS: Breaker[] = [
     alsoFires: ['outcomes', 'linearizable'],
   },
   { check: 'errors', strategy: 'throws-on-limit', scenario: 'user-limit', alsoFires: ['outcomes'] },
+  {
+    check: 'heldAfterDisable',
+    strategy: 'disable-without-wait',
+    scenario: 'disable-in-flight',
+    alsoFires: [],
+  },
 ];
 
 describe('each check fails a strategy that breaks it', () => {

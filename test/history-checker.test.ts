@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../harness/history/check-history.ts';
+import { heldAfterDisable } from '../harness/history/held-after-disable.ts';
 import type { Answer, Call, Ending, History, HistoryOperation } from '../harness/history/history.ts';
 import { syntheticHistory } from '../harness/history/synthetic-history.ts';
 
@@ -330,5 +331,45 @@ describe('the history checker on a lost acknowledgement', () => {
     expect(verdict.witness).toHaveLength(2);
     expect([held?.answer, read?.answer]).toEqual(['HELD', 'NOT_FOUND']);
     expect(read?.call).toBe(`status ${held?.call.split(' ')[1]}`);
+  });
+});
+
+describe('heldAfterDisable', () => {
+  const disable = (sku = 'A'): Call => ({ op: 'disable', sku });
+  /** A booking held before its commit from 0, let go on at `resumedAt`; a disable answering at 20. */
+  function bookedAround(resumedAt: number | undefined, moved = true): HistoryOperation[] {
+    const { operations } = history({ A: 5 }, [
+      [reserve('k1', 'u1'), 0, 40, HELD],
+      [disable(), 10, 20, { moved }],
+    ]);
+    const [booking, disabling] = operations;
+    if (!booking || !disabling) throw new Error('two operations');
+    return [resumedAt === undefined ? booking : { ...booking, resumedAt }, disabling];
+  }
+
+  it('counts a booking let go on after the disable answered, which linearizability allows', () => {
+    const operations = bookedAround(30);
+    expect(heldAfterDisable(operations)).toEqual([{ requestKey: 'k1', sku: 'A', lateByMs: 10 }]);
+    expect(checkHistory({ operations, stock: [{ sku: 'A', total: 5 }] }).status).toBe('linearizable');
+  });
+
+  it('counts nothing for a booking let go on before the answer, nor for one never held back', () => {
+    expect(heldAfterDisable(bookedAround(15))).toEqual([]);
+    expect(heldAfterDisable(bookedAround(undefined))).toEqual([]);
+  });
+
+  it('counts nothing after a disable that disabled nothing, nor on another sku', () => {
+    expect(heldAfterDisable(bookedAround(30, false))).toEqual([]);
+    const [booking, disabling] = bookedAround(30);
+    if (!booking || !disabling) throw new Error('two operations');
+    expect(heldAfterDisable([booking, { ...disabling, call: disable('B') }])).toEqual([]);
+  });
+
+  it('counts a booking sent after the disable answered', () => {
+    const { operations } = history({ A: 5 }, [
+      [disable(), 0, 10, { moved: true }],
+      [reserve('k1', 'u1'), 11, 12, HELD],
+    ]);
+    expect(heldAfterDisable(operations)).toHaveLength(1);
   });
 });

@@ -40,6 +40,10 @@ describe('row-lock-count', () => {
       expect(disable.observations).toEqual({ disabled: 1 });
       expect(disable.invariants).toMatchObject({ total: 5, active: 1, available: 4 });
       expect(disable.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['d-disable', 'w-ask']);
+      // The disable waited for the booking in flight, so the booking committed before it returned.
+      const inFlight = measured(report.cases, 'disable-in-flight/row-lock-count');
+      expect(inFlight).toMatchObject({ status: 'pass', outcomes: { HELD: 1, SOLD_OUT: 1 }, fired: [] });
+      expect(inFlight.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['d-disable']);
 
       expect(report.ok).toBe(true);
       expect(run.code).toBe(0);
@@ -65,14 +69,20 @@ describe('row-lock-count', () => {
     expect(run.code).toBe(0);
   }, 300_000);
 
-  it('disable-vs-reserve passes in every order of its steps', async () => {
+  it('disable-vs-reserve and disable-in-flight pass in every order of their steps', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--strategy',
       STRATEGY,
       '--scenario',
-      'disable-vs-reserve',
+      'disable-vs-reserve,disable-in-flight',
       '--permutations',
       'all',
+    ]);
+    // A booking let go on after the disable returned is an invalid order here: the disable waits for it.
+    const inFlight = measured(report.cases, 'disable-in-flight/row-lock-count');
+    expect(inFlight.status).toBe('pass');
+    expect(inFlight.permutations?.filter((p) => p.status === 'invalid').map((p) => p.order)).toEqual([
+      'b-take d-disable d-later b-commit',
     ]);
     const c = measured(report.cases, 'disable-vs-reserve/row-lock-count');
     expect(c.status).toBe('pass');

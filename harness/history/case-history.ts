@@ -5,6 +5,7 @@
  * history misses), which is never reported as checked.
  */
 import { checkHistory, type HistoryVerdict } from './check-history.ts';
+import { heldAfterDisable } from './held-after-disable.ts';
 import type { History } from './history.ts';
 import type { WitnessLine } from './witness.ts';
 
@@ -37,14 +38,29 @@ function summaryOf(verdict: HistoryVerdict): HistorySummary {
   return base;
 }
 
+type HistoryProblem = { check: 'linearizable' | 'heldAfterDisable'; message: string };
+
+function heldAfterDisableProblems(history: History): HistoryProblem[] {
+  const late = heldAfterDisable(history.operations);
+  if (late.length === 0) return [];
+  const named = late.map((b) => `${b.requestKey} (${b.sku}) went on ${b.lateByMs} ms after`).join(', ');
+  return [
+    {
+      check: 'heldAfterDisable',
+      message: `heldAfterDisable ${late.length}: booked HELD after the disable returned: ${named}`,
+    },
+  ];
+}
+
+/** The history's checks: `linearizable`, and `heldAfterDisable`, which the order of real time decides. */
 export function judgeHistory(
   history: History,
   options: { soldOutWhileStock: boolean },
-): { summary: HistorySummary; problems: { check: 'linearizable'; message: string }[] } {
+): { summary: HistorySummary; problems: HistoryProblem[] } {
   const verdict = checkHistory(history, { model: { soldOutWhileStock: options.soldOutWhileStock } });
-  const problems: { check: 'linearizable'; message: string }[] =
+  const problems: HistoryProblem[] =
     verdict.status === 'violation'
       ? [{ check: 'linearizable', message: `not linearizable: ${verdict.summary}` }]
       : [];
-  return { summary: summaryOf(verdict), problems };
+  return { summary: summaryOf(verdict), problems: [...problems, ...heldAfterDisableProblems(history)] };
 }

@@ -45,6 +45,12 @@ export interface HistoryOperation {
   invokedAt: number;
   completedAt: number | null;
   /**
+   * For an operation held at a pause point before any of its transactions committed (an interleaving's
+   * `UNTIL after-read|before-commit|after-memory-before-ledger`): when the step that let it go on was sent.
+   * Nothing of it committed before then.
+   */
+  resumedAt?: number;
+  /**
    * The database clock, ms since the epoch, bounding when the operation ran there: from the case's
    * measured offset between the harness clock and clock_timestamp() (TTL and expiry are judged on the
    * database's clock). `to` is null while `completedAt` is.

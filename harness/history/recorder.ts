@@ -43,6 +43,8 @@ export interface Invocation {
   session: string;
   node?: string | undefined;
   invokedAt: number;
+  /** HistoryOperation.resumedAt. */
+  resumedAt?: number | undefined;
 }
 
 export class HistoryRecorder {
@@ -58,6 +60,7 @@ export class HistoryRecorder {
       session: at.session,
       node: at.node,
       invokedAt: at.invokedAt,
+      ...(at.resumedAt === undefined ? {} : { resumedAt: at.resumedAt }),
       completedAt: ending.kind === 'ok' ? completedAt : null,
       db: {
         from: at.invokedAt + offset - slack,

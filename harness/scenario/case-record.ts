@@ -5,7 +5,12 @@
  * operation a driver runs passes through the one method of its kind, which notes the operation when it is
  * invoked and its answer when that is in; the drivers read nothing back but the `Driven` at the end.
  */
-import type { NodeIdentity, PausePoint, ReserveRequest } from '../../strategies/contract.ts';
+import {
+  type NodeIdentity,
+  type PausePoint,
+  type ReserveRequest,
+  UNDECIDED_PAUSE_POINTS,
+} from '../../strategies/contract.ts';
 import type { CrashOperation } from '../crash/crash-order.ts';
 import type { ClientScript, RequestResult } from '../driver/client-task.ts';
 import type { Answer, Call, KeyStatus as KeyStatusAnswer } from '../history/history.ts';
@@ -97,7 +102,10 @@ export class CaseRecord {
   private readonly ttls = new Map<string, number>();
 
   /** Each interleaving session's operation still running (paused at a point): its RESUME step ends it. */
-  private readonly running = new Map<string, { call: Call; invokedAt: number; node: string }>();
+  private readonly running = new Map<
+    string,
+    { call: Call; invokedAt: number; node: string; undecided?: boolean }
+  >();
   /** Lifecycle steps and reads of an interleaving that failed with an error (a reserve's is its answer). */
   private readonly failures: { sqlstate?: string | undefined; error: string }[] = [];
 
@@ -254,9 +262,17 @@ export class CaseRecord {
     }
     const { result } = step;
     const running = this.running.get(step.session);
+    if (running && result.status === 'ok' && result.paused) {
+      running.undecided = UNDECIDED_PAUSE_POINTS.includes(result.paused);
+    }
     if (!running || (result.status === 'ok' && (result.paused || result.endedBeforePause))) return;
     this.running.delete(step.session);
-    const at = { session: step.session, node: running.node, invokedAt: running.invokedAt };
+    const at = {
+      session: step.session,
+      node: running.node,
+      invokedAt: running.invokedAt,
+      ...(!invoked && running.undecided ? { resumedAt: step.sentAt } : {}),
+    };
     if (result.status === 'error') {
       const why = result.killed ? 'killed at its pause point' : (result.sqlstate ?? 'error');
       this.history.add(running.call, at, null, { kind: 'unknown', why });
