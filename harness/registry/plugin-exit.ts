@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
-import { wasInterrupted } from '../cli/interrupted.ts';
+import { wasInterrupted } from '../interrupted.ts';
 import { EXIT } from '../errors.ts';
 import { type CodeFrame, codeFrames } from './stack-frames.ts';
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { CHECKS, ISOLATION_LEVELS, OUTCOMES, PAUSE_POINTS, STATUSES } from '../../strategies/contract.ts';
-import { ENDPOINTS } from '../blackbox/exchange-log.ts';
+import { ENDPOINTS } from '../verdict/exchange-log.ts';
 
 const count = z.number().int().nonnegative();
 

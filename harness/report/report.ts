@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../../strategies/contract.ts';
-import { httpTable, scenarioTable, targetLines } from '../blackbox/black-box-report.ts';
+import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
 import { failsTheRun } from '../verdict/case-result.ts';
 import { coverageRows } from '../verdict/coverage.ts';

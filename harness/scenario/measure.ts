@@ -4,7 +4,7 @@
  * shows, the judgement against the strategy's expectation, and the CaseResult that reports it.
  */
 import { OUTCOMES, type Strategy } from '../../strategies/contract.ts';
-import { NO_AUDIT } from '../blackbox/black-box.ts';
+import { NO_AUDIT } from './black-box.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { summarizeLatency } from '../driver/latency.ts';
 import { judgeHistory } from '../history/case-history.ts';

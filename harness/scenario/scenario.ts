@@ -1,5 +1,4 @@
 import type {
-  CheckName,
   NodeIdentity,
   PausePoint,
   PausingOperation,
@@ -15,7 +14,18 @@ import type { ClientScript, RequestResult } from '../driver/client-task.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Observations, Observed, OutcomeCounts } from '../verdict/case-result.ts';
+import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';
 import type { Invariants } from '../verdict/invariants.ts';
+
+export {
+  type Expectations,
+  exactly,
+  figure,
+  observedExactly,
+  type Problem,
+  type ScenarioParams,
+  type Seen,
+} from '../verdict/expectations.ts';
 
 /**
  * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users
@@ -53,26 +63,10 @@ export function requestKey(n: number): string {
   return `req-${String(n).padStart(4, '0')}`;
 }
 
-/** The inputs of one case after CLI overrides are applied to the scenario's fixture. */
-export interface ScenarioParams {
-  clients: number;
-  stock: StockLine[];
-  user: string;
-  ttlMs: number;
-  /** The nodes the clients are spread over (ClientsInput); an interleaving's sessions talk to one node. */
-  nodes: number;
-}
-
 export interface CasePlan {
   clients: ClientScript[];
   /** Hold every client at this pause point until all have reached it (when the strategy passes it). */
   holdAt?: PausePoint;
-}
-
-/** One expectation a case missed, named by the check it belongs to (what a control's `caughtBy` names). */
-export interface Problem {
-  check: CheckName;
-  message: string;
 }
 
 /** The scenario holds (or kills) `operation` at one of these points: the first one it declares. */
@@ -83,56 +77,6 @@ export interface PauseNeed {
 
 /** Optional operations of the contract a scenario drives. */
 export type LifecycleOperation = 'confirm' | 'release' | 'expire' | 'backdate' | 'disable';
-
-/** What a case showed, for the expectations that relate its figures to each other. */
-export interface Seen<O extends Observations> {
-  outcomes: OutcomeCounts;
-  invariants: Invariants;
-  observed: Partial<O>;
-}
-
-/**
- * What a safe design must show in a scenario, as data the generic runner evaluates (verdict.ts); nothing
- * outside the scenario's own file knows what it expects.
- */
-export interface Expectations<O extends Observations> {
-  /** The exact answer counts (absent outcomes mean 0). */
-  outcomes?(params: ScenarioParams): OutcomeCounts;
-  /** Observations that must equal these values exactly. */
-  observations?(params: ScenarioParams): Partial<O>;
-  /** Relations between figures that are not fixed numbers (sums the scheduler splits, bounds). */
-  relations?(params: ScenarioParams, seen: Seen<O>): Problem[];
-  /**
-   * What the case must have driven to mean anything (an abort that held a unit, a confirm that won, a
-   * hold that real time expired): one line per claim that did not happen, reported as "not exercised".
-   */
-  exercised?(params: ScenarioParams, seen: Seen<O>): string[];
-  /**
-   * Interleavings, per strategy id: exactly the steps that must be seen blocked in the listed permutation
-   * (every other step must not block). A strategy without an entry is recorded, not judged, on this.
-   */
-  blocking?: Readonly<Record<string, readonly string[]>>;
-  /**
-   * SQLSTATEs the scenario causes on purpose (a backend it terminates: 57P01; a crash: 08006): a request
-   * failing with one is INDETERMINATE (its fate is read back), not an `errors` problem.
-   */
-  faults?: readonly string[];
-  /**
-   * Checks this scenario measures as a boundary instead of judging (synchronous_commit = off loses
-   * acknowledged holds in a crash: counted and reported, never failing the run).
-   */
-  boundaryChecks?: readonly CheckName[];
-  /**
-   * Interleavings whose answers depend on the order (a kill before or after a take): `outcomes`,
-   * `observations` and `exercised` judge the listed permutation only; every other order is judged on the
-   * invariants and `relations`.
-   */
-  orderDependent?: boolean;
-  /** A clause the boundary table adds for a strategy measured here (e.g. what a crash cost it). */
-  boundaryNote?(observed: Partial<O>): string | undefined;
-  /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
-  headline?: boolean;
-}
 
 /**
  * What a scenario reaches beyond the business API (reserve, confirm, release, status, remaining), each with
@@ -285,31 +229,6 @@ export function firstSku(params: ScenarioParams): StockLine {
   const line = params.stock[0];
   if (!line) throw new Error('a scenario needs at least one stock line');
   return line;
-}
-
-/** The counts must be exactly these (absent keys mean 0). */
-export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): Problem[] {
-  const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-  return [...keys]
-    .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
-    .map((k) => ({ check: 'outcomes', message: `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}` }));
-}
-
-/** Each observation must equal its expected value. */
-export function observedExactly(expected: Partial<Observations>, observed: Partial<Observations>): Problem[] {
-  return Object.entries(expected)
-    .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
-    .map(([k, v]) => ({
-      check: 'observations',
-      message: `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`,
-    }));
-}
-
-/** A figure the scenario derives from the final read (active after expiry, …) must be this. */
-export function figure(name: string, actual: number, expected: number, why = ''): Problem[] {
-  return actual === expected
-    ? []
-    : [{ check: 'observations', message: `${name} ${actual}, expected ${expected}${why ? ` ${why}` : ''}` }];
 }
 
 /** One request on the first sku with this key and user. */

@@ -7,16 +7,15 @@
 import type { CheckName, Strategy } from '../../strategies/contract.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
+import { formatOutcomes, type Observations, type OutcomeCounts } from './case-result.ts';
 import {
+  type Expectations,
   exactly,
-  type Observations,
   observedExactly,
   type Problem,
-  type Scenario,
   type ScenarioParams,
   type Seen,
-} from '../scenario/scenario.ts';
-import { formatOutcomes, type OutcomeCounts } from './case-result.ts';
+} from './expectations.ts';
 import type { Reading } from './invariants.ts';
 
 /** The safety counts that fired: what a safe design must never show. */
@@ -59,8 +58,14 @@ function blockingProblems(
 }
 
 /** Every expectation the scenario declares, evaluated against what the case showed. */
+/** What the verdict reads of a scenario: how its cases are driven, and what it expects. */
+export interface JudgedScenario {
+  kind: 'clients' | 'script' | 'interleaving';
+  expect: Expectations<Observations>;
+}
+
 export function expectationProblems(
-  scenario: Scenario,
+  scenario: JudgedScenario,
   params: ScenarioParams,
   seen: Seen<Observations>,
   strategyId: string,

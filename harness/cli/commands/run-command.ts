@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
-import { preflightTarget, targetArgs } from '../../blackbox/black-box-options.ts';
+import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
-import { ExchangeLog } from '../../blackbox/exchange-log.ts';
+import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
@@ -31,7 +31,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
-import { wasInterrupted } from '../interrupted.ts';
+import { wasInterrupted } from '../../interrupted.ts';
 import { reportOptions } from './report-options.ts';
 
 const OPTIONS = {

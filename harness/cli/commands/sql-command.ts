@@ -16,7 +16,7 @@ import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
-import { sayOnInterrupt } from '../interrupted.ts';
+import { sayOnInterrupt } from '../../interrupted.ts';
 
 const OPTIONS = {
   kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
