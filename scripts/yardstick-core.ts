@@ -84,7 +84,7 @@ export function parseYardstickArgs(argv: readonly string[]): YardstickSettings {
     warmupMs,
     durationMs,
     trials,
-    ...(threads !== undefined ? { threads } : {}),
+    threads,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     json: values.json === true,
     ...(out !== undefined ? { out } : {}),

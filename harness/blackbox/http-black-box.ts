@@ -29,11 +29,11 @@ import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { STATUS_OF } from '../http/reservation-service.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
+import type { BlackBox } from '../scenario/black-box.ts';
 import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../scenario/scenario.ts';
+import { type Endpoint, ExchangeLog, type HttpFacts } from '../verdict/exchange-log.ts';
 import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
 import { type ApiAnswer, exchange, shownAnswer } from './api-exchange.ts';
-import type { BlackBox } from '../scenario/black-box.ts';
-import { type Endpoint, ExchangeLog, type HttpFacts } from '../verdict/exchange-log.ts';
 
 export interface TargetSettings {
   /** Base URLs, one per node, without a trailing slash. */

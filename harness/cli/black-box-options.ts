@@ -6,12 +6,12 @@
  * nothing), else none.
  */
 import { CHECKS, type CheckName } from '../../strategies/contract.ts';
-import { list, shown, single } from './cli-arguments.ts';
+import { exchange, NoAnswer, shownAnswer } from '../blackbox/api-exchange.ts';
+import type { TargetSettings } from '../blackbox/http-black-box.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { findScenario } from '../scenario/index.ts';
-import { exchange, NoAnswer, shownAnswer } from '../blackbox/api-exchange.ts';
 import type { ExchangeLog } from '../verdict/exchange-log.ts';
-import type { TargetSettings } from '../blackbox/http-black-box.ts';
+import { list, shown, single } from './cli-arguments.ts';
 
 export interface TargetArgs {
   target?: unknown;

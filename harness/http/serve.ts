@@ -39,8 +39,8 @@ async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
   const tables = await openServiceTables({
     strategy: options.ref.strategy,
     stock: [{ sku: SERVICE_SKU, total: options.stock }],
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-    ...(options.schema ? { schema: options.schema } : {}),
+    databaseUrl: options.databaseUrl,
+    schema: options.schema,
   });
   try {
     // Reservations and lookups each get a pool of exactly `limit` connections; the expiry job one more.

@@ -175,7 +175,7 @@ export async function openServiceTables(options: {
     if (!options.databaseUrl) throw new Error('a shared schema needs a database URL');
     return sharedSchema(options.databaseUrl, options.schema, strategy, stock);
   }
-  const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
+  const db = await openRunDatabase({ databaseUrl: options.databaseUrl });
   let schema: string;
   try {
     schema = await db.createCaseSchema(`service_${strategy.id}`);

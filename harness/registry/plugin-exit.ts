@@ -10,8 +10,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
-import { wasInterrupted } from '../interrupted.ts';
 import { EXIT } from '../errors.ts';
+import { wasInterrupted } from '../interrupted.ts';
 import { type CodeFrame, codeFrames } from './stack-frames.ts';
 
 const CHANNEL = 'reservebench: a strategy module called process.exit';

@@ -3,8 +3,9 @@
  * not do, which scenarios ran black-box and which were n/a and why, and the HTTP facts per endpoint.
  * report.md and the terminal render the same tables (harness/report/*).
  */
-import type { Report } from './report-schema.ts';
+
 import { formatCodes, type HttpFacts } from '../verdict/exchange-log.ts';
+import type { Report } from './report-schema.ts';
 
 interface Table {
   headers: string[];

@@ -4,8 +4,8 @@
  * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
  */
 import Table from 'cli-table3';
-import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
+import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import type { Report } from './report.ts';
 import {
   BOUNDARY_HEADER,

@@ -4,9 +4,10 @@
  * HTTP, the script context it can honour, and the HTTP facts of the case. run-case.ts asks these and
  * nothing else; it knows no target by name.
  */
-import type { Scenario, ScriptContext } from './scenario.ts';
-import type { FinalRead } from '../verdict/final-read.ts';
+
 import type { HttpFacts } from '../verdict/exchange-log.ts';
+import type { FinalRead } from '../verdict/final-read.ts';
+import type { Scenario, ScriptContext } from './scenario.ts';
 
 export interface BlackBox {
   /** Why the scenario cannot run against this black box (one line), or undefined when it can. */

@@ -3,9 +3,9 @@
  * and who the case is in its result.
  */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
-import type { BlackBox } from './black-box.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { HistoryRecorder } from '../history/recorder.ts';
+import type { BlackBox } from './black-box.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface CaseSpec {

@@ -4,7 +4,6 @@
  * shows, the judgement against the strategy's expectation, and the CaseResult that reports it.
  */
 import { OUTCOMES, type Strategy } from '../../strategies/contract.ts';
-import { NO_AUDIT } from './black-box.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { summarizeLatency } from '../driver/latency.ts';
 import { judgeHistory } from '../history/case-history.ts';
@@ -20,6 +19,7 @@ import {
   type Judgement,
   judge,
 } from '../verdict/verdict.ts';
+import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import type { Observations, Problem } from './scenario.ts';

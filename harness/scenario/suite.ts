@@ -102,7 +102,7 @@ async function exploreSideBySide(
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const db = await openRunDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
+  const db = await openRunDatabase({ databaseUrl: options.databaseUrl });
   const cases: CaseResult[] = [];
   const failed = () => cases.some(failsTheRun);
   const kept: string[] = [];

@@ -3,10 +3,10 @@
  * broken case never hides the others. Field names are the public JSON (docs/report.schema.json).
  */
 import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../strategies/contract.ts';
-import type { HttpFacts } from './exchange-log.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import type { HistorySummary } from '../history/case-history.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
+import type { HttpFacts } from './exchange-log.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 
 export type OutcomeCounts = Record<string, number>;

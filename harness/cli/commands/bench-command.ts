@@ -76,9 +76,9 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     stock,
     timeoutMs,
     trials,
-    ...(threads !== undefined ? { threads } : {}),
+    threads,
     ...(gate ? { admission: { ...gate, waitMs } } : {}),
-    ...(databaseUrl ? { databaseUrl } : {}),
+    databaseUrl,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();

@@ -3,21 +3,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
-import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
-import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
 import { specScenario } from '../../explore/spec-scenario.ts';
+import { wasInterrupted } from '../../interrupted.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
 import { buildReport, writeReportFiles } from '../../report/report.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import type { InterleavingScenario } from '../../scenario/scenario.ts';
 import { runSuite, type SuiteOptions } from '../../scenario/suite.ts';
+import { ExchangeLog } from '../../verdict/exchange-log.ts';
+import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
@@ -31,7 +32,6 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
-import { wasInterrupted } from '../../interrupted.ts';
 import { reportOptions } from './report-options.ts';
 
 const OPTIONS = {
@@ -156,9 +156,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
     timeoutMs,
     requireCoverage: args['require-coverage'],
     permutations,
-    ...(threads !== undefined ? { threads } : {}),
+    threads,
     ...(isolation.length > 0 ? { isolation } : {}),
-    ...(databaseUrl ? { databaseUrl } : {}),
+    databaseUrl,
     // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
     ...(args.json
       ? {}

@@ -90,9 +90,9 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     expireEveryMs,
     logJson: args['log-json'],
     allowReset: args['allow-reset'],
-    ...(databaseUrl ? { databaseUrl } : {}),
-    ...(schema ? { schema } : {}),
-    ...(node ? { node } : {}),
+    databaseUrl,
+    schema,
+    node,
   });
 }
 

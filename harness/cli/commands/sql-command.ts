@@ -14,9 +14,9 @@ import { OWNED_MARKER, redact, withDatabase } from '../../database/database.ts';
 import { startKeptServer } from '../../database/embedded-server.ts';
 import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { sayOnInterrupt } from '../../interrupted.ts';
 import { single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
-import { sayOnInterrupt } from '../../interrupted.ts';
 
 const OPTIONS = {
   kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
