@@ -46,6 +46,9 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['serve', '--work-ms', ''], /--work-ms must be a whole number from 0 to 60000, got ""/],
   [['run', '--json=yes'], /--json takes no value, got "yes"/],
   [['run', '--scenario', 'contention,contention'], /--scenario names "contention" twice/],
+  [['run', '--durability', 'maybe'], /--durability must be on or off, got "maybe"/],
+  [['bench', '--durability', 'ON'], /--durability must be on or off, got "ON"/],
+  [['run', '--target', 'http://127.0.0.1:1', '--durability', 'off'], /--durability cannot go with --target/],
   [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
 ];
 const TRAILING_EMPTY: Refused[] = ['run', 'bench'].map((command) => ({

@@ -34,13 +34,15 @@ describe('contention (150 clients, 40 stock, one barrier)', () => {
 
     expect(report.ok).toBe(true);
     expect(run.code).toBe(0);
+    // Durable unless told otherwise: the run database's sessions all wait for their WAL flush.
+    expect(report.environment.settings.synchronous_commit).toBe('on');
     expect(report.boundary.map((b) => b.strategy)).toEqual(['hot-row', 'check-then-act']);
     expect(report.boundary[1]?.shownBy).toBe('contention/check-then-act');
   });
 });
 
 describe('idempotency and per-user limit on hot-row', () => {
-  it('duplicate-key gives HELD 1 + REPLAY 15 in 20 runs in a row', async () => {
+  it('duplicate-key gives HELD 1 + REPLAY 15 in 20 runs in a row, with commits not durable too', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
       'duplicate-key',
@@ -48,7 +50,10 @@ describe('idempotency and per-user limit on hot-row', () => {
       'hot-row',
       '--repeat',
       '20',
+      '--durability',
+      'off',
     ]);
+    expect(report.environment.settings.synchronous_commit).toBe('off');
     expect(report.cases).toHaveLength(20);
     for (const c of report.cases) {
       expect(c.outcomes, c.id).toEqual({ HELD: 1, REPLAY: 15 });

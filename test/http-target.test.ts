@@ -403,6 +403,7 @@ describe('run --target: what it needs before any case', () => {
             strategy: undefined,
             isolation: undefined,
             'database-url': undefined,
+            durability: undefined,
             keep: false,
             threads: undefined,
             ...args,

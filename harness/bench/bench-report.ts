@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
+import { commitsLine } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
@@ -163,6 +164,7 @@ function benchIntroLines(report: BenchReport): string[] {
     )
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')}.`,
+    `${commitsLine(env.settings)}.`,
     'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',

@@ -1,5 +1,6 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
+import { commitsLine } from '../database/durability.ts';
 import { admissionFactors, type BenchReport } from './bench-report.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 
@@ -46,6 +47,7 @@ export function renderBenchTerminal(report: BenchReport): string {
   );
   const factors = admissionFactors(report.bench).map((f) => `${f.strategy} × ${f.clients}: ${f.factor}`);
   return [
+    commitsLine(report.environment.settings),
     table.toString(),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,
     `uncontended (tinybench, one client): ${single.join('; ')}`,

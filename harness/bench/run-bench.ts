@@ -10,6 +10,7 @@ import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
+import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
@@ -35,7 +36,9 @@ export interface BenchSettings {
   warmupMs: number;
   durationMs: number;
   stock: number;
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
+  /** Whether every commit waits for its WAL flush (default on). */
+  durability?: Durability | undefined;
   timeoutMs: number;
   /** Worker threads for the clients (default: one per core). */
   threads?: number;
@@ -362,7 +365,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
 }
 
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
-  const db = await openRunDatabase(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : {});
+  const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: settings.durability });
   const uncontended: UncontendedEntry[] = [];
   const kept: string[] = [];
   const plan: Series[] = settings.strategies.flatMap((ref) =>

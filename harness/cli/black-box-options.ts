@@ -25,6 +25,7 @@ export interface TargetArgs {
 const NOT_WITH_TARGET = {
   strategy: 'a target is the one system under test',
   isolation: "a target's transactions are its own",
+  durability: "a target's commits are its own",
   'database-url': 'a target run has no database of its own',
   keep: 'a target run keeps nothing',
   threads: "a target's clients wait on sockets on the main thread",

@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } fr
 import { dirname, join, resolve } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { redact } from '../database/database.ts';
+import { DEFAULT_DURABILITY, DURABILITIES, type Durability } from '../database/durability.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
@@ -101,6 +102,14 @@ function postgresUrl(source: string, value: string): string {
     throw Errors.badInput(`${source} must be a postgres:// or postgresql:// URL, got ${got}`);
   }
   return withLibpqSslModes(value);
+}
+
+/** `--durability on|off` (default on): whether every commit of the run waits for its WAL flush. */
+export function durabilityFrom(value: unknown): Durability {
+  const text = single('durability', value) ?? DEFAULT_DURABILITY;
+  const durability = DURABILITIES.find((d) => d === text);
+  if (!durability) throw Errors.badInput(`--durability must be on or off, got ${shown(text)}`);
+  return durability;
 }
 
 /**

@@ -7,6 +7,7 @@
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
+import { DEFAULT_DURABILITY, type Durability, setDatabaseDurability } from './durability.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import { megabytes, removeRunState, writeRunState } from './run-state.ts';
 
@@ -158,6 +159,7 @@ async function connectServer(databaseUrl: string | undefined): Promise<RunServer
 /** Creates the run database with the suite's marker and connects to it; on a failure lets the server go. */
 async function createRunDatabase(
   server: RunServer,
+  durability: Durability,
 ): Promise<{ name: string; connectionString: string; admin: pg.Client }> {
   const name = stampName();
   const connectionString = withDatabase(server.url, name);
@@ -166,6 +168,7 @@ async function createRunDatabase(
     await server.client.query(
       `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
     );
+    await server.client.query(setDatabaseDurability(name, durability));
     return { name, connectionString, admin: await connect(connectionString, 'reservebench-admin') };
   } catch (error: unknown) {
     await server.client.end().catch(() => undefined);
@@ -221,13 +224,17 @@ function caseSchemas(admin: () => pg.Client): Pick<RunDatabase, 'createCaseSchem
 }
 
 /** A run database beside the run's own, on its server (RunDatabase.beside). */
-async function besideRunDatabase(serverUrl: string, embedded: boolean): Promise<RunDatabase> {
+async function besideRunDatabase(
+  serverUrl: string,
+  embedded: boolean,
+  durability: Durability,
+): Promise<RunDatabase> {
   const server: RunServer = {
     url: serverUrl,
     client: await connect(serverUrl, 'reservebench-admin'),
     embedded: undefined,
   };
-  const { name, connectionString, admin } = await createRunDatabase(server);
+  const { name, connectionString, admin } = await createRunDatabase(server, durability);
   const closing = { closed: false };
   // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
   const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
@@ -237,7 +244,7 @@ async function besideRunDatabase(serverUrl: string, embedded: boolean): Promise<
     admin,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(serverUrl, embedded),
+    beside: () => besideRunDatabase(serverUrl, embedded, durability),
     async close() {
       closing.closed = true;
       await run.admin.end().catch(() => undefined);
@@ -253,10 +260,14 @@ async function besideRunDatabase(serverUrl: string, embedded: boolean): Promise<
   return run;
 }
 
-export async function openRunDatabase(options: { databaseUrl?: string }): Promise<RunDatabase> {
+export async function openRunDatabase(options: {
+  databaseUrl?: string | undefined;
+  durability?: Durability | undefined;
+}): Promise<RunDatabase> {
+  const durability = options.durability ?? DEFAULT_DURABILITY;
   const server = await connectServer(options.databaseUrl);
   const { embedded } = server;
-  const { name, connectionString, admin } = await createRunDatabase(server);
+  const { name, connectionString, admin } = await createRunDatabase(server, durability);
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
 
@@ -266,7 +277,7 @@ export async function openRunDatabase(options: { databaseUrl?: string }): Promis
     admin,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(server.url, embedded !== undefined),
+    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability),
     ...(embedded
       ? {
           async crashAndRestart() {

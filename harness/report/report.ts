@@ -3,10 +3,12 @@
  * Markdown rendering for reviewers, and the files written on every run (`reports/<stamp>/` plus a
  * refreshed `reports/latest/`).
  */
+
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../../strategies/contract.ts';
+import { commitsLine } from '../database/durability.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
 import { failsTheRun } from '../verdict/case-result.ts';
 import { coverageRows } from '../verdict/coverage.ts';
@@ -64,6 +66,7 @@ function headLines(report: Report, failed: number): string[] {
       ],
     }),
     '',
+    ...(env.database === 'target' ? [] : [`${commitsLine(env.settings)}.`, '']),
   ];
 }
 

@@ -3,7 +3,9 @@
  * TERMINAL_COLUMNS: the case table takes its narrow form, cells wrap inside their column (at spaces, else
  * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
  */
+
 import Table from 'cli-table3';
+import { commitsLine } from '../database/durability.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import type { Report } from './report.ts';
@@ -127,6 +129,7 @@ export function caseLine(c: CaseResult): string {
 export function renderTerminal(report: Report): string {
   const notApplicable = notApplicableLine(report.cases);
   return [
+    ...(report.environment.database === 'target' ? [] : [prose(commitsLine(report.environment.settings))]),
     prose(PHASES_NOTE.replace(/`/g, '')),
     render(caseTableNarrow(report.cases), [30, undefined, 24, 14]),
     ...(notApplicable ? [prose(notApplicable)] : []),

@@ -1,6 +1,7 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
+import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
@@ -21,7 +22,9 @@ export interface SuiteOptions {
   scenarios: readonly Scenario[];
   overrides: ScenarioOverrides;
   repeat: number;
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
+  /** Whether every commit waits for its WAL flush (default on). */
+  durability?: Durability | undefined;
   /** Keep the run database even when every case passed. */
   keep: boolean;
   timeoutMs: number;
@@ -102,7 +105,7 @@ async function exploreSideBySide(
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const db = await openRunDatabase({ databaseUrl: options.databaseUrl });
+  const db = await openRunDatabase({ databaseUrl: options.databaseUrl, durability: options.durability });
   const cases: CaseResult[] = [];
   const failed = () => cases.some(failsTheRun);
   const kept: string[] = [];

@@ -15,6 +15,7 @@ import { failsTheRun } from '../../verdict/case-result.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
+  durabilityFrom,
   list,
   reportsFolder,
   resolveStrategies,
@@ -37,6 +38,7 @@ const OPTIONS = {
   ),
   reports: value('where explore/<design>-seed<seed>.spec is written (default reports)'),
   'database-url': value('PostgreSQL server instead of the embedded one (also DATABASE_URL)'),
+  durability: value('on (default): every commit waits for its WAL flush; off: it does not'),
   'timeout-ms': value(
     `longest a program's step may neither complete nor wait (default ${EXPLORE_DEFAULTS.timeoutMs})`,
   ),
@@ -73,7 +75,7 @@ export async function exploreCommand(args: ExploreArgs): Promise<number> {
   const [ref] = await resolveStrategies(names);
   if (!ref) throw Errors.badInput('explore needs a strategy');
   const reports = reportsFolder(args.reports);
-  const db = await openRunDatabase(databaseUrl ? { databaseUrl } : {});
+  const db = await openRunDatabase({ databaseUrl, durability: durabilityFrom(args.durability) });
   const bar = progressBar(budget.ms === undefined ? budget.programs : 0, 'explore', 'programs');
   let failed = false;
   try {

@@ -22,6 +22,7 @@ import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
+  durabilityFrom,
   list,
   MAX_CLIENTS,
   MAX_REPEAT,
@@ -67,6 +68,7 @@ const OPTIONS = {
   permutations: value(
     'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
   ),
+  durability: value('on (default): every commit waits for its WAL flush, as in production; off: it does not'),
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
@@ -122,6 +124,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       'database-url': args['database-url'],
       keep: args.keep,
       threads: args.threads,
+      durability: args.durability,
     },
     timeoutMs,
   );
@@ -159,6 +162,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     threads,
     ...(isolation.length > 0 ? { isolation } : {}),
     databaseUrl,
+    durability: durabilityFrom(args.durability),
     // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
     ...(args.json
       ? {}
