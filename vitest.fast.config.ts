@@ -18,6 +18,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/generated-output.test.ts',
   'test/history-checker.test.ts',
   'test/invariants.test.ts',
+  'test/junit.test.ts',
   'test/layout.test.ts',
   'test/redact.test.ts',
   'test/yardstick.test.ts',

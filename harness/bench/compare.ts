@@ -39,7 +39,8 @@ const benchReportSchema = z.object({
 export type ComparedReport = z.infer<typeof benchReportSchema>;
 type Series = z.infer<typeof seriesSchema>;
 
-const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission'>) =>
+/** `hot-row × 16 [admission 4:8]`: how a series is named, matched and listed. */
+export const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission'>) =>
   `${s.strategy} × ${s.clients}${s.admission ? ` [admission ${s.admission}]` : ''}`;
 
 /** A bench report written with trials; anything else exits 2 with one line naming the file and the flaw. */

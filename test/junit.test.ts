@@ -1,0 +1,243 @@
+/**
+ * Issue 27, item 5: results in CI's own view. A run's report and a comparison as JUnit XML, read back by a
+ * real XML parser with the counts of the report they came from; the failing cases as GitHub annotations
+ * (escaped as GitHub's toolkit escapes them) and as the job summary. No server: the committed example
+ * report, a small hand-made one with every kind of case, and the committed bench baseline.
+ */
+import { readFileSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compareReports, readBenchReport } from '../harness/bench/compare.ts';
+import { comparisonJunit } from '../harness/bench/compare-junit.ts';
+import {
+  annotationLines,
+  escapeData,
+  escapeProperty,
+  MAX_ANNOTATIONS,
+  stepSummary,
+} from '../harness/report/github-actions.ts';
+import { renderJunitXml } from '../harness/report/junit-xml.ts';
+import type { Report } from '../harness/report/report.ts';
+import { runJunit } from '../harness/report/run-junit.ts';
+
+const EXAMPLE_RUN = 'docs/examples/run/report.json';
+const BASELINE = 'docs/examples/bench/report.json';
+const example = JSON.parse(readFileSync(EXAMPLE_RUN, 'utf8')) as Report;
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+// A hand-made report with every kind of case, built on the example's so each is a valid case.
+const FAIL_ID = 'contention/fails|one';
+const PROBLEMS = ['oversold 3 (expected 0)', 'drift <2> & "x"\nthen \u0007'];
+const passed = example.cases.find((c) => c.id === 'contention/hot-row');
+const skipped = example.cases.find((c) => c.status === 'n/a');
+if (passed?.status !== 'pass' || skipped?.status !== 'n/a') throw new Error('the example report changed');
+const failCase: Report['cases'][number] = {
+  ...passed,
+  id: FAIL_ID,
+  strategy: 'fails-one',
+  status: 'fail',
+  problems: PROBLEMS,
+  boundary: 'failed: oversold',
+};
+const skippedCase: Report['cases'][number] = {
+  ...skipped,
+  id: 'expiry/skipped-one',
+  strategy: 'skipped-one',
+  reason: 'negative control: contention catches it',
+};
+const handMade: Report = {
+  ...example,
+  ok: false,
+  cases: [
+    passed,
+    failCase,
+    {
+      id: 'contention/broken-one',
+      scenario: 'contention',
+      strategy: 'broken-one',
+      expect: 'hold',
+      status: 'broken',
+      outcomes: {},
+      invariants: null,
+      boundary: 'broken: could not be measured',
+      problems: ['a session never progressed'],
+    },
+    skippedCase,
+    { ...skippedCase, id: 'expiry/uncovered-one', reason: 'no expire', coverage: { missing: ['no expire'] } },
+    { ...failCase, id: 'contention/hot-row@serializable', expect: 'measure', isolation: 'serializable' },
+  ],
+  uncovered: ['expiry/uncovered-one: no expire'],
+};
+
+type Attributes = Record<string, string>;
+type Outcome = Attributes & { '#text'?: string };
+interface ParsedCase {
+  name: string;
+  classname: string;
+  time?: string;
+  failure?: Outcome;
+  error?: Outcome;
+  skipped?: Attributes;
+}
+type ParsedSuite = Attributes & { testcase: ParsedCase[] };
+interface Parsed {
+  testsuites: Attributes & { testsuite: ParsedSuite[] };
+}
+
+/** The XML as a JUnit reader sees it: attributes by name, suites and cases always lists, entities decoded. */
+function parseJunit(xml: string): Parsed {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    processEntities: true,
+    htmlEntities: true,
+    isArray: (name) => name === 'testsuite' || name === 'testcase',
+  });
+  return parser.parse(xml) as Parsed;
+}
+
+/** The counts the elements themselves show, and the counts the attributes claim, for each suite and all. */
+function countsOf(parsed: Parsed) {
+  const suites = parsed.testsuites.testsuite;
+  const cases = suites.flatMap((s) => s.testcase);
+  const counted = (list: readonly ParsedCase[]) => ({
+    tests: list.length,
+    failures: list.filter((c) => c.failure !== undefined).length,
+    errors: list.filter((c) => c.error !== undefined).length,
+    skipped: list.filter((c) => c.skipped !== undefined).length,
+  });
+  const claimed = (a: Attributes) => ({
+    tests: Number(a.tests),
+    failures: Number(a.failures),
+    errors: Number(a.errors),
+    skipped: Number(a.skipped),
+  });
+  for (const suite of suites) expect(claimed(suite), suite.name).toEqual(counted(suite.testcase));
+  expect(claimed(parsed.testsuites)).toEqual(counted(cases));
+  return { ...counted(cases), cases };
+}
+
+const byStatus = (report: Report, status: string) => report.cases.filter((c) => c.status === status).length;
+
+describe('run --junit: the report as JUnit XML', () => {
+  it('the committed example report: a JUnit reader counts what report.json holds', () => {
+    const parsed = parseJunit(renderJunitXml(runJunit(example)));
+    const counts = countsOf(parsed);
+    expect(counts.tests).toBe(example.cases.length);
+    expect(counts.failures).toBe(byStatus(example, 'fail'));
+    expect(counts.errors).toBe(byStatus(example, 'broken'));
+    expect(counts.skipped).toBe(byStatus(example, 'n/a'));
+    expect(counts.cases.map((c) => c.name).sort()).toEqual(example.cases.map((c) => c.id).sort());
+    // One suite per strategy, each case's classname its strategy.
+    const strategies = [...new Set(example.cases.map((c) => c.strategy))];
+    expect(parsed.testsuites.testsuite.map((s) => s.name)).toEqual(strategies);
+    for (const suite of parsed.testsuites.testsuite) {
+      expect(new Set(suite.testcase.map((c) => c.classname))).toEqual(new Set([suite.name]));
+    }
+    const contention = counts.cases.find((c) => c.name === 'contention/hot-row');
+    const reported = example.cases.find((c) => c.id === 'contention/hot-row');
+    expect(Number(contention?.time)).toBe((reported?.durationMs ?? Number.NaN) / 1000);
+  });
+
+  it('a fail is a failure with its problems, broken an error, n/a skipped with its reason', () => {
+    const parsed = parseJunit(renderJunitXml(runJunit(handMade)));
+    const counts = countsOf(parsed);
+    expect(counts).toMatchObject({ tests: 6, failures: 2, errors: 1, skipped: 1 });
+    const named = (id: string) => counts.cases.find((c) => c.name === id);
+    const fail = named(FAIL_ID)?.failure;
+    // The bell cannot be written in XML 1.0 at all: it is the replacement character.
+    expect(fail?.message).toBe(PROBLEMS.join('; ').replace('\u0007', '\uFFFD'));
+    expect(fail?.type).toBe('fail');
+    expect(fail?.['#text']).toContain(PROBLEMS[0]);
+    expect(named('contention/broken-one')?.error).toMatchObject({
+      type: 'broken',
+      message: 'a session never progressed',
+    });
+    expect(named('expiry/skipped-one')?.skipped?.message).toBe('negative control: contention catches it');
+    expect(named('expiry/uncovered-one')?.failure?.message).toBe(
+      'not covered (--require-coverage): no expire',
+    );
+    // A level the design does not claim never fails the run, so it does not fail in JUnit either.
+    const measured = named('contention/hot-row@serializable');
+    expect([measured?.failure, measured?.error, measured?.skipped]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('escapes what XML cannot hold as it is: markup, quotes, newlines in attributes, control characters', () => {
+    const parsed = parseJunit(renderJunitXml(runJunit(handMade)));
+    const fail = parsed.testsuites.testsuite.flatMap((s) => s.testcase).find((c) => c.name === FAIL_ID);
+    expect(fail?.failure?.message).toContain('<2> & "x"\nthen \uFFFD');
+  });
+});
+
+describe('compare --junit: the comparison as JUnit XML', () => {
+  const base = readBenchReport('BASE', BASELINE);
+  const slower = structuredClone(base);
+  const [first, second] = slower.bench;
+  for (const trial of first?.trials ?? []) trial.throughput *= 0.3;
+  slower.bench = slower.bench.filter((s) => s !== second);
+
+  it('a series is a test case, a regression a failure, a series only one report has is skipped', () => {
+    const comparison = compareReports(base, slower, 10);
+    const counts = countsOf(parseJunit(renderJunitXml(comparisonJunit(comparison))));
+    expect(comparison.regressions).toBe(1);
+    expect(counts).toMatchObject({
+      tests: comparison.series.length + comparison.onlyInBase.length + comparison.onlyInNew.length,
+      failures: comparison.regressions,
+      errors: 0,
+      skipped: comparison.series.filter((s) => s.verdict === 'not compared').length + 1,
+    });
+    const regression = counts.cases.find((c) => c.failure !== undefined);
+    expect(regression?.name).toBe(`${first?.strategy} × ${first?.clients}`);
+    expect(regression?.failure?.message).toMatch(
+      /^slower by more than 10% with 95% confidence: NEW ÷ BASE 0\.3×/,
+    );
+  });
+});
+
+describe('under GitHub Actions: annotations and the job summary', () => {
+  it('escapes a workflow command as GitHub documents: %, CR, LF; in a property also : and ,', () => {
+    expect(escapeData('50% off\r\nnext: a, b')).toBe('50%25 off%0D%0Anext: a, b');
+    expect(escapeProperty('50% off\r\nnext: a, b')).toBe('50%25 off%0D%0Anext%3A a%2C b');
+  });
+
+  it('one ::error per failing case, its title the case and its message every problem', () => {
+    const lines = annotationLines(runJunit(handMade));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(
+      `::error title=reservebench run%3A ${FAIL_ID}::${escapeData([...PROBLEMS, 'failed: oversold'].join('\n'))}`,
+    );
+    expect(lines.every((line) => !line.includes('\n'))).toBe(true);
+    expect(annotationLines(runJunit(example))).toEqual([]);
+  });
+
+  it('past the step limit of 10 annotations, the last one counts the rest', () => {
+    const many = {
+      ...handMade,
+      cases: Array.from({ length: 25 }, (_, i) => ({ ...failCase, id: `c/${i}` })),
+    };
+    const lines = annotationLines(runJunit(many));
+    expect(lines).toHaveLength(MAX_ANNOTATIONS);
+    expect(lines.at(-1)).toMatch(/^::error title=reservebench run%3A 16 more failing::/);
+  });
+
+  it('the summary: the verdict, the counts and the failing cases, a | in a cell escaped', () => {
+    const summary = stepSummary(runJunit(handMade), false);
+    expect(summary).toMatch(/^### reservebench run: NOT ok\n/);
+    expect(summary).toMatch(/\| 6 +\| 2 +\| 2 +\| 1 +\| 1 +\|/);
+    expect(summary).toContain(`| ${FAIL_ID.replace('|', '\\|')} `);
+    expect(summary).toContain('&lt;2&gt; &amp; "x"<br>then');
+    expect(stepSummary(runJunit(example), true)).toMatch(/^### reservebench run: ok\n/);
+    const allSkipped = { ...handMade, cases: [skippedCase] };
+    expect(stepSummary(runJunit(allSkipped), false)).toContain('nothing was judged, every case was skipped');
+  });
+});
