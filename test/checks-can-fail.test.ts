@@ -1,13 +1,20 @@
 /**
  * Every check proves it can fail: for each invariant and each kind of expectation, a fixture strategy that
  * breaks that one check (test/fixtures/checks/), run through the real command line, fails the run for that
- * reason. docs/verdicts.md's "Every check can fail" table lists the same pairs.
+ * reason. docs/verdicts.md's "Every check can fail" table lists the same pairs. A run that fails writes its
+ * `--junit` file all the same, with the report's counts.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { CheckName } from '../strategies/contract.ts';
+import { countsOf, parseJunit } from './junit-reader.ts';
 import { measured, runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
+const scratch = mkdtempSync(join(tmpdir(), 'reservebench-checks-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const fixture = (name: string) => `test/fixtures/checks/${name}.ts`;
 
 interface Breaker {
@@ -110,10 +117,17 @@ describe('each check fails a strategy that breaks it', () => {
     expect(lenient.report.coverage[0]?.cells).toEqual({ expiry: 'not covered', contention: 'pass' });
     expect(lenient.report.boundary[0]?.boundary).toMatch(/not covered: expiry — no expire/);
 
-    const strict = await runJson(serverUrl, [...args, '--require-coverage']);
+    // --junit (issue 27): written for the failing run too, where CI needs it most, in a folder it made.
+    const junit = join(scratch, 'ci', 'junit.xml');
+    const strict = await runJson(serverUrl, [...args, '--require-coverage', '--junit', junit]);
     expect(strict.run.code).toBe(1);
     expect(strict.report.ok).toBe(false);
     expect(strict.report.uncovered).toEqual([expect.stringMatching(/^expiry\/lock-first: not covered/)]);
+    const counts = countsOf(parseJunit(readFileSync(junit, 'utf8')));
+    expect(counts).toMatchObject({ tests: strict.report.cases.length, failures: 1, errors: 0, skipped: 0 });
+    expect(counts.cases.map((c) => c.name).sort()).toEqual(strict.report.cases.map((c) => c.id).sort());
+    const uncovered = counts.cases.find((c) => c.name === 'expiry/lock-first');
+    expect(uncovered?.failure?.message).toBe('not covered: expiry — no expire (--require-coverage)');
   });
 });
 

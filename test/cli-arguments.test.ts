@@ -98,6 +98,25 @@ const FLAG_VALUES: [string[], RegExp][] = [
   [['compare', 'a.json', 'b.json', '--json=0'], /--json takes no value, got "0"/],
 ];
 
+/** compare checks --junit once its reports are read: the committed baseline, as BASE and NEW. */
+const BASELINE = new URL('../docs/examples/bench/report.json', import.meta.url).pathname;
+const JUNIT: Refused[] = [
+  { args: ['run', '--junit', '', ...UNREACHABLE], message: /--junit must name a file, got ""/ },
+  { args: ['compare', BASELINE, BASELINE, '--junit', ''], message: /--junit must name a file, got ""/ },
+  {
+    args: ['run', '--junit', scratch, ...UNREACHABLE],
+    message: /--junit ".*" cannot be used: it is a folder/,
+  },
+  {
+    args: ['compare', BASELINE, BASELINE, '--junit', join(aFile, 'junit.xml')],
+    message: /--junit ".*" cannot be used: ".*a-file" is not a folder/,
+  },
+  {
+    args: ['run', '--junit', 'a.xml', '--junit', 'b.xml', ...UNREACHABLE],
+    message: /--junit is given more than once \("a\.xml", "b\.xml"\)/,
+  },
+];
+
 const REFUSED: Refused[] = [
   ...ODD_VALUES.map(([args, message]) => ({ args: [...args, ...UNREACHABLE], message })),
   ...TRAILING_EMPTY,
@@ -106,6 +125,7 @@ const REFUSED: Refused[] = [
   NOT_A_URL,
   ...REPORTS.flatMap(([, folder, message]) => ['run', 'bench'].map((c) => reportsCase(c, folder, message))),
   ...FLAG_VALUES.map(([args, message]) => ({ args, message })),
+  ...JUNIT,
 ];
 
 const keyOf = (args: readonly string[], env?: Env) => JSON.stringify([args, env ?? {}]);
@@ -168,6 +188,10 @@ describe('--reports is made and checked before the run starts', () => {
     expect(run.code).toBe(3);
     expect(existsSync(folder)).toBe(true);
   });
+});
+
+describe('--junit names a file whose folder can be written, checked before the run (or compare) starts', () => {
+  it.each(JUNIT)('$args', (refused) => expectRefused(refused));
 });
 
 describe('a flag given a value is refused, never read as false', () => {

@@ -4,11 +4,14 @@
  * (escaped as GitHub's toolkit escapes them) and as the job summary. No server: the committed example
  * report, a small hand-made one with every kind of case, and the committed bench baseline.
  */
-import { readFileSync } from 'node:fs';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { compareReports, readBenchReport } from '../harness/bench/compare.ts';
 import { comparisonJunit } from '../harness/bench/compare-junit.ts';
+import { publishResults } from '../harness/cli/ci-results.ts';
+import { compareCommand } from '../harness/cli/commands/compare-command.ts';
 import {
   annotationLines,
   escapeData,
@@ -19,10 +22,13 @@ import {
 import { renderJunitXml } from '../harness/report/junit-xml.ts';
 import type { Report } from '../harness/report/report.ts';
 import { runJunit } from '../harness/report/run-junit.ts';
+import { countsOf, parseJunit } from './junit-reader.ts';
 
 const EXAMPLE_RUN = 'docs/examples/run/report.json';
 const BASELINE = 'docs/examples/bench/report.json';
 const example = JSON.parse(readFileSync(EXAMPLE_RUN, 'utf8')) as Report;
+const scratch = mkdtempSync(join(tmpdir(), 'reservebench-junit-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
@@ -66,62 +72,16 @@ const handMade: Report = {
       problems: ['a session never progressed'],
     },
     skippedCase,
-    { ...skippedCase, id: 'expiry/uncovered-one', reason: 'no expire', coverage: { missing: ['no expire'] } },
+    {
+      ...skippedCase,
+      id: 'expiry/uncovered-one',
+      reason: 'not covered: expiry — no expire',
+      coverage: { missing: ['no expire'] },
+    },
     { ...failCase, id: 'contention/hot-row@serializable', expect: 'measure', isolation: 'serializable' },
   ],
-  uncovered: ['expiry/uncovered-one: no expire'],
+  uncovered: ['expiry/uncovered-one: not covered: expiry — no expire'],
 };
-
-type Attributes = Record<string, string>;
-type Outcome = Attributes & { '#text'?: string };
-interface ParsedCase {
-  name: string;
-  classname: string;
-  time?: string;
-  failure?: Outcome;
-  error?: Outcome;
-  skipped?: Attributes;
-}
-type ParsedSuite = Attributes & { testcase: ParsedCase[] };
-interface Parsed {
-  testsuites: Attributes & { testsuite: ParsedSuite[] };
-}
-
-/** The XML as a JUnit reader sees it: attributes by name, suites and cases always lists, entities decoded. */
-function parseJunit(xml: string): Parsed {
-  expect(XMLValidator.validate(xml)).toBe(true);
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    parseAttributeValue: false,
-    parseTagValue: false,
-    processEntities: true,
-    htmlEntities: true,
-    isArray: (name) => name === 'testsuite' || name === 'testcase',
-  });
-  return parser.parse(xml) as Parsed;
-}
-
-/** The counts the elements themselves show, and the counts the attributes claim, for each suite and all. */
-function countsOf(parsed: Parsed) {
-  const suites = parsed.testsuites.testsuite;
-  const cases = suites.flatMap((s) => s.testcase);
-  const counted = (list: readonly ParsedCase[]) => ({
-    tests: list.length,
-    failures: list.filter((c) => c.failure !== undefined).length,
-    errors: list.filter((c) => c.error !== undefined).length,
-    skipped: list.filter((c) => c.skipped !== undefined).length,
-  });
-  const claimed = (a: Attributes) => ({
-    tests: Number(a.tests),
-    failures: Number(a.failures),
-    errors: Number(a.errors),
-    skipped: Number(a.skipped),
-  });
-  for (const suite of suites) expect(claimed(suite), suite.name).toEqual(counted(suite.testcase));
-  expect(claimed(parsed.testsuites)).toEqual(counted(cases));
-  return { ...counted(cases), cases };
-}
 
 const byStatus = (report: Report, status: string) => report.cases.filter((c) => c.status === status).length;
 
@@ -161,7 +121,7 @@ describe('run --junit: the report as JUnit XML', () => {
     });
     expect(named('expiry/skipped-one')?.skipped?.message).toBe('negative control: contention catches it');
     expect(named('expiry/uncovered-one')?.failure?.message).toBe(
-      'not covered (--require-coverage): no expire',
+      'not covered: expiry — no expire (--require-coverage)',
     );
     // A level the design does not claim never fails the run, so it does not fail in JUnit either.
     const measured = named('contention/hot-row@serializable');
@@ -202,6 +162,16 @@ describe('compare --junit: the comparison as JUnit XML', () => {
       /^slower by more than 10% with 95% confidence: NEW ÷ BASE 0\.3×/,
     );
   });
+
+  it('the command writes the file, with the exit code of the gate', async () => {
+    const newPath = join(scratch, 'slower.json');
+    writeFileSync(newPath, JSON.stringify(slower));
+    const junit = join(scratch, 'made', 'compare.xml');
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const code = await compareCommand({ base: BASELINE, new: newPath, json: false, junit });
+    expect(code).toBe(1);
+    expect(countsOf(parseJunit(readFileSync(junit, 'utf8'))).failures).toBe(1);
+  });
 });
 
 describe('under GitHub Actions: annotations and the job summary', () => {
@@ -239,5 +209,27 @@ describe('under GitHub Actions: annotations and the job summary', () => {
     expect(stepSummary(runJunit(example), true)).toMatch(/^### reservebench run: ok\n/);
     const allSkipped = { ...handMade, cases: [skippedCase] };
     expect(stepSummary(runJunit(allSkipped), false)).toContain('nothing was judged, every case was skipped');
+  });
+
+  it('publishes the JUnit file always, annotations and the summary only under GitHub Actions', () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0);
+    const junit = join(scratch, 'run.xml');
+    const summary = join(scratch, 'summary.md');
+    publishResults(junit, runJunit(handMade), false);
+    expect(stderr).toEqual([]);
+    expect(countsOf(parseJunit(readFileSync(junit, 'utf8'))).tests).toBe(6);
+
+    vi.stubEnv('GITHUB_ACTIONS', 'true');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    writeFileSync(summary, '# before\n');
+    publishResults(undefined, runJunit(handMade), false);
+    expect(
+      stderr
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('::error ')),
+    ).toHaveLength(3);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^# before\n### reservebench run: NOT ok\n/);
   });
 });

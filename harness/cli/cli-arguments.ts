@@ -126,15 +126,37 @@ export function databaseUrlFrom(args: { 'database-url'?: unknown }): string | un
 /**
  * Makes the reports folder and proves it writable before the run, which would otherwise find out only
  * when it has finished (a file in the way) or never (Node's recursive mkdir spins forever under /proc).
- * Missing folders are made one level at a time for that reason. A probe folder is made and removed
- * again, since as root the permission bits alone say nothing.
  */
 export function reportsFolder(value: unknown): string {
   const text = single('reports', value) ?? 'reports';
   if (text.trim() === '') throw Errors.badInput(`--reports must name a folder, got ${shown(text)}`);
-  const refuse = (reason: string) =>
-    Errors.badInput(`--reports ${shown(text)} cannot be used: ${reason.replace(/\s+/g, ' ')}`);
-  const folder = resolve(text);
+  writableFolder(resolve(text), refusal('reports', text));
+  return text;
+}
+
+/**
+ * `--junit FILE`: a file whose folder is made and proved writable before the run, as the reports folder
+ * is, so the results CI reads are never lost at the end of a long run. The file itself is written last.
+ */
+export function junitFile(value: unknown): string | undefined {
+  const text = single('junit', value);
+  if (text === undefined) return undefined;
+  if (text.trim() === '') throw Errors.badInput(`--junit must name a file, got ${shown(text)}`);
+  const refuse = refusal('junit', text);
+  if (kindOf(resolve(text)) === 'folder') throw refuse('it is a folder');
+  writableFolder(dirname(resolve(text)), refuse);
+  return text;
+}
+
+const refusal = (name: string, text: string) => (reason: string) =>
+  Errors.badInput(`--${name} ${shown(text)} cannot be used: ${reason.replace(/\s+/g, ' ')}`);
+
+/**
+ * Makes `folder` and proves it writable. Missing folders are made one level at a time (a recursive mkdir
+ * spins forever under /proc). A probe folder is made and removed again, since as root the permission bits
+ * alone say nothing.
+ */
+function writableFolder(folder: string, refuse: (reason: string) => Error): void {
   const missing: string[] = [];
   let existing = folder;
   for (;;) {
@@ -159,7 +181,6 @@ export function reportsFolder(value: unknown): string {
   } catch (error: unknown) {
     throw refuse(`cannot write in it: ${oneLine(error)}`);
   }
-  return text;
 }
 
 function kindOf(path: string): 'folder' | 'other' | 'missing' {

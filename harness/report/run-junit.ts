@@ -43,7 +43,7 @@ function outcomeOf(c: ReportedCase, uncovered: ReadonlySet<string>): JunitOutcom
       return failed('error', 'broken', c.problems, c.boundary);
     case 'n/a':
       return uncovered.has(`${c.id}: ${c.reason}`)
-        ? failed('failure', 'not covered', [`not covered (--require-coverage): ${c.reason}`], c.boundary)
+        ? failed('failure', 'not covered', [`${c.reason} (--require-coverage)`], c.boundary)
         : { kind: 'skipped', message: c.reason };
   }
 }

@@ -1,12 +1,16 @@
 /**
  * `reservebench compare BASE.json NEW.json`: the throughput of each series two bench runs share, NEW ÷
- * BASE with a 95% interval and a verdict, as a Markdown table (or JSON). Exit 1 when a series is slower
- * than the threshold allows with confidence, 2 when a file is not a bench report with trials.
+ * BASE with a 95% interval and a verdict, as a Markdown table (or JSON), and with --junit as JUnit XML. Exit
+ * 1 when a series is slower than the threshold allows with confidence, 2 when a file is not a bench report
+ * with trials.
  */
 import { compareReports, readBenchReport, renderComparisonMarkdown } from '../../bench/compare.ts';
+import { comparisonJunit } from '../../bench/compare-junit.ts';
 import { Errors, EXIT } from '../../errors.ts';
-import { boundedInteger, shown, single } from '../cli-arguments.ts';
+import { publishResults } from '../ci-results.ts';
+import { boundedInteger, junitFile, shown, single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, positional, value } from '../command-definition.ts';
+import { junitOption } from './report-options.ts';
 
 /** Slower by more than this, with 95% confidence, fails `compare` unless told otherwise. */
 export const DEFAULT_REGRESSION_PCT = 10;
@@ -18,6 +22,7 @@ const OPTIONS = {
     `exit 1 when a series is slower by more than PCT% with 95% confidence (${DEFAULT_REGRESSION_PCT})`,
   ),
   json: flag('print the comparison as JSON, no table'),
+  ...junitOption('a test case per series, a regression a failure'),
 };
 
 export type CompareArgs = ArgsOf<typeof OPTIONS>;
@@ -39,11 +44,14 @@ export async function compareCommand(args: CompareArgs): Promise<number> {
     readBenchReport('NEW', names.new),
     pct,
   );
+  // Made once every input is known good, as --reports is: a refused comparison leaves no folder behind.
+  const junit = junitFile(args.junit);
   process.stdout.write(
     args.json
       ? `${JSON.stringify({ base: names.base, new: names.new, ...comparison }, null, 2)}\n`
       : renderComparisonMarkdown(comparison, names),
   );
+  publishResults(junit, comparisonJunit(comparison), comparison.regressions === 0);
   return comparison.regressions > 0 ? EXIT.expectationFailed : EXIT.ok;
 }
 

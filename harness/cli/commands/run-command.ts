@@ -12,17 +12,20 @@ import { outOfReach } from '../../explore/out-of-reach.ts';
 import { specScenario } from '../../explore/spec-scenario.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
-import { buildReport, writeReportFiles } from '../../report/report.ts';
+import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
+import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import type { InterleavingScenario } from '../../scenario/scenario.ts';
 import { runSuite, type SuiteOptions } from '../../scenario/suite.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { preflightTarget, targetArgs } from '../black-box-options.ts';
+import { publishResults } from '../ci-results.ts';
 import {
   boundedInteger,
   databaseUrlFrom,
   durabilityFrom,
+  junitFile,
   list,
   MAX_CLIENTS,
   MAX_REPEAT,
@@ -33,7 +36,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
-import { reportOptions } from './report-options.ts';
+import { junitOption, reportOptions } from './report-options.ts';
 
 const OPTIONS = {
   strategy: value(
@@ -57,6 +60,7 @@ const OPTIONS = {
   stock: value("units of the first sku (default: the fixture's)"),
   repeat: value('run each case this many times (intermittent bugs)'),
   ...reportOptions('reports/<stamp>/ and latest/'),
+  ...junitOption('a test case per case (docs/ci.md)'),
   keep: flag('keep the run database for inspection'),
   'timeout-ms': value('longest wait at a barrier before a case is stuck (60000)'),
   threads: value(
@@ -148,6 +152,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const databaseUrl = databaseUrlFrom(args);
   const strategies = await resolveStrategies(list('strategy', args.strategy));
   const reports = reportsFolder(args.reports);
+  const junit = junitFile(args.junit);
 
   const result = await runSuite({
     strategies,
@@ -174,14 +179,24 @@ export async function runCommand(args: RunArgs): Promise<number> {
     result,
     strategies.map((r) => r.strategy),
   );
+  writeReport(reports, report, { json: args.json, junit });
+  for (const line of result.kept) process.stderr.write(`${line}\n`);
+  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
+
+/** The report's files, what stdout shows of it, and its results where CI reads them (--junit, GitHub). */
+function writeReport(
+  reports: string,
+  report: Report,
+  output: { json: boolean; junit: string | undefined },
+): void {
   const folder = writeReportFiles(reports, report);
-  if (args.json) {
+  if (output.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
   }
-  for (const line of result.kept) process.stderr.write(`${line}\n`);
-  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+  publishResults(output.junit, runJunit(report), report.ok);
 }
 
 /** A --spec file as a scenario: bad input (unreadable, not a strategy spec) is one line, exit 2. */
@@ -226,6 +241,7 @@ async function runAgainstTarget(
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports);
+  const junit = junitFile(options.junit);
   const result = await runTargetSuite({
     target,
     scenarios: options.scenarios,
@@ -240,12 +256,7 @@ async function runAgainstTarget(
         }),
   });
   const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
-  const folder = writeReportFiles(reports, report);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
-  }
+  writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }
 
