@@ -8,8 +8,13 @@
 import { connect } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import type { RequestLog } from '../harness/http/exchange.ts';
 import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
-import { type ReservationService, startReservationService } from '../harness/http/reservation-service.ts';
+import {
+  type ReservationService,
+  type ServiceOptions,
+  startReservationService,
+} from '../harness/http/reservation-service.ts';
 import { checkReserveBody } from '../harness/http/reserve-body.ts';
 import type { ReservationStatus, ReserveRequest, ReserveResult, Strategy } from '../strategies/contract.ts';
 
@@ -54,10 +59,10 @@ async function start(
   behaviour: Answering,
   limit = 1,
   maxWaiting = 1,
-  skus?: readonly string[],
+  more: Pick<ServiceOptions, 'skus' | 'log'> = {},
 ): Promise<ReservationService> {
   service = await startReservationService({
-    ...(skus ? { skus } : {}),
+    ...more,
     strategy: answering(behaviour),
     connectionString: serverUrl,
     admission: { limit, maxWaiting, waitMs: 10_000 },
@@ -128,7 +133,7 @@ describe('the service', () => {
         return { outcome: 'HELD', status: 'HELD' };
       },
     };
-    const s = await start(behaviour, 1, 1, ['sku-lab-01']);
+    const s = await start(behaviour, 1, 1, { skus: ['sku-lab-01'] });
     const unknown = await postReserve(s.url, { ...request('k-unknown'), sku: 'sku-lab-02' });
     expect(unknown).toMatchObject({
       code: 400,
@@ -179,13 +184,15 @@ describe('the service', () => {
   it('counts a client that goes away as a client abort, not a database error', async () => {
     const reserved = deferred();
     const finish = deferred();
-    const s = await start({
+    const logged: RequestLog[] = [];
+    const behaviour: Answering = {
       reserve: async () => {
         reserved.resolve();
         await finish.promise;
         return { outcome: 'HELD', status: 'HELD' };
       },
-    });
+    };
+    const s = await start(behaviour, 1, 1, { log: (line) => logged.push(line) });
     const { port } = new URL(s.url);
     const send = async (text: string) => {
       const socket = connect(Number(port), '127.0.0.1');
@@ -208,6 +215,12 @@ describe('the service', () => {
       finish.resolve();
     }
     expect(s.counters()).toMatchObject({ databaseErrors: 0, admitted: 1 });
+    // The log says no answer reached either client, and what the service did for the one it admitted.
+    await until('both requests logged', () => logged.length === 2);
+    expect(logged.map((l) => [l.code, l.client_aborted, l.outcome])).toEqual([
+      [null, true, null],
+      [null, true, 'HELD'],
+    ]);
   });
 
   it('answers an outcome outside the contract with a 500 naming it', async () => {

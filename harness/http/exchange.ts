@@ -15,8 +15,11 @@ export interface RequestLog {
   route: string;
   request_key: string | null;
   sku: string | null;
-  /** The HTTP status code answered (or that would have been, had the client stayed). */
-  code: number;
+  /**
+   * The HTTP status code answered; null when the client went away before its answer (`client_aborted`):
+   * no code reached it, and `outcome`/`status` say what the service did all the same.
+   */
+  code: number | null;
   outcome: string | null;
   status: string | null;
   /** From the request's arrival to its answer being handed to the socket. */
@@ -96,7 +99,7 @@ export function requestLog(x: Exchange, code: number, end: number): RequestLog {
     route: x.route,
     request_key: x.requestKey ?? null,
     sku: x.sku ?? null,
-    code,
+    code: x.clientAborted ? null : code,
     outcome: x.outcome ?? null,
     status: x.status ?? null,
     latency_ms: Math.round((end - x.began) * 1000) / 1000,
