@@ -163,7 +163,7 @@ describe('docs/reports.md', () => {
     // What the embedded server really runs with, as the environment section records it.
     expect(example.environment).toMatchObject({
       database: 'embedded',
-      settings: { synchronous_commit: 'off' },
+      settings: { synchronous_commit: 'on' },
     });
   });
 });
