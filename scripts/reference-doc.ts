@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HttpBlackBox } from '../harness/blackbox/http-black-box.ts';
 import { loadAllBuiltIn } from '../harness/registry/registry.ts';
+import { markdownCell } from '../harness/report/markdown-table.ts';
 import { missingFor } from '../harness/scenario/applicability.ts';
 import { SCENARIOS } from '../harness/scenario/index.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
@@ -43,10 +44,6 @@ function dedentSpec(spec: string): string {
   return [lines[0], ...lines.slice(1).map((line) => line.slice(cut))].join('\n');
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 function counts(record: Readonly<Record<string, unknown>>): string {
   const entries = Object.entries(record).filter(([, v]) => v !== undefined);
   return entries.length === 0 ? '—' : entries.map(([k, v]) => `${k} ${String(v)}`).join(', ');
@@ -74,7 +71,7 @@ function strategySection(strategies: readonly Strategy[]): string[] {
           .join('; ')
       : '—';
     lines.push(
-      `| \`${s.id}\` | ${s.expect} | ${cell(s.guarantee)} | ${pausePoints(s)} | ${optional} | ${cell(caught)} |`,
+      `| \`${markdownCell(s.id)}\` | ${s.expect} | ${markdownCell(s.guarantee)} | ${markdownCell(pausePoints(s))} | ${optional} | ${markdownCell(caught)} |`,
     );
   }
   return lines;
@@ -141,7 +138,12 @@ function scenarioSection(scenario: Scenario, strategies: readonly Strategy[]): s
       'controls caught here',
       controls.map((s) => `\`${s.id}\` by ${(s.caughtBy?.[scenario.id] ?? []).join(' or ')}`).join('; '),
     ]);
-  lines.push('| | |', '| --- | --- |', ...facts.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  lines.push(
+    '| | |',
+    '| --- | --- |',
+    ...facts.map(([k, v]) => `| ${markdownCell(k)} | ${markdownCell(v)} |`),
+    '',
+  );
   if (scenario.kind === 'interleaving') lines.push('```', dedentSpec(scenario.spec), '```', '');
   return lines;
 }
@@ -161,7 +163,7 @@ export async function renderReference(): Promise<string> {
     '',
     '| check | fires when |',
     '| --- | --- |',
-    ...CHECKS.map((check) => `| \`${check}\` | ${cell(CHECK_MEANING[check])} |`),
+    ...CHECKS.map((check) => `| \`${check}\` | ${markdownCell(CHECK_MEANING[check])} |`),
     '',
     '## Scenarios',
     '',

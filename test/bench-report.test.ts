@@ -13,6 +13,7 @@ import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
 import { renderLineChart } from '../harness/bench/charts.ts';
 import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
 import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
+import { renderHtmlReport } from '../harness/report/html-report.ts';
 
 function trial(n: number, throughput: number, p99: number, generatorCores: number): TrialEntry {
   return {
@@ -140,6 +141,34 @@ describe('bench report files', () => {
     expect(rows[0]).toMatch(/\| 900–1100 +\|.*\| n\/a +\| no +\| ok/);
     expect(rows[1]).toMatch(/\| 500–600 +\|.*\| n\/a +\| \*\*yes\*\* +\| ok/);
     expect(renderBenchTerminal(report)).toContain('ok, CLIENT-BOUND');
+  });
+
+  it('escape | and line breaks in every cell, so report.md and report.html keep their columns', () => {
+    const failed: BenchEntry = {
+      ...series('a|b', 1, [trial(1, 900, 2, 0.3)]),
+      status: 'fail',
+      problems: ['drift 1 | oversold 0', 'first\nsecond'],
+    };
+    const markdown = renderBenchMarkdown({
+      ...report,
+      bench: [failed],
+      uncontended: [{ strategy: 'c\\|d', opsPerSecond: 1, latency: { mean: 1, p99: 1 }, samples: 1 }],
+    });
+    const row = markdown.split('\n').find((l) => l.startsWith('| a'));
+    expect(row).toMatch(/^\| a\\\|b +\|/);
+    expect(row).toContain('| FAIL: drift 1 \\| oversold 0; first<br>second |');
+    expect(markdown).toMatch(/\n\| c\\\\\\\|d +\|/);
+    const html = renderHtmlReport(markdown);
+    const cells = (first: string) =>
+      [
+        ...(html.match(new RegExp(`<tr>\\n<td>${first}</td>[\\s\\S]*?</tr>`))?.[0] ?? '').matchAll(
+          /<td>(.*?)<\/td>/g,
+        ),
+      ].map((m) => m[1]);
+    const seriesCells = cells('a\\|b');
+    expect(seriesCells).toHaveLength(19);
+    expect(seriesCells.at(-1)).toBe('FAIL: drift 1 | oversold 0; first<br>second');
+    expect(cells('c\\\\\\|d')).toEqual(['c\\|d', '1', '1', '1']);
   });
 
   it('draw error bars, hollow markers for client-bound points, and a log axis only for a wide p99', () => {

@@ -4,10 +4,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownTable } from 'markdown-table';
 import { commitsLine } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
+import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';

@@ -4,10 +4,10 @@
  * difference" whenever the interval holds 1, so noise is never read as a speed-up or a regression.
  */
 import { readFileSync } from 'node:fs';
-import { markdownTable } from 'markdown-table';
 import { median } from 'simple-statistics';
 import { z } from 'zod';
 import { Errors, oneLine } from '../errors.ts';
+import { markdownTable } from '../report/markdown-table.ts';
 import { type Interval, ratioInterval } from './statistics.ts';
 
 const trialSchema = z.object({

@@ -6,7 +6,6 @@
 
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownTable } from 'markdown-table';
 import type { Strategy } from '../../strategies/contract.ts';
 import { commitsLine } from '../database/durability.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
@@ -16,6 +15,7 @@ import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { isolationRows } from './isolation-matrix.ts';
+import { markdownTable } from './markdown-table.ts';
 import { checkedReport, type Report } from './report-schema.ts';
 import {
   BOUNDARY_HEADER,
