@@ -47,7 +47,8 @@ function markdownRenderer(charts: InlineCharts): MarkdownIt {
     if (!svg) return `<span class="missing-chart">[${escapeHtml(alt || src)}]</span>`;
     return `<span class="chart">${svg.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(alt)}"`)}</span>`;
   };
-  // Wide tables scroll inside their own box instead of widening the page.
+  // Wide tables scroll inside their own box instead of widening the page (on paper, where nothing
+  // scrolls, their cells wrap instead: STYLE's print rules).
   md.renderer.rules.table_open = (tokens, idx, options, _env, self) =>
     `<div class="table">${self.renderToken(tokens, idx, options)}`;
   md.renderer.rules.table_close = (tokens, idx, options, _env, self) =>
@@ -76,14 +77,20 @@ pre code { background: none; padding: 0; }
 .table { overflow-x: auto; margin: 12px 0; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid #d1d9e0; padding: 4px 8px; vertical-align: top; text-align: left; }
-th { background: #f6f8fa; white-space: nowrap; }
+th { background: #f6f8fa; }
 td:first-child { white-space: nowrap; }
+p, li { overflow-wrap: break-word; }
 tbody tr:nth-child(2n) { background: #f9fafb; }
 .chart { display: block; margin: 12px 0; }
-.chart svg { max-width: 100%; height: auto; border: 1px solid #d1d9e0; }
+.chart svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #d1d9e0; }
 .missing-chart { color: #9a6700; }
 footer { margin-top: 32px; color: #59636e; font-size: 12px; }
-@media print { .table { overflow: visible; } main { max-width: none; padding: 0; } }
+@media print {
+  main { max-width: none; padding: 0; }
+  .table { overflow: visible; }
+  table { font-size: 10px; }
+  th, td, td:first-child { padding: 2px 3px; white-space: normal; overflow-wrap: anywhere; }
+}
 `;
 
 /** The report's title: the text of report.md's first `#` heading. */
