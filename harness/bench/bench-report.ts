@@ -224,13 +224,12 @@ export function renderBenchMarkdown(report: BenchReport): string {
   ].join('\n');
 }
 
-export function writeBenchReportFiles(root: string, report: BenchReport): string {
-  const folder = reportFolder(root, report.generatedAt, 'bench');
-  mkdirSync(folder, { recursive: true });
+/** Writes report.json, report.md, bench.csv, the two charts and report.html into `folder`. */
+export function writeBenchFiles(folder: string, report: BenchReport): void {
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderBenchMarkdown(report));
   writeFileSync(join(folder, 'bench.csv'), renderBenchCsv(report.bench));
-  const legend = {
+  const shared = {
     intervalLabel: '95% interval',
     hollowLabel: `client-bound (≥ ${CLIENT_BOUND_CORES} core)`,
   };
@@ -241,7 +240,7 @@ export function writeBenchReportFiles(root: string, report: BenchReport): string
       xLabel: 'clients',
       yLabel: 'reservations / s',
       series: chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: e.ci95?.throughput })),
-      ...legend,
+      ...shared,
     }),
   );
   writeFileSync(
@@ -252,10 +251,17 @@ export function writeBenchReportFiles(root: string, report: BenchReport): string
       yLabel: 'p99 latency (ms)',
       series: chartSeries(report.bench, (e) => ({ y: e.median.p99, interval: e.ci95?.p99 })),
       yScale: 'log-when-wide',
-      ...legend,
+      ...shared,
     }),
   );
   writeHtmlReport(folder);
+}
+
+/** Writes `<root>/<stamp>-bench/` and replaces `<root>/latest-bench/` with a copy; returns the stamped folder. */
+export function writeBenchReportFiles(root: string, report: BenchReport): string {
+  const folder = reportFolder(root, report.generatedAt, 'bench');
+  mkdirSync(folder, { recursive: true });
+  writeBenchFiles(folder, report);
   refreshLatest(root, folder, 'latest-bench');
   return folder;
 }

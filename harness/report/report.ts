@@ -187,14 +187,19 @@ export function refreshLatest(root: string, folder: string, name: string): void 
   cpSync(folder, latest, { recursive: true });
 }
 
-/** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */
-export function writeReportFiles(root: string, report: Report): string {
-  const folder = reportFolder(root, report.generatedAt);
-  mkdirSync(folder, { recursive: true });
+/** Writes report.json, report.md and report.html into `folder`. */
+export function writeRunFiles(folder: string, report: Report): void {
   // Checked against the schema as written: a report that does not match is an error, never a file.
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(checkedReport(report), null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
   writeHtmlReport(folder);
+}
+
+/** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */
+export function writeReportFiles(root: string, report: Report): string {
+  const folder = reportFolder(root, report.generatedAt);
+  mkdirSync(folder, { recursive: true });
+  writeRunFiles(folder, report);
   refreshLatest(root, folder, 'latest');
   return folder;
 }

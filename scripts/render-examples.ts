@@ -1,0 +1,23 @@
+/**
+ * Re-renders the reviewed example reports in docs/examples/ from the report.json each one holds, with no
+ * database: report.md, report.html and, for the bench, bench.csv and the two charts are drawn from that
+ * document alone. So a change to how a report is drawn refreshes the examples at once, while their figures
+ * stay those of the run that made them; `npm run examples` makes new ones (scripts/refresh-examples.ts).
+ *
+ *   npm run examples:render
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
+import { type Report, writeRunFiles } from '../harness/report/report.ts';
+
+const examples = fileURLToPath(new URL('../docs/examples/', import.meta.url));
+
+for (const name of readdirSync(examples)) {
+  const folder = join(examples, name);
+  const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as Report | BenchReport;
+  if ('bench' in report) writeBenchFiles(folder, report);
+  else writeRunFiles(folder, report);
+  console.error(`render-examples: docs/examples/${name} re-rendered from its report.json`);
+}
