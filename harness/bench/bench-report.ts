@@ -232,6 +232,7 @@ export function writeBenchFiles(folder: string, report: BenchReport): void {
   const shared = {
     intervalLabel: '95% interval',
     hollowLabel: `client-bound (≥ ${CLIENT_BOUND_CORES} core)`,
+    yScale: 'log-when-wide' as const,
   };
   writeFileSync(
     join(folder, 'throughput.svg'),
@@ -250,7 +251,6 @@ export function writeBenchFiles(folder: string, report: BenchReport): void {
       xLabel: 'clients',
       yLabel: 'p99 latency (ms)',
       series: chartSeries(report.bench, (e) => ({ y: e.median.p99, interval: e.ci95?.p99 })),
-      yScale: 'log-when-wide',
       ...shared,
     }),
   );

@@ -1,10 +1,15 @@
 /**
  * Line charts as standalone SVG (so they render on a code host): one line per series over the client
  * counts, with an error bar where a point has an interval and a hollow marker where a point is not to be
- * trusted. d3-scale maps the values and picks the ticks, d3-shape draws the lines.
+ * trusted. d3-scale maps the values (chart-axis.ts: a log axis where a linear one would flatten the slow
+ * series), d3-shape draws the lines, chart-style.ts tells the series apart and chart-legend.ts names them.
  */
-import { scaleLinear, scaleLog, scalePoint } from 'd3-scale';
+import { scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
+import { type YAxis, type YScaleMode, yAxis } from './chart-axis.ts';
+import { LEGEND_FONT_SIZE, type LegendItem, renderLegend } from './chart-legend.ts';
+import { dashAttribute, type SeriesStyle, seriesStyle } from './chart-style.ts';
+import { xmlText } from './xml-text.ts';
 
 export interface ChartPoint {
   x: number;
@@ -24,24 +29,29 @@ export interface LineChart {
   yLabel: string;
   series: ChartSeries[];
   /** `log-when-wide`: a log axis once the values span more than 10×, so the small ones stay readable. */
-  yScale?: 'linear' | 'log-when-wide';
+  yScale?: YScaleMode;
   /** Legend entries for the error bars and the hollow markers, shown when some point has one. */
   intervalLabel?: string;
   hollowLabel?: string;
 }
 
-const WIDTH = 720;
-const HEIGHT = 400;
-const MARGIN = { top: 40, right: 200, bottom: 50, left: 70 };
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
-
-const WIDE_SPAN = 10;
+/** Where the plot is drawn; the legend goes to its right and the SVG grows to hold the legend. */
+export const PLOT = { left: 70, top: 40, width: 450, height: 310 } as const;
+const MIN_WIDTH = 720;
+const MIN_HEIGHT = 400;
+const LEGEND_GAP = 15;
+const PAD = 10;
 const CAP = 4;
-/** Series sharing a client count are drawn side by side, this far apart, so their error bars stay apart. */
+/**
+ * Series sharing a client count are drawn side by side, this far apart, so their error bars stay apart;
+ * closer for many series, so that together they take at most DODGE_SHARE of the room between two counts
+ * and the outermost stay inside the plot (scalePoint's padding keeps that much room at either end).
+ */
 const DODGE = 5;
+const DODGE_SHARE = 0.5;
 
-const xmlText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const PLOT_RIGHT = PLOT.left + PLOT.width;
+const PLOT_BOTTOM = PLOT.top + PLOT.height;
 
 export function renderLineChart(chart: LineChart): string {
   const xs = [...new Set(chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
@@ -49,78 +59,96 @@ export function renderLineChart(chart: LineChart): string {
   const ys = points.flatMap((p) => (p.interval ? [p.y, p.interval.low, p.interval.high] : [p.y]));
   const x = scalePoint<number>()
     .domain(xs)
-    .range([MARGIN.left, WIDTH - MARGIN.right])
-    .padding(0.3);
-  const yMin = Math.min(...ys);
-  const yMax = Math.max(1, ...ys);
-  const logScale = chart.yScale === 'log-when-wide' && yMin > 0 && yMax / yMin > WIDE_SPAN;
-  const y = (logScale ? scaleLog().domain([yMin, yMax]) : scaleLinear().domain([0, yMax]))
-    .nice()
-    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+    .range([PLOT.left, PLOT_RIGHT])
+    .padding(DODGE_SHARE / 2 + 0.05);
+  const dodge = Math.min(DODGE, (x.step() * DODGE_SHARE) / Math.max(1, chart.series.length - 1));
+  const y = yAxis(ys, chart.yScale ?? 'linear', [PLOT_BOTTOM, PLOT.top]);
+  const legend = renderLegend(legendItems(chart), PLOT_RIGHT + LEGEND_GAP, PLOT.top + 10);
+  const width = Math.max(MIN_WIDTH, Math.ceil(PLOT_RIGHT + LEGEND_GAP + legend.width + PAD));
+  const height = Math.max(MIN_HEIGHT, Math.ceil(legend.bottom + PAD));
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${LEGEND_FONT_SIZE}">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+    `<text x="${PLOT.left + PLOT.width / 2}" y="22" text-anchor="middle" font-size="15">${xmlText(chart.title)}</text>`,
+    ...axisParts(chart, xs, x, y),
+    ...chart.series.flatMap((series, i) =>
+      seriesParts(series, (i - (chart.series.length - 1) / 2) * dodge, i, x, y),
+    ),
+    ...legend.parts,
+    '</svg>',
+    '',
+  ].join('\n');
+}
 
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
-    `<text x="${WIDTH / 2 - MARGIN.right / 2}" y="22" text-anchor="middle" font-size="15">${xmlText(chart.title)}</text>`,
-  ];
-  for (const tick of y.ticks(6)) {
-    const ty = y(tick);
-    parts.push(
-      `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${ty}" y2="${ty}" stroke="#e5e5e5"/>`,
-      `<text x="${MARGIN.left - 8}" y="${ty + 4}" text-anchor="end">${xmlText(y.tickFormat(6)(tick))}</text>`,
-    );
-  }
+function axisParts(chart: LineChart, xs: number[], x: (v: number) => number | undefined, y: YAxis): string[] {
+  const parts = y.ticks.flatMap((tick) => [
+    `<line x1="${PLOT.left}" x2="${PLOT_RIGHT}" y1="${y.at(tick)}" y2="${y.at(tick)}" stroke="#e5e5e5"/>`,
+    `<text x="${PLOT.left - 8}" y="${y.at(tick) + 4}" text-anchor="end">${xmlText(y.label(tick))}</text>`,
+  ]);
   for (const value of xs) {
     const tx = x(value) ?? 0;
     parts.push(
-      `<line x1="${tx}" x2="${tx}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom + 5}" stroke="#333"/>`,
-      `<text x="${tx}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="middle">${value}</text>`,
+      `<line x1="${tx}" x2="${tx}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 5}" stroke="#333"/>`,
+      `<text x="${tx}" y="${PLOT_BOTTOM + 18}" text-anchor="middle">${value}</text>`,
     );
   }
+  const yLabel = y.log ? `${chart.yLabel}, log scale` : chart.yLabel;
   parts.push(
-    `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom}" stroke="#333"/>`,
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}" stroke="#333"/>`,
-    `<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${xmlText(chart.xLabel)}</text>`,
-    `<text transform="translate(18 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)" text-anchor="middle">${xmlText(logScale ? `${chart.yLabel}, log scale` : chart.yLabel)}</text>`,
+    `<line x1="${PLOT.left}" x2="${PLOT_RIGHT}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM}" stroke="#333"/>`,
+    `<line x1="${PLOT.left}" x2="${PLOT.left}" y1="${PLOT.top}" y2="${PLOT_BOTTOM}" stroke="#333"/>`,
+    `<text x="${PLOT.left + PLOT.width / 2}" y="${PLOT_BOTTOM + 40}" text-anchor="middle">${xmlText(chart.xLabel)}</text>`,
+    `<text transform="translate(18 ${PLOT.top + PLOT.height / 2}) rotate(-90)" text-anchor="middle">${xmlText(yLabel)}</text>`,
   );
-  const legendX = WIDTH - MARGIN.right + 15;
-  const legendY = (row: number) => MARGIN.top + 10 + row * 20;
-  chart.series.forEach((series, i) => {
-    const color = COLORS[i % COLORS.length] ?? '#333';
-    const offset = (i - (chart.series.length - 1) / 2) * DODGE;
-    const px = (p: ChartPoint) => (x(p.x) ?? 0) + offset;
-    const sorted = [...series.points].sort((a, b) => a.x - b.x);
-    const path = line<ChartPoint>()
-      .x(px)
-      .y((p) => y(p.y));
-    parts.push(
-      `<path class="series" data-series="${xmlText(series.name)}" d="${path(sorted) ?? ''}" fill="none" stroke="${color}" stroke-width="2"/>`,
-    );
-    for (const p of sorted) {
-      if (p.interval) parts.push(errorBar(px(p), y(p.interval.low), y(p.interval.high), color));
-      parts.push(marker(px(p), y(p.y), color, p.hollow === true));
-    }
-    const ly = legendY(i);
-    parts.push(
-      `<line x1="${legendX}" x2="${legendX + 20}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"/>`,
-      `<text x="${legendX + 25}" y="${ly + 4}">${xmlText(series.name)}</text>`,
-    );
-  });
-  const notes = [
+  return parts;
+}
+
+/** A series' line, error bars and markers, drawn `offset` px beside its client counts. */
+function seriesParts(
+  series: ChartSeries,
+  offset: number,
+  index: number,
+  x: (v: number) => number | undefined,
+  y: YAxis,
+): string[] {
+  const style = seriesStyle(index);
+  const px = (p: ChartPoint) => (x(p.x) ?? 0) + offset;
+  const sorted = [...series.points].sort((a, b) => a.x - b.x);
+  const path = line<ChartPoint>()
+    .x(px)
+    .y((p) => y.at(p.y));
+  return [
+    `<path class="series" data-series="${xmlText(series.name)}" d="${path(sorted) ?? ''}" fill="none" stroke="${style.color}" stroke-width="2"${dashAttribute(style)}/>`,
+    ...sorted.flatMap((p) => [
+      ...(p.interval ? [errorBar(px(p), y.at(p.interval.low), y.at(p.interval.high), style.color)] : []),
+      marker(px(p), y.at(p.y), style.color, p.hollow === true),
+    ]),
+  ];
+}
+
+function legendItems(chart: LineChart): LegendItem[] {
+  const points = chart.series.flatMap((s) => s.points);
+  const notes: LegendItem[] = [
     ...(chart.intervalLabel && points.some((p) => p.interval)
-      ? [{ icon: (cy: number) => errorBar(legendX + 10, cy + 6, cy - 6, '#333'), label: chart.intervalLabel }]
+      ? [
+          {
+            label: chart.intervalLabel,
+            icon: (cx: number, cy: number) => errorBar(cx, cy + 6, cy - 6, '#333'),
+          },
+        ]
       : []),
     ...(chart.hollowLabel && points.some((p) => p.hollow)
-      ? [{ icon: (cy: number) => marker(legendX + 10, cy, '#333', true), label: chart.hollowLabel }]
+      ? [{ label: chart.hollowLabel, icon: (cx: number, cy: number) => marker(cx, cy, '#333', true) }]
       : []),
   ];
-  notes.forEach((note, n) => {
-    const ly = legendY(chart.series.length + 0.5 + n);
-    parts.push(note.icon(ly), `<text x="${legendX + 25}" y="${ly + 4}">${xmlText(note.label)}</text>`);
-  });
-  parts.push('</svg>');
-  return `${parts.join('\n')}\n`;
+  return [
+    ...chart.series.map((series, i) => ({ label: series.name, icon: sample(seriesStyle(i)) })),
+    ...notes.map((note, n) => ({ ...note, apart: n === 0 })),
+  ];
 }
+
+/** A series' legend sample: a stretch of its line, in its dash pattern. */
+const sample = (style: SeriesStyle) => (cx: number, cy: number) =>
+  `<line x1="${cx - 12}" x2="${cx + 12}" y1="${cy}" y2="${cy}" stroke="${style.color}" stroke-width="2"${dashAttribute(style)}/>`;
 
 function errorBar(cx: number, low: number, high: number, color: string): string {
   return [
