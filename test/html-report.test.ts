@@ -3,23 +3,33 @@
  * with the JSON's rows, the charts inlined, all text escaped and nothing to fetch; then drawn in a real
  * headless Chromium (./chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; either
  * with that package's fonts; driven by playwright-core) that must lay out every table and chart without a
- * console error or a request, and whose screenshot must show more than a blank page.
+ * console error or a request, and whose screenshot must show more than a blank page; no page may be wider
+ * than the window, on screen or on paper. The throughput chart, of the committed example and of 12 made-up
+ * designs, must show every series in its own colour inside its plot (counted in the screenshot's pixels)
+ * and every legend label inside the chart. One browser serves the whole file.
  *
  * The reports come from a small real run and a small real bench against the shared test server.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import { chromium, type Locator } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { admissionFactors, type BenchReport, chartSeries } from '../harness/bench/bench-report.ts';
+import {
+  admissionFactors,
+  type BenchReport,
+  chartSeries,
+  writeBenchFiles,
+} from '../harness/bench/bench-report.ts';
+import { PLOT } from '../harness/bench/charts.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
 import { chromiumLaunch } from './chromium.ts';
+import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -354,37 +364,65 @@ interface Drawn {
   requests: string[];
   page: Buffer;
   chartShots: Buffer[];
+  /** How far the page is wider than the window, on screen and on paper: 0 when every table fits. */
+  overflow: { screen: number; print: number };
 }
 
-async function draw(htmlFile: string, shots: string): Promise<Drawn> {
-  const { executablePath, env } = await chromiumLaunch();
-  const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    env,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    offline: true,
-    viewport: { width: 1280, height: 900 },
+/** The one browser of this file, started for the first drawing and closed after the last. */
+let browser: { context: BrowserContext; profile: string } | undefined;
+
+async function openPage(): Promise<Page> {
+  if (!browser) {
+    const { executablePath, env } = await chromiumLaunch();
+    const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      env,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      offline: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    browser = { context, profile };
+  }
+  return browser.context.newPage();
+}
+
+afterAll(async () => {
+  await browser?.context.close();
+  if (browser) rmSync(browser.profile, { recursive: true, force: true });
+});
+
+const box = async (locator: Locator) => {
+  const b = await locator.boundingBox();
+  return { x: b?.x ?? 0, y: b?.y ?? 0, width: b?.width ?? 0, height: b?.height ?? 0 };
+};
+
+/** Opens the file in a new page, recording console errors and every request besides the file itself. */
+async function load(htmlFile: string): Promise<{ page: Page; problems: string[]; requests: string[] }> {
+  const page = await openPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  const url = pathToFileURL(htmlFile).href;
+  page.on('request', (r) => {
+    if (r.url() !== url) requests.push(r.url());
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, problems, requests };
+}
+
+/** A string, not a function: the page's `document` is not in this file's Node types. */
+const pageOverflow = async (page: Page) =>
+  Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+
+async function draw(htmlFile: string, shots: string): Promise<Drawn> {
+  const { page, problems, requests } = await load(htmlFile);
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    const url = pathToFileURL(htmlFile).href;
-    page.on('request', (r) => {
-      if (r.url() !== url) requests.push(r.url());
-    });
-    await page.goto(url, { waitUntil: 'load' });
-    const box = async (locator: Locator) => {
-      const b = await locator.boundingBox();
-      return { width: b?.width ?? 0, height: b?.height ?? 0 };
-    };
     const tables = [];
     for (const table of await page.locator('table').all())
       tables.push({
@@ -404,11 +442,78 @@ async function draw(htmlFile: string, shots: string): Promise<Drawn> {
     for (const [i, chart] of (await page.locator('svg').all()).entries())
       if ((charts[i]?.width ?? 0) > 0)
         chartShots.push(await chart.screenshot({ path: join(shots, `chart-${i}.png`), timeout: 10_000 }));
-    return { tables, charts, problems, requests, page: screenshot, chartShots };
+    const screen = await pageOverflow(page);
+    await page.emulateMedia({ media: 'print' });
+    const print = await pageOverflow(page);
+    return { tables, charts, problems, requests, page: screenshot, chartShots, overflow: { screen, print } };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await page.close();
   }
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+interface DrawnChart {
+  problems: string[];
+  /** The plot area (charts.ts' PLOT) on the page. */
+  plot: Box;
+  svg: Box;
+  series: { name: string; stroke: string; box: Box }[];
+  legend: Box[];
+  /** A screenshot of the plot area alone, where only the series draw in colour. */
+  plotShot: Buffer;
+}
+
+/** The page's first chart: where its series and legend labels were laid out, and the pixels of its plot. */
+async function drawChart(htmlFile: string, shots: string): Promise<DrawnChart> {
+  const { page, problems } = await load(htmlFile);
+  try {
+    const svg = page.locator('svg').first();
+    const svgBox = await box(svg);
+    const scale = svgBox.width / Number(await svg.getAttribute('width'));
+    const plot = {
+      x: svgBox.x + PLOT.left * scale,
+      y: svgBox.y + PLOT.top * scale,
+      width: PLOT.width * scale,
+      height: PLOT.height * scale,
+    };
+    const series = [];
+    for (const path of await svg.locator('path.series').all())
+      series.push({
+        name: (await path.getAttribute('data-series')) ?? '',
+        stroke: (await path.getAttribute('stroke')) ?? '',
+        box: await box(path),
+      });
+    const legend = [];
+    for (const text of await svg.locator('text.legend').all()) legend.push(await box(text));
+    const plotShot = await page.screenshot({ clip: plot, path: join(shots, 'plot.png') });
+    return { problems, plot, svg: svgBox, series, legend, plotShot };
+  } finally {
+    await page.close();
+  }
+}
+
+/** Pixels of a PNG within a small distance of `hex`: a series' own colour, not its anti-aliased edges. */
+function pixelsOf(png: Buffer, hex: string): number {
+  const image = PNG.sync.read(png);
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  let count = 0;
+  for (let i = 0; i < image.data.length; i += 4) {
+    const distance =
+      Math.abs((image.data[i] ?? 0) - (r ?? 0)) +
+      Math.abs((image.data[i + 1] ?? 0) - (g ?? 0)) +
+      Math.abs((image.data[i + 2] ?? 0) - (b ?? 0));
+    if (distance <= 24) count += 1;
+  }
+  return count;
+}
+
+/** Within `outer`, give or take the pixels a border or a rounding takes. */
+function expectInside(inner: Box, outer: Box, what: string): void {
+  expect(inner.x, what).toBeGreaterThanOrEqual(outer.x - 3);
+  expect(inner.y, what).toBeGreaterThanOrEqual(outer.y - 3);
+  expect(inner.x + inner.width, what).toBeLessThanOrEqual(outer.x + outer.width + 3);
+  expect(inner.y + inner.height, what).toBeLessThanOrEqual(outer.y + outer.height + 3);
 }
 
 describe('report.html, drawn in headless Chromium', () => {
@@ -417,6 +522,7 @@ describe('report.html, drawn in headless Chromium', () => {
   function expectTablesDrawn(drawn: Drawn, markdown: string): void {
     expect(drawn.problems).toEqual([]);
     expect(drawn.requests).toEqual([]);
+    expect(drawn.overflow).toEqual({ screen: 0, print: 0 });
     expect(drawn.tables.map((t) => t.rows)).toEqual(markdownTableShapes(markdown).map((s) => s.rows));
     for (const t of drawn.tables) {
       expect(t.width).toBeGreaterThan(50);
@@ -456,6 +562,44 @@ describe('report.html, drawn in headless Chromium', () => {
       // Axes, grid, text and one colour per series (anti-aliased): far from a blank box.
       expect(chart.colours).toBeGreaterThan(names.length * 2);
       expect(chart.inked).toBeGreaterThan(0.02);
+    }
+  });
+
+  it('the throughput chart shows every series in its own colour, inside the plot and off its axis', async () => {
+    const example = join(scratch, 'example-bench');
+    mkdirSync(example);
+    writeBenchFiles(
+      example,
+      JSON.parse(readFileSync(new URL('../docs/examples/bench/report.json', import.meta.url), 'utf8')),
+    );
+    const many = join(scratch, 'many-designs');
+    mkdirSync(many);
+    writeFileSync(
+      join(many, 'report.html'),
+      renderHtmlReport('# many designs\n\n![throughput vs clients](throughput.svg)\n', {
+        'throughput.svg': throughputChart(manyDesigns()),
+      }),
+    );
+    for (const [folder, count] of [
+      [example, 9],
+      [many, 12],
+    ] as const) {
+      const chart = await drawChart(join(folder, 'report.html'), mkdtempSync(`${shots}-chart-`));
+      expect(chart.problems).toEqual([]);
+      expect(chart.series).toHaveLength(count);
+      expect(new Set(chart.series.map((s) => s.stroke)).size).toBe(count);
+      for (const s of chart.series) {
+        expectInside(s.box, chart.plot, s.name);
+        expect(s.box.y + s.box.height, `${s.name} clear of the axis`).toBeLessThan(
+          chart.plot.y + chart.plot.height - 4,
+        );
+        expect(
+          pixelsOf(chart.plotShot, s.stroke),
+          `${s.name} (${s.stroke}) in the plot's pixels`,
+        ).toBeGreaterThan(20);
+      }
+      expect(chart.legend.length).toBeGreaterThan(count);
+      for (const label of chart.legend) expectInside(label, chart.svg, 'legend label');
     }
   });
 });
