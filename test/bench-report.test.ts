@@ -11,7 +11,9 @@ import { CSV_COLUMNS, renderBenchCsv } from '../harness/bench/bench-csv.ts';
 import { type BenchReport, chartSeries, renderBenchMarkdown } from '../harness/bench/bench-report.ts';
 import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
 import { renderLineChart } from '../harness/bench/charts.ts';
+import { seriesKey } from '../harness/bench/compare.ts';
 import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
+import { durabilityCosts } from '../harness/bench/series-factors.ts';
 import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 
@@ -42,6 +44,7 @@ function series(strategy: string, clients: number, trials: TrialEntry[]): BenchE
     strategy,
     clients,
     admission: null,
+    durability: 'on',
     status: 'ok',
     throughput,
     latency: { p50: p99 / 4, p95: p99 / 2, p99, max: p99 * 2 },
@@ -128,9 +131,9 @@ describe('bench report files', () => {
     const lines = renderBenchCsv(report.bench).trimEnd().split('\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(1 + 6);
-    expect(lines[5]).toBe('hot-row,64,,2,600,100,200,400,800,0.9,n/a,true,ok');
+    expect(lines[5]).toBe('hot-row,on,64,,2,600,100,200,400,800,0.9,n/a,true,ok');
     const quoted = renderBenchCsv([series('a,"b"', 1, [trial(1, 1, 1, 0)])]).split('\n')[1];
-    expect(quoted?.startsWith('"a,""b""",1,')).toBe(true);
+    expect(quoted?.startsWith('"a,""b""",on,1,')).toBe(true);
   });
 
   it('flag client-bound series and say plainly that three trials give wide intervals', () => {
@@ -166,7 +169,7 @@ describe('bench report files', () => {
         ),
       ].map((m) => m[1]);
     const seriesCells = cells('a\\|b');
-    expect(seriesCells).toHaveLength(19);
+    expect(seriesCells).toHaveLength(20);
     expect(seriesCells.at(-1)).toBe('FAIL: drift 1 | oversold 0; first<br>second');
     expect(cells('c\\\\\\|d')).toEqual(['c\\|d', '1', '1', '1']);
   });
@@ -198,5 +201,33 @@ describe('bench report files', () => {
     expect(narrow).not.toContain('log scale');
     const linear = renderLineChart({ ...{ title: 't', xLabel: 'x', yLabel: 'y' }, series: p99 });
     expect(linear).not.toContain('log scale');
+  });
+});
+
+describe('durability in a bench', () => {
+  const durable = series('hot-row', 16, [trial(1, 600, 20, 0.3)]);
+  const notDurable = { ...series('hot-row', 16, [trial(1, 900, 10, 0.3)]), durability: 'off' as const };
+  const both: BenchReport = { ...report, bench: [durable, notDurable] };
+
+  it('divides a durable series by its not durable twin, and never matches the two in compare', () => {
+    expect(durabilityCosts(both.bench)).toEqual([
+      { strategy: 'hot-row', clients: 16, admission: null, factor: 0.67 },
+    ]);
+    expect(seriesKey(durable)).toBe('hot-row × 16');
+    expect(seriesKey(notDurable)).toBe('hot-row × 16 [not durable]');
+  });
+
+  it('says which in every table: the commits line, the commits column, the cost table, the terminal', () => {
+    const markdown = renderBenchMarkdown(both);
+    expect(markdown).toContain('Commits: each series durable (synchronous_commit = on) or not (off)');
+    expect(markdown).toMatch(/\| hot-row +\| durable +\|/);
+    expect(markdown).toMatch(/\| hot-row +\| not durable +\|/);
+    expect(markdown).toMatch(/## Durability cost\n[\s\S]*\| hot-row +\| - +\| 16 +\| 0\.67 +\|/);
+    const one = renderBenchMarkdown({ ...report, bench: [durable] });
+    expect(one).toContain('Commits: durable (synchronous_commit = on)');
+    expect(one).not.toContain('## Durability cost');
+    const terminal = renderBenchTerminal(both);
+    expect(terminal).toContain('hot-row (not durable)');
+    expect(terminal).toContain('throughput durable ÷ not durable: hot-row × 16: 0.67');
   });
 });

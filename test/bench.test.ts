@@ -140,12 +140,13 @@ describe('reservebench bench --json', () => {
         const row = rows.find(
           (r) =>
             r[0] === e.strategy &&
-            r[1] === String(e.clients) &&
-            r[2] === (e.admission ?? '') &&
-            r[3] === String(t.trial),
+            r[1] === e.durability &&
+            r[2] === String(e.clients) &&
+            r[3] === (e.admission ?? '') &&
+            r[4] === String(t.trial),
         );
         expect(row, `${e.strategy} × ${e.clients} × ${e.admission} trial ${t.trial}`).toBeDefined();
-        expect(row?.slice(4)).toEqual(
+        expect(row?.slice(5)).toEqual(
           [
             t.throughput,
             t.latency.p50,
@@ -169,6 +170,27 @@ describe('reservebench bench --json', () => {
     expect(markdown).toContain('generator (cores)');
     expect(markdown).toContain('**With 2 trials the interval is wide**');
     expect(markdown).toContain('[bench.csv](bench.csv)');
+    rmSync(reports, { recursive: true, force: true });
+  });
+
+  it('is durable unless told, and with --durability on,off gives each design its durability cost', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-'));
+    const args = ['--strategy', 'hot-row', '--clients', '4', '--trials', '1', '--warmup-ms', '100'];
+    const run = await runCli(
+      ['bench', '--json', ...args, '--duration-ms', '300', '--durability', 'on,off', '--reports', reports],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as BenchReport;
+    expect(report.bench.map((e) => [e.strategy, e.durability, e.status])).toEqual([
+      ['hot-row', 'on', 'ok'],
+      ['hot-row', 'off', 'ok'],
+    ]);
+    const markdown = readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8');
+    expect(markdown).toMatch(/Commits: each series durable \(synchronous_commit = on\) or not \(off\)/);
+    expect(markdown).toMatch(/## Durability cost[\s\S]*\| hot-row +\| - +\| 4 +\| \d/);
+    const csv = readFileSync(join(reports, 'latest-bench', 'bench.csv'), 'utf8');
+    expect(csv.split('\n').filter((line) => /^hot-row,(on|off),4,/.test(line))).toHaveLength(2);
     rmSync(reports, { recursive: true, force: true });
   });
 

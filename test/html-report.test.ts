@@ -18,13 +18,9 @@ import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  admissionFactors,
-  type BenchReport,
-  chartSeries,
-  writeBenchFiles,
-} from '../harness/bench/bench-report.ts';
+import { type BenchReport, chartSeries, writeBenchFiles } from '../harness/bench/bench-report.ts';
 import { PLOT } from '../harness/bench/charts.ts';
+import { admissionFactors } from '../harness/bench/series-factors.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
@@ -259,15 +255,17 @@ describe('report.html, parsed', () => {
 
     expect(report.bench).toHaveLength(2 * 2 * 2);
     const series = tableHeadedBy(tables, 'throughput median (reservations/s)');
-    expect(series.rows.map((r) => [r[0], r[1], r[2]])).toEqual(
-      report.bench.map((e) => [e.strategy, e.admission ?? '-', String(e.clients)]),
+    expect(series.rows.map((r) => [r[0], r[1], r[2], r[3]])).toEqual(
+      report.bench.map((e) => [e.strategy, 'durable', e.admission ?? '-', String(e.clients)]),
     );
     const uncontended = tableHeadedBy(tables, 'throughput (reservations/s)');
     expect(uncontended.rows.map((r) => r[0])).toEqual(report.uncontended.map((u) => u.strategy));
     const factors = admissionFactors(report.bench);
     expect(factors.length).toBeGreaterThan(0);
     const admission = tableHeadedBy(tables, 'throughput with ÷ without admission (ratio of medians)');
-    expect(admission.rows).toEqual(factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]));
+    expect(admission.rows).toEqual(
+      factors.map((f) => [f.strategy, 'durable', String(f.clients), String(f.factor)]),
+    );
 
     // The two charts, inline: the same lines as the SVG files beside the report.
     const svgs = all(doc, 'svg');

@@ -3,6 +3,7 @@ import type { BenchEntry } from './run-bench.ts';
 
 export const CSV_COLUMNS = [
   'strategy',
+  'durability',
   'clients',
   'admission',
   'trial',
@@ -27,6 +28,7 @@ export function renderBenchCsv(bench: readonly BenchEntry[]): string {
   const rows = bench.flatMap((e) =>
     e.trials.map((t) => [
       e.strategy,
+      e.durability,
       e.clients,
       e.admission ?? '',
       t.trial,

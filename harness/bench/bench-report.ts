@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commitsLine } from '../database/durability.ts';
+import type { Durability } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
@@ -13,6 +13,7 @@ import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
+import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 import { type Interval, RESAMPLES } from './statistics.ts';
 import type { UncontendedEntry } from './uncontended.ts';
 
@@ -36,7 +37,8 @@ export function buildBenchReport(result: BenchResult): BenchReport {
   };
 }
 
-const seriesName = (e: BenchEntry) => (e.admission ? `${e.strategy} (admission ${e.admission})` : e.strategy);
+const seriesName = (e: BenchEntry) =>
+  `${e.strategy}${e.admission ? ` (admission ${e.admission})` : ''}${e.durability === 'off' ? ' (not durable)' : ''}`;
 
 /** Points of the series that passed, each with its 95% interval where there is one. */
 export function chartSeries(
@@ -75,31 +77,11 @@ function intervalNote(trials: number): string {
 
 const SATURATION_NOTE = `Generator and server CPU are CPU time ÷ wall time of the measured window, in cores: the generator is this node process with its worker threads, the server the backends of the series' clients plus the server's auxiliary processes (WAL writer, checkpointer, I/O workers), read from /proc (n/a for a server on another host). **client-bound**: in some trial the generator used ≥ ${CLIENT_BOUND_CORES} core, so the series measured the load generator as much as the design (hollow markers in the charts).`;
 
-/** Throughput with admission ÷ without, per strategy and client count where both ran. */
-export function admissionFactors(
-  bench: readonly BenchEntry[],
-): { strategy: string; clients: number; factor: number }[] {
-  return bench
-    .filter((e) => e.admission && e.status === 'ok')
-    .flatMap((gated) => {
-      const open = bench.find(
-        (e) =>
-          !e.admission && e.status === 'ok' && e.strategy === gated.strategy && e.clients === gated.clients,
-      );
-      return open && open.throughput > 0
-        ? [
-            {
-              strategy: gated.strategy,
-              clients: gated.clients,
-              factor: Math.round((gated.throughput / open.throughput) * 100) / 100,
-            },
-          ]
-        : [];
-    });
-}
+const commitsCell = (durability: Durability) => (durability === 'on' ? 'durable' : 'not durable');
 
 const SERIES_HEADERS = [
   'strategy',
+  'commits',
   'admission',
   'clients',
   'throughput median (reservations/s)',
@@ -130,6 +112,7 @@ const shownCounts = (counts: Record<string, number>) =>
 function seriesRow(e: BenchEntry): string[] {
   return [
     e.strategy,
+    commitsCell(e.durability),
     e.admission ?? '-',
     String(e.clients),
     String(e.median.throughput),
@@ -164,7 +147,7 @@ function benchIntroLines(report: BenchReport): string[] {
     )
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')}.`,
-    `${commitsLine(env.settings)}.`,
+    `${benchCommitsLine(report.bench, env.settings)}.`,
     'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',
@@ -205,8 +188,25 @@ function admissionLines(bench: readonly BenchEntry[]): string[] {
     '## Admission',
     '',
     markdownTable([
-      ['strategy', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
-      ...factors.map((f) => [f.strategy, String(f.clients), String(f.factor)]),
+      ['strategy', 'commits', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
+      ...factors.map((f) => [f.strategy, commitsCell(f.durability), String(f.clients), String(f.factor)]),
+    ]),
+    '',
+  ];
+}
+
+/** The durability section, where some series ran both durable and not (`--durability on,off`). */
+function durabilityLines(bench: readonly BenchEntry[]): string[] {
+  const costs = durabilityCosts(bench);
+  if (costs.length === 0) return [];
+  return [
+    '## Durability cost',
+    '',
+    'What waiting for the WAL flush at each commit costs a design: its durable series ÷ its not durable one.',
+    '',
+    markdownTable([
+      ['strategy', 'admission', 'clients', 'throughput durable ÷ not durable (ratio of medians)'],
+      ...costs.map((c) => [c.strategy, c.admission ?? '-', String(c.clients), String(c.factor)]),
     ]),
     '',
   ];
@@ -221,6 +221,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
+    ...durabilityLines(report.bench),
   ].join('\n');
 }
 

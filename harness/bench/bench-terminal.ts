@@ -1,8 +1,8 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
-import { commitsLine } from '../database/durability.ts';
-import { admissionFactors, type BenchReport } from './bench-report.ts';
+import type { BenchReport } from './bench-report.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
+import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 
 export function renderBenchTerminal(report: BenchReport): string {
   const table = new Table({
@@ -27,7 +27,7 @@ export function renderBenchTerminal(report: BenchReport): string {
   for (const e of report.bench) {
     const status = e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`;
     table.push([
-      e.strategy,
+      `${e.strategy}${e.durability === 'off' ? ' (not durable)' : ''}`,
       e.admission ?? '-',
       e.clients,
       withInterval(e.median.throughput, e.ci95?.throughput),
@@ -45,12 +45,18 @@ export function renderBenchTerminal(report: BenchReport): string {
   const single = report.uncontended.map(
     (u) => `${u.strategy} ${u.opsPerSecond}/s (mean ${u.latency.mean} ms)`,
   );
-  const factors = admissionFactors(report.bench).map((f) => `${f.strategy} × ${f.clients}: ${f.factor}`);
+  const factors = admissionFactors(report.bench).map(
+    (f) => `${f.strategy}${f.durability === 'off' ? ' (not durable)' : ''} × ${f.clients}: ${f.factor}`,
+  );
+  const costs = durabilityCosts(report.bench).map(
+    (c) => `${c.strategy}${c.admission ? ` [${c.admission}]` : ''} × ${c.clients}: ${c.factor}`,
+  );
   return [
-    commitsLine(report.environment.settings),
+    benchCommitsLine(report.bench, report.environment.settings),
     table.toString(),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,
     `uncontended (tinybench, one client): ${single.join('; ')}`,
     ...(factors.length > 0 ? [`throughput with ÷ without admission: ${factors.join('; ')}`] : []),
+    ...(costs.length > 0 ? [`throughput durable ÷ not durable: ${costs.join('; ')}`] : []),
   ].join('\n');
 }

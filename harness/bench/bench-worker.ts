@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../http/admission.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
@@ -38,7 +39,7 @@ async function connectClient(task: BenchTask, index: number): Promise<BenchClien
   const client = new pg.Client({
     connectionString: task.connection.connectionString,
     application_name: `${CLIENT_APPLICATION_PREFIX}${index}`,
-    options: `-c search_path=${task.connection.schema}`,
+    options: sessionOptions(task.connection),
   });
   client.on('error', () => undefined);
   await client.connect();

@@ -21,6 +21,8 @@ const seriesSchema = z.object({
   strategy: z.string().min(1),
   clients: z.number().int().positive(),
   admission: z.string().nullable(),
+  /** Absent in a report written before series had one: that report's own setting (see readBenchReport). */
+  durability: z.enum(['on', 'off']).optional(),
   status: z.enum(['ok', 'fail']),
   trials: z.array(trialSchema).min(1),
 });
@@ -32,6 +34,7 @@ const benchReportSchema = z.object({
     cpus: z.number(),
     commit: z.string(),
     database: z.string(),
+    settings: z.record(z.string(), z.string()).optional(),
   }),
   bench: z.array(seriesSchema).min(1),
 });
@@ -39,9 +42,12 @@ const benchReportSchema = z.object({
 export type ComparedReport = z.infer<typeof benchReportSchema>;
 type Series = z.infer<typeof seriesSchema>;
 
-/** `hot-row × 16 [admission 4:8]`: how a series is named, matched and listed. */
-export const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission'>) =>
-  `${s.strategy} × ${s.clients}${s.admission ? ` [admission ${s.admission}]` : ''}`;
+/**
+ * `hot-row × 16 [admission 4:8] [not durable]`: how a series is named, matched and listed. A durable
+ * series is never matched with one that is not: the flush is part of what was measured.
+ */
+export const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission' | 'durability'>) =>
+  `${s.strategy} × ${s.clients}${s.admission ? ` [admission ${s.admission}]` : ''}${s.durability === 'off' ? ' [not durable]' : ''}`;
 
 /** A bench report written with trials; anything else exits 2 with one line naming the file and the flaw. */
 export function readBenchReport(role: 'BASE' | 'NEW', path: string): ComparedReport {
@@ -66,10 +72,16 @@ export function readBenchReport(role: 'BASE' | 'NEW', path: string): ComparedRep
       `${name} is not a bench report with trials (${where}: ${oneLine(issue?.message ?? 'invalid')}); write one with reservebench bench`,
     );
   }
-  const keys = parsed.data.bench.map(seriesKey);
+  // Before series had a durability, a whole bench ran with the one its database had.
+  const ran = parsed.data.environment.settings?.synchronous_commit === 'off' ? 'off' : 'on';
+  const report = {
+    ...parsed.data,
+    bench: parsed.data.bench.map((series) => ({ ...series, durability: series.durability ?? ran })),
+  };
+  const keys = report.bench.map(seriesKey);
   const twice = keys.find((k, i) => keys.indexOf(k) !== i);
   if (twice !== undefined) throw Errors.badInput(`${name} lists the series ${twice} twice`);
-  return parsed.data;
+  return report;
 }
 
 export type Verdict = 'faster' | 'slower' | 'no difference' | 'not compared';

@@ -10,7 +10,7 @@ import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
-import type { Durability } from '../database/durability.ts';
+import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
@@ -37,8 +37,11 @@ export interface BenchSettings {
   durationMs: number;
   stock: number;
   databaseUrl?: string | undefined;
-  /** Whether every commit waits for its WAL flush (default on). */
-  durability?: Durability | undefined;
+  /**
+   * Whether every commit waits for its WAL flush, one series per value (default on only): with both,
+   * each design's durability cost is the ratio of its two series.
+   */
+  durabilities?: readonly Durability[] | undefined;
   timeoutMs: number;
   /** Worker threads for the clients (default: one per core). */
   threads?: number;
@@ -62,6 +65,7 @@ export interface TrialSlot {
   strategy: string;
   clients: number;
   admission: string | null;
+  durability: Durability;
   /** 1-based. */
   trial: number;
 }
@@ -99,6 +103,8 @@ export interface BenchEntry {
   clients: number;
   /** `limit:waiting`, or null without admission. */
   admission: string | null;
+  /** Its sessions' synchronous_commit: on, each commit waits for its WAL flush. */
+  durability: Durability;
   /** ok when every trial ran and passed its audit. */
   status: 'ok' | 'fail';
   /** The median over the trials (as `median.throughput`), kept where readers of one-trial reports look. */
@@ -153,13 +159,14 @@ interface Series {
   admission: AdmissionSettings | undefined;
   /** `limit:waiting`, or null without admission. */
   label: string | null;
+  durability: Durability;
 }
 
 /** One task per worker thread, the series' clients dealt over the threads in turn. */
 function threadTasks(
   db: RunDatabase,
   pool: BenchPool,
-  { ref, clients, admission }: Series,
+  { ref, clients, admission, durability }: Series,
   schema: string,
   { start, phase }: { start: SharedBarrier; phase: SharedArrayBuffer },
   timeoutMs: number,
@@ -170,7 +177,11 @@ function threadTasks(
     const indices = Array.from({ length: clients }, (_, i) => i).filter((i) => i % threads === t);
     return {
       strategyModuleUrl: ref.moduleUrl,
-      connection: { connectionString: db.connectionString, schema },
+      connection: {
+        connectionString: db.connectionString,
+        schema,
+        settings: { synchronous_commit: durability },
+      },
       clients: indices,
       node: nodeIdentity(schema, t, threads),
       sku: BENCH_SKU,
@@ -244,9 +255,9 @@ async function runTrial(
   localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
-  const { ref, clients, label } = series;
+  const { ref, clients, label, durability } = series;
   const schema = await db.createCaseSchema(
-    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}_t${trial}`,
+    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}${durability === 'off' ? '_async' : ''}_t${trial}`,
   );
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
@@ -327,6 +338,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     strategy: series.ref.strategy.id,
     clients: series.clients,
     admission: series.label,
+    durability: series.durability,
     status: trials.length > 0 && passed.length === trials.length ? 'ok' : 'fail',
     throughput,
     latency: {
@@ -365,17 +377,22 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
 }
 
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
-  const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: settings.durability });
+  const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
+  // The database's own default is the first asked for; each series' sessions set theirs.
+  const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: durabilities[0] });
   const uncontended: UncontendedEntry[] = [];
   const kept: string[] = [];
   const plan: Series[] = settings.strategies.flatMap((ref) =>
-    (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
-      settings.clients.map((clients) => ({
-        ref,
-        clients,
-        admission: gate,
-        label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
-      })),
+    durabilities.flatMap((durability) =>
+      (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
+        settings.clients.map((clients) => ({
+          ref,
+          clients,
+          admission: gate,
+          label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
+          durability,
+        })),
+      ),
     ),
   );
   const trials: TrialEntry[][] = plan.map(() => []);
@@ -396,6 +413,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
             strategy: series.ref.strategy.id,
             clients: series.clients,
             admission: series.label,
+            durability: series.durability,
             trial,
           };
           await settings.beforeTrial?.(slot);
@@ -404,7 +422,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
           );
           trials[i]?.push(entry);
           settings.onTrial?.(
-            `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''} × ${series.clients}, trial ${trial}/${trialCount}`,
+            `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''}${series.durability === 'off' ? ' [not durable]' : ''} × ${series.clients}, trial ${trial}/${trialCount}`,
           );
           await settings.afterTrial?.(slot);
         }

@@ -104,6 +104,12 @@ function postgresUrl(source: string, value: string): string {
   return withLibpqSslModes(value);
 }
 
+/** `bench --durability on,off`: a series per value, in the order given (default on only). */
+export function durabilitiesFrom(value: unknown): Durability[] {
+  const given = list('durability', value);
+  return given.length === 0 ? [DEFAULT_DURABILITY] : given.map((one) => durabilityFrom(one));
+}
+
 /** `--durability on|off` (default on): whether every commit of the run waits for its WAL flush. */
 export function durabilityFrom(value: unknown): Durability {
   const text = single('durability', value) ?? DEFAULT_DURABILITY;

@@ -62,6 +62,9 @@ const seriesSchema = z
     strategy: z.string(),
     clients: z.number().int().positive(),
     admission: z.string().nullable().describe('`limit:waiting`, or null without admission'),
+    durability: z
+      .enum(['on', 'off'])
+      .describe("its sessions' synchronous_commit: on, each commit waits for its WAL flush (`--durability`)"),
     ...measured,
     median: z.strictObject({ throughput: z.number().nonnegative(), p99: z.number() }),
     ci95: z
@@ -70,7 +73,9 @@ const seriesSchema = z
       .describe('95% percentile-bootstrap interval of each median; null with fewer than two passing trials'),
     trials: z.array(trialSchema),
   })
-  .describe('A series (strategy × clients × admission) over its trials; counts summed over the trials');
+  .describe(
+    'A series (strategy × durability × clients × admission) over its trials; counts summed over the trials',
+  );
 
 const uncontendedSchema = z
   .strictObject({

@@ -9,7 +9,7 @@ import {
   admissionFrom,
   boundedInteger,
   databaseUrlFrom,
-  durabilityFrom,
+  durabilitiesFrom,
   list,
   MAX_CLIENTS,
   reportsFolder,
@@ -41,7 +41,9 @@ const OPTIONS = {
   trials: value('runs of every series, interleaved with the others, for a median and an interval (3)'),
   threads: value('worker threads for the clients (default: one per core)'),
   stock: value('units per series, enough never to sell out (1000000)'),
-  durability: value('on (default): every commit waits for its WAL flush, as in production; off: it does not'),
+  durability: value(
+    'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
+  ),
   ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
   'timeout-ms': value('longest wait for the clients to connect (60000)'),
 };
@@ -60,7 +62,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const threads = boundedInteger('threads', args.threads, 1, 64);
   const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
   const databaseUrl = databaseUrlFrom(args);
-  const durability = durabilityFrom(args.durability);
+  const durabilities = durabilitiesFrom(args.durability);
   const names = list('strategy', args.strategy);
   const strategies =
     names.length > 0
@@ -70,7 +72,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
 
   const progress = args.json
     ? undefined
-    : progressBar(strategies.length * clients.length * (gate ? 2 : 1) * trials);
+    : progressBar(strategies.length * durabilities.length * clients.length * (gate ? 2 : 1) * trials);
   const result = await runBench({
     strategies,
     clients,
@@ -82,7 +84,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     threads,
     ...(gate ? { admission: { ...gate, waitMs } } : {}),
     databaseUrl,
-    durability,
+    durabilities,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();
