@@ -201,6 +201,12 @@ export interface Strategy {
   scenarios?: readonly string[];
   notApplicable?: string;
   /**
+   * The oldest PostgreSQL major the design runs on, and the feature it needs from it (`RETURNING old`, new
+   * in 18). On an older server (the server's own `server_version_num`, embedded or `--database-url`) every
+   * case of the design is `n/a` with that reason.
+   */
+  minPostgres?: { major: number; needs: string };
+  /**
    * A negative control's reason to exist: per scenario, the checks that must catch it (any one of them).
    * Required with `expect: 'violate'`; its keys are the only scenarios the control runs in. Caught only by
    * another check, the case fails as "caught for the wrong reason".

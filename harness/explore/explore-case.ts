@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseSettings } from '../scenario/case-spec.ts';
+import { belowMinimum } from '../scenario/postgres-minimum.ts';
 import type {
   BrokenCase,
   CaseResult,
@@ -33,7 +34,7 @@ export interface ExploreCaseOptions {
   onProgress?: (p: ExploreProgress) => void;
 }
 
-function outOfReachCase(ref: StrategyRef, reason: string): SkippedCase {
+function notExploredCase(ref: StrategyRef, reason: string): SkippedCase {
   return {
     id: `explore/${ref.strategy.id}`,
     scenario: 'explore',
@@ -90,7 +91,9 @@ export async function exploreCase(
   settings: CaseSettings,
   options: ExploreCaseOptions,
 ): Promise<CaseResult> {
-  if (options.outOfReach) return outOfReachCase(ref, options.outOfReach);
+  // A server older than the design needs fails every program on the SQL it lacks: n/a, as its cases are.
+  const skipped = options.outOfReach ?? belowMinimum(ref.strategy, db.serverVersionNum);
+  if (skipped) return notExploredCase(ref, skipped);
   const e = await explore(db, ref, settings, options);
   const identity = {
     id: `explore/${ref.strategy.id}`,

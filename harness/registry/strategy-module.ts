@@ -33,6 +33,7 @@ const strategySchema = z
     expect: z.enum(['hold', 'violate']),
     scenarios: z.array(z.string()).optional(),
     notApplicable: z.string().optional(),
+    minPostgres: z.strictObject({ major: z.number().int().min(10), needs: z.string().min(1) }).optional(),
     falseSoldOut: z.string().min(1).optional(),
     caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
     isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
