@@ -27,6 +27,7 @@ const NOT_WITH_TARGET = {
   isolation: "a target's transactions are its own",
   durability: "a target's commits are its own",
   'database-url': 'a target run has no database of its own',
+  postgres: 'a target run has no database of its own',
   keep: 'a target run keeps nothing',
   threads: "a target's clients wait on sockets on the main thread",
 } as const;

@@ -10,6 +10,7 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import { redact } from '../database/database.ts';
 import { DEFAULT_DURABILITY, DURABILITIES, type Durability } from '../database/durability.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
+import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
@@ -127,6 +128,25 @@ export function databaseUrlFrom(args: { 'database-url'?: unknown }): string | un
   if (given !== undefined) return postgresUrl('--database-url', given);
   const fromEnvironment = process.env.DATABASE_URL;
   return fromEnvironment ? postgresUrl('DATABASE_URL', fromEnvironment) : undefined;
+}
+
+/**
+ * `--postgres 15` or a list (`15,18`): the embedded server's majors, run one after the other; `[]` when
+ * absent (the default major). Refused with a server given by URL: that server is the version it is (a
+ * design's minimum is still checked against it).
+ */
+export function postgresMajorsFrom(value: unknown, databaseUrl: string | undefined): PostgresMajor[] {
+  const majors = list('postgres', value).map((text) => {
+    const major = POSTGRES_MAJORS.find((m) => String(m) === text);
+    if (major === undefined)
+      throw Errors.badInput(`--postgres takes majors from ${POSTGRES_MAJORS.join(', ')}, got ${shown(text)}`);
+    return major;
+  });
+  if (majors.length > 0 && databaseUrl !== undefined)
+    throw Errors.badInput(
+      '--postgres cannot go with --database-url (or DATABASE_URL): that server is the version it is',
+    );
+  return majors;
 }
 
 /**

@@ -239,13 +239,18 @@ export const phaseSchema = z
   .describe('One phase of a case');
 
 const identity = {
-  id: z.string().describe('scenario/strategy, with @isolation and #repetition when the run had them'),
+  id: z
+    .string()
+    .describe(
+      'scenario/strategy, with @isolation and #repetition when the run had them, after pg<major>/ with several --postgres',
+    ),
   scenario: z.string(),
   strategy: z.string(),
   expect: z
     .enum(['hold', 'violate', 'measure'])
     .describe('hold: a safe design; violate: a negative control; measure: a level the design does not claim'),
   isolation: z.enum(ISOLATION_LEVELS).optional(),
+  postgres: z.string().optional().describe('the server version the case ran on, with several --postgres'),
   durationMs: count.optional().describe('wall time of the whole case in ms'),
 };
 
@@ -347,6 +352,21 @@ export const isolationRowSchema = z.strictObject({
   shownBy: z.string(),
 });
 
+export const versionRowSchema = z
+  .strictObject({
+    strategy: z.string(),
+    postgres: z.string().describe('the server version, as the server reports it (15.18)'),
+    status: z
+      .enum(['pass', 'fail', 'n/a'])
+      .describe('fail: some case failed or broke; n/a: every case was n/a; else pass'),
+    reason: z.string().optional().describe('why every case was n/a (a design needing a newer version, …)'),
+    blocked: z
+      .array(z.string())
+      .describe('per interleaving case that saw steps blocked on this version: "scenario: step, step"'),
+    cases: count,
+  })
+  .describe('One design on one server version (run --postgres with several majors)');
+
 export const targetSchema = z.strictObject({
   urls: z.array(z.string()).describe('the base URLs, one per node; client i goes to node i mod n'),
   setup: z
@@ -372,6 +392,9 @@ export const reportSchema = z
     boundary: z.array(boundaryRowSchema),
     coverage: z.array(coverageRowSchema),
     isolation: z.array(isolationRowSchema).describe('design × isolation level, with --isolation'),
+    versions: z
+      .array(versionRowSchema)
+      .describe('design × PostgreSQL version, with several --postgres; empty for a run on one server'),
     uncovered: z.array(z.string()).describe('cases not covered, when --require-coverage made them fatal'),
     target: targetSchema.optional().describe('run --target: the black box the run drove over HTTP'),
   })

@@ -27,7 +27,9 @@ import {
   notApplicableLine,
   PHASES_NOTE,
   type TableData,
+  versionTable,
 } from './result-tables.ts';
+import { versionRows } from './version-matrix.ts';
 
 /** The document, inferred from its zod schema (report-schema.ts). */
 export type { Report };
@@ -41,6 +43,7 @@ export function buildReport(result: SuiteResult, strategies: readonly Strategy[]
     boundary: boundaryRows(result.cases, strategies),
     coverage: coverageRows(result.cases),
     isolation: isolationRows(result.cases),
+    versions: versionRows(result.cases),
     uncovered: result.uncovered,
   };
 }
@@ -152,6 +155,21 @@ function isolationLines(report: Report): string[] {
   ];
 }
 
+/** A run on several PostgreSQL majors (`run --postgres 15,18`) only. */
+function versionLines(report: Report): string[] {
+  if (report.versions.length === 0) return [];
+  return [
+    '## Version matrix',
+    '',
+    'The suite on each server version, one after the other (case ids start `pg<major>/`). A design older',
+    'servers lack a feature of is n/a there, with the reason. "blocked" lists, per interleaving, the steps',
+    'seen waiting on another session: lock behaviour that differs between versions shows as different cells.',
+    '',
+    markdown(versionTable(report.versions)),
+    '',
+  ];
+}
+
 function uncoveredLines(report: Report): string[] {
   if (report.uncovered.length === 0) return [];
   return ['## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), ''];
@@ -171,6 +189,7 @@ export function renderMarkdown(report: Report): string {
     ...coverageLines(report),
     ...targetSectionLines(report),
     ...isolationLines(report),
+    ...versionLines(report),
     ...uncoveredLines(report),
     ...failureLines(failed),
   ].join('\n');

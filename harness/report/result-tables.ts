@@ -10,6 +10,7 @@ import type { CoverageRow } from '../verdict/coverage.ts';
 import type { Invariants } from '../verdict/invariants.ts';
 import { type BoundaryRow, CELL_PARTS } from './boundary.ts';
 import type { IsolationRow } from './isolation-matrix.ts';
+import type { VersionRow } from './version-matrix.ts';
 
 export interface TableData {
   headers: string[];
@@ -177,6 +178,24 @@ export function isolationTable(rows: readonly IsolationRow[]): TableData {
         .join(', ') || '-',
       String(r.retries),
       r.shownBy,
+    ]),
+  };
+}
+
+/** Design × version (`run --postgres 15,18`): each cell the verdict, an n/a's reason, the steps blocked. */
+export function versionTable(rows: readonly VersionRow[]): TableData {
+  const versions = [...new Set(rows.map((r) => r.postgres))];
+  const designs = [...new Set(rows.map((r) => r.strategy))];
+  const cell = (r: VersionRow | undefined) => {
+    if (!r) return '-';
+    const verdict = r.status === 'n/a' ? `n/a: ${r.reason ?? ''}` : r.status;
+    return r.blocked.length > 0 ? `${verdict}; blocked: ${r.blocked.join('; ')}` : verdict;
+  };
+  return {
+    headers: ['design', ...versions.map((v) => `PostgreSQL ${v}`)],
+    rows: designs.map((d) => [
+      d,
+      ...versions.map((v) => cell(rows.find((r) => r.strategy === d && r.postgres === v))),
     ]),
   };
 }

@@ -19,6 +19,7 @@ import {
   PHASES_NOTE,
   phasesCell,
   type TableData,
+  versionTable,
 } from './result-tables.ts';
 
 /** The width every line the terminal output prints stays within. */
@@ -147,6 +148,7 @@ export function renderTerminal(report: Report): string {
     ...(report.isolation.length > 0
       ? ['Isolation matrix', render(isolationTable(report.isolation)), '']
       : []),
+    ...(report.versions.length > 0 ? ['Version matrix', render(versionTable(report.versions)), ''] : []),
     prose(`Boundary table (${BOUNDARY_HEADER})`),
     render(boundaryTable(report.boundary, true), [24, 9, 38]),
     '',

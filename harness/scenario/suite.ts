@@ -3,6 +3,7 @@ import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
@@ -23,6 +24,8 @@ export interface SuiteOptions {
   overrides: ScenarioOverrides;
   repeat: number;
   databaseUrl?: string | undefined;
+  /** The embedded server's major (`--postgres`; default 18); not with `databaseUrl`. */
+  postgres?: PostgresMajor | undefined;
   /** Whether every commit waits for its WAL flush (default on). */
   durability?: Durability | undefined;
   /** Keep the run database even when every case passed. */
@@ -105,7 +108,11 @@ async function exploreSideBySide(
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
-  const db = await openRunDatabase({ databaseUrl: options.databaseUrl, durability: options.durability });
+  const db = await openRunDatabase({
+    databaseUrl: options.databaseUrl,
+    durability: options.durability,
+    postgres: options.postgres,
+  });
   const cases: CaseResult[] = [];
   const failed = () => cases.some(failsTheRun);
   const kept: string[] = [];

@@ -77,6 +77,8 @@ interface CaseIdentity {
   expect: Expectation | 'measure';
   /** The isolation level the run put every session at (`run --isolation`). */
   isolation?: IsolationLevel;
+  /** The server version the case ran on, when the run ran on several (`run --postgres 15,18`). */
+  postgres?: string;
 }
 
 /** The strategy's own reading of its tables: a second opinion, compared with the harness's final read. */

@@ -17,7 +17,8 @@ import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import type { InterleavingScenario } from '../../scenario/scenario.ts';
-import { runSuite, type SuiteOptions } from '../../scenario/suite.ts';
+import type { SuiteOptions } from '../../scenario/suite.ts';
+import { runOnVersions } from '../../scenario/version-suite.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
@@ -30,6 +31,7 @@ import {
   MAX_CLIENTS,
   MAX_REPEAT,
   MAX_STOCK,
+  postgresMajorsFrom,
   reportsFolder,
   resolveStrategies,
   shown,
@@ -73,6 +75,10 @@ const OPTIONS = {
     'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
   ),
   durability: value('on (default): every commit waits for its WAL flush, as in production; off: it does not'),
+  postgres: value(
+    "the embedded server's major, 14–18 (default 18); a list (15,18) runs the suite on each, with a version matrix",
+    { repeatable: true },
+  ),
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
@@ -129,6 +135,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       keep: args.keep,
       threads: args.threads,
       durability: args.durability,
+      postgres: args.postgres,
     },
     timeoutMs,
   );
@@ -150,31 +157,36 @@ export async function runCommand(args: RunArgs): Promise<number> {
     return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
   }
   const databaseUrl = databaseUrlFrom(args);
+  const majors = postgresMajorsFrom(args.postgres, databaseUrl);
   const strategies = await resolveStrategies(list('strategy', args.strategy));
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
 
-  const result = await runSuite({
-    strategies,
-    scenarios,
-    ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
-    overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
-    repeat,
-    keep: args.keep,
-    timeoutMs,
-    requireCoverage: args['require-coverage'],
-    permutations,
-    threads,
-    ...(isolation.length > 0 ? { isolation } : {}),
-    databaseUrl,
-    durability: durabilityFrom(args.durability),
-    // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
-    ...(args.json
-      ? {}
-      : {
-          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-        }),
-  });
+  const result = await runOnVersions(
+    {
+      strategies,
+      scenarios,
+      ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
+      overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
+      repeat,
+      keep: args.keep,
+      timeoutMs,
+      requireCoverage: args['require-coverage'],
+      permutations,
+      threads,
+      ...(isolation.length > 0 ? { isolation } : {}),
+      databaseUrl,
+      durability: durabilityFrom(args.durability),
+      // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
+      ...(args.json
+        ? {}
+        : {
+            onCase: (c) =>
+              c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
+          }),
+    },
+    majors,
+  );
   const report = buildReport(
     result,
     strategies.map((r) => r.strategy),

@@ -1,0 +1,58 @@
+/**
+ * `run --postgres 15,18`: the suite once per PostgreSQL major, one embedded server after the other (never
+ * side by side: each has the machine to itself, as a single run does). Each version's cases are tagged
+ * with it (`pg15/contention/hot-row`, `postgres: "15.18"`), so the ids stay unique and the report can lay
+ * them out as design × version; the run passes only if every version's cases do.
+ */
+import type { PostgresMajor } from '../database/postgres-versions.ts';
+import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
+import { runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
+
+const tagged = (major: PostgresMajor, postgres: string, c: CaseResult): CaseResult => ({
+  ...c,
+  id: `pg${major}/${c.id}`,
+  postgres,
+});
+
+/** The environment of a run on several servers: the first's, with every server's version. */
+function mergedEnvironment(results: readonly SuiteResult[]): SuiteResult['environment'] | undefined {
+  const first = results[0];
+  if (!first) return undefined;
+  return { ...first.environment, postgres: results.map((r) => r.environment.postgres).join(', ') };
+}
+
+export async function runOnVersions(
+  options: SuiteOptions,
+  majors: readonly PostgresMajor[],
+): Promise<SuiteResult> {
+  if (majors.length <= 1) return runSuite({ ...options, postgres: majors[0] });
+  const results: SuiteResult[] = [];
+  for (const major of majors) {
+    // The server's own version string is known once it runs; the case lines name the major meanwhile.
+    const { onCase } = options;
+    const result = await runSuite({
+      ...options,
+      postgres: major,
+      ...(onCase ? { onCase: (c: CaseResult) => onCase({ ...c, id: `pg${major}/${c.id}` }) } : {}),
+    });
+    const postgres = result.environment.postgres;
+    results.push({
+      ...result,
+      cases: result.cases.map((c) => tagged(major, postgres, c)),
+      uncovered: result.uncovered.map((u) => `pg${major}/${u}`),
+    });
+  }
+  const cases = results.flatMap((r) => r.cases);
+  const uncovered = results.flatMap((r) => r.uncovered);
+  const environment = mergedEnvironment(results);
+  if (!environment) throw new Error('no PostgreSQL version was run');
+  return {
+    // The rule of a single run, over every version: nothing failed, nothing fatally uncovered, and
+    // something was measured (a design n/a on one version is not a failure of that version).
+    ok: !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured),
+    environment,
+    cases,
+    kept: results.flatMap((r) => r.kept),
+    uncovered,
+  };
+}
