@@ -48,6 +48,11 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['run', '--scenario', 'contention,contention'], /--scenario names "contention" twice/],
   [['run', '--durability', 'maybe'], /--durability must be on or off, got "maybe"/],
   [['bench', '--durability', 'ON'], /--durability must be on or off, got "ON"/],
+  [['run', '--postgres', '13'], /--postgres takes majors from 14, 15, 16, 17, 18, got "13"/],
+  [['run', '--postgres', '18.4'], /--postgres takes majors from .*, got "18.4"/],
+  [['run', '--postgres', '15,15'], /--postgres names "15" twice/],
+  // Each case gets --database-url too: a valid major is refused for that alone (the server is what it is).
+  [['run', '--postgres', '15'], /--postgres cannot go with --database-url/],
   [['run', '--target', 'http://127.0.0.1:1', '--durability', 'off'], /--durability cannot go with --target/],
   [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
 ];
