@@ -344,7 +344,9 @@ export async function startKeptServer(dataDir: string): Promise<{ port: number; 
   const port = await freePort();
   let child: ChildProcess | undefined;
   // On the binaries of the major that made the directory: no other major can start it.
-  const { postgres } = await serverBinaries(dataDirectoryMajor(dataDir));
+  const { postgres } = await serverBinaries(dataDirectoryMajor(dataDir)).catch((error: unknown) => {
+    throw Errors.databaseSetup(`the kept server in ${dataDir} did not start: ${oneLine(error)}`);
+  });
   const postmaster = await startPostmaster(postgres, dataDir, port, (spawned) => {
     child = spawned;
   }).catch((error: unknown) => {

@@ -31,7 +31,8 @@ export async function serverBinaries(major: PostgresMajor): Promise<ServerBinari
     const binaries: ServerBinaries = await import(name);
     return { postgres: binaries.postgres, initdb: binaries.initdb };
   } catch (error: unknown) {
-    throw Errors.databaseSetup(
+    // Its callers say which server did not start (exit 3).
+    throw new Error(
       `PostgreSQL ${major} is not installed for ${platform()}-${arch()} (npm package ${name}): ${oneLine(error)}`,
     );
   }
