@@ -210,7 +210,7 @@ export function notApplicableLine(cases: readonly CaseResult[]): string | undefi
   const other = skipped.length - gaps - controls;
   const outside =
     other > 0
-      ? `, ${other} that need what the run cannot give the design (a database restart, access a black box lacks)`
+      ? `, ${other} that need what the run cannot give the design (a newer PostgreSQL, a database restart, access a black box lacks)`
       : '';
   return `n/a: ${skipped.length} case(s): ${controls} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (listed below)${outside}; reasons in report.json`;
 }
