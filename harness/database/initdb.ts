@@ -8,11 +8,11 @@ import { chownSync } from 'node:fs';
 import { ensureServerUser, serverUser } from './server-user.ts';
 
 /**
- * Host connections need a password; the socket (which the server never opens: no socket directory) is
+ * Host connections need a password (SCRAM); the socket (which the server never opens: no socket directory) is
  * trust, so initdb needs no password file. The password is set afterwards in single-user mode, as for the
  * default major.
  */
-const INITDB_FLAGS = ['--auth-local=trust', '--auth-host=password', '--username=postgres'];
+const INITDB_FLAGS = ['--auth-local=trust', '--auth-host=scram-sha-256', '--username=postgres'];
 
 export function initialiseDirectory(initdb: string, dataDir: string): Promise<void> {
   ensureServerUser();
