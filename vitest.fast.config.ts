@@ -23,6 +23,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/layout.test.ts',
   'test/postgres-minimum.test.ts',
   'test/redact.test.ts',
+  'test/strategy-variants.test.ts',
   'test/yardstick.test.ts',
 ];
 

@@ -1,7 +1,8 @@
 /**
  * bucketed — seed 004's 库存分桶: a sku's stock split over BUCKETS rows; a reserve takes a unit from the
  * bucket its user hashes to, and falls back to the other buckets before it answers SOLD_OUT.
- * `bucketedDesign({ buckets, fallback })` builds a variant with another N.
+ * `bucketedDesign({ buckets, fallback })` builds a variant with another N; `--param bucketed.buckets=16`
+ * runs one.
  *
  * How it stays correct: each bucket is a hot-row counter of its share (`available > 0` re-evaluated under
  * the bucket row's lock), and the shares add up to the stock (the first `total % N` rows get one unit
@@ -148,6 +149,13 @@ const bucketed: Strategy = {
     '`available > 0` re-evaluated under each bucket row lock; shares add up to the stock; an empty home bucket falls back to every other bucket (waiting on locked ones) before SOLD_OUT',
   expect: 'hold',
   ...bucketedDesign({ buckets: BUCKETS, fallback: true }),
+  parameters: {
+    buckets: { describe: 'bucket rows per sku', default: BUCKETS, min: 1, max: 256 },
+  },
+  configure: (values) => ({
+    ...bucketed,
+    ...bucketedDesign({ buckets: values.buckets ?? BUCKETS, fallback: true }),
+  }),
 };
 
 export default bucketed;

@@ -207,6 +207,14 @@ export interface Strategy {
    */
   minPostgres?: { major: number; needs: string };
   /**
+   * The design's knobs (bucket rows, batch limits, retry budgets): each a whole number with its default
+   * and bounds. `run` and `bench` take `--param <id>.<knob>=v1,v2,…` and run one variant per value,
+   * `configure` building each; the variant's id is `<id>[<knob>=<v>]`, so its cases and series are its own.
+   */
+  parameters?: Readonly<Record<string, StrategyParameter>>;
+  /** The design with these knob values (every declared knob given, each within its bounds). */
+  configure?(values: Readonly<Record<string, number>>): Strategy;
+  /**
    * A negative control's reason to exist: per scenario, the checks that must catch it (any one of them).
    * Required with `expect: 'violate'`; its keys are the only scenarios the control runs in. Caught only by
    * another check, the case fails as "caught for the wrong reason".
@@ -258,6 +266,14 @@ export interface Strategy {
 }
 
 /** A loaded strategy together with the module it came from, so worker threads can import it again. */
+/** One knob of a design: a whole number from `min` to `max`, `default` when it is not given. */
+export interface StrategyParameter {
+  describe: string;
+  default: number;
+  min: number;
+  max: number;
+}
+
 export interface StrategyRef {
   strategy: Strategy;
   moduleUrl: string;

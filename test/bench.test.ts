@@ -173,11 +173,25 @@ describe('reservebench bench --json', () => {
     rmSync(reports, { recursive: true, force: true });
   });
 
-  it('is durable unless told, and with --durability on,off gives each design its durability cost', async () => {
+  it('gives a series per durability and per knob value, and each design its durability cost', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-'));
-    const args = ['--strategy', 'hot-row', '--clients', '4', '--trials', '1', '--warmup-ms', '100'];
+    const args = ['--strategy', 'hot-row,bucketed', '--param', 'bucketed.buckets=16', '--clients', '4'];
     const run = await runCli(
-      ['bench', '--json', ...args, '--duration-ms', '300', '--durability', 'on,off', '--reports', reports],
+      [
+        'bench',
+        '--json',
+        ...args,
+        '--trials',
+        '1',
+        '--warmup-ms',
+        '100',
+        '--duration-ms',
+        '300',
+        '--durability',
+        'on,off',
+        '--reports',
+        reports,
+      ],
       { DATABASE_URL: serverUrl },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -185,12 +199,16 @@ describe('reservebench bench --json', () => {
     expect(report.bench.map((e) => [e.strategy, e.durability, e.status])).toEqual([
       ['hot-row', 'on', 'ok'],
       ['hot-row', 'off', 'ok'],
+      ['bucketed[buckets=16]', 'on', 'ok'],
+      ['bucketed[buckets=16]', 'off', 'ok'],
     ]);
     const markdown = readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8');
     expect(markdown).toMatch(/Commits: each series durable \(synchronous_commit = on\) or not \(off\)/);
     expect(markdown).toMatch(/## Durability cost[\s\S]*\| hot-row +\| - +\| 4 +\| \d/);
     const csv = readFileSync(join(reports, 'latest-bench', 'bench.csv'), 'utf8');
-    expect(csv.split('\n').filter((line) => /^hot-row,(on|off),4,/.test(line))).toHaveLength(2);
+    expect(
+      csv.split('\n').filter((line) => /^(hot-row|"?bucketed\[buckets=16\]"?),(on|off),4,/.test(line)),
+    ).toHaveLength(4);
     rmSync(reports, { recursive: true, force: true });
   });
 

@@ -47,6 +47,15 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['run', '--json=yes'], /--json takes no value, got "yes"/],
   [['run', '--scenario', 'contention,contention'], /--scenario names "contention" twice/],
   [['run', '--durability', 'maybe'], /--durability must be on or off, got "maybe"/],
+  [
+    ['run', '--param', 'bucketed.buckets=0', '--strategy', 'bucketed'],
+    /bucketed\.buckets must be a whole number from 1 to 256, got 0/,
+  ],
+  [['bench', '--param', 'hot-row.x=1', '--strategy', 'hot-row'], /--param: hot-row has no knobs/],
+  [
+    ['run', '--param', 'buckets=4'],
+    /--param must be <design>\.<knob>=<whole numbers, comma-separated>, got "buckets=4"/,
+  ],
   [['bench', '--durability', 'ON'], /--durability must be on or off, got "ON"/],
   [['run', '--postgres', '13'], /--postgres takes majors from 14, 15, 16, 17, 18, got "13"/],
   [['run', '--postgres', '18.4'], /--postgres takes majors from .*, got "18.4"/],

@@ -404,6 +404,7 @@ describe('run --target: what it needs before any case', () => {
             isolation: undefined,
             'database-url': undefined,
             durability: undefined,
+            param: undefined,
             postgres: undefined,
             keep: false,
             threads: undefined,

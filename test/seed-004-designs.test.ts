@@ -4,7 +4,7 @@
  * scenario; frozen-ledger's books reconcile and replay in each case; the three controls are caught by the
  * checks they name in every scenario they name.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SCENARIOS } from '../harness/scenario/index.ts';
 import type { CheckName } from '../strategies/contract.ts';
 import bucketedNoFallback from '../strategies/controls/bucketed-no-fallback.ts';
@@ -13,7 +13,7 @@ import releaseTwice from '../strategies/controls/release-twice.ts';
 import frozenLedger from '../strategies/frozen-ledger.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
-import { measured } from './run-cli.ts';
+import { measured, runJson } from './run-cli.ts';
 
 const DESIGNS = ['frozen-ledger', 'bucketed'];
 
@@ -72,6 +72,30 @@ describe('frozen-ledger and bucketed', () => {
     },
     DEFAULT_RUN_TIMEOUT_MS,
   );
+});
+
+describe('bucketed as a knob (--param bucketed.buckets=1,16)', () => {
+  it('runs each bucket count as a design of its own, in the clients worker threads too', async () => {
+    const { run, report } = await runJson(inject('serverUrl'), [
+      '--strategy',
+      'bucketed',
+      '--param',
+      'bucketed.buckets=1,16',
+      '--scenario',
+      'contention,node-aborts',
+    ]);
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ['contention/bucketed[buckets=1]', 'pass'],
+      ['contention/bucketed[buckets=16]', 'pass'],
+      ['node-aborts/bucketed[buckets=1]', 'pass'],
+      ['node-aborts/bucketed[buckets=16]', 'pass'],
+    ]);
+    for (const id of ['contention/bucketed[buckets=1]', 'contention/bucketed[buckets=16]']) {
+      expect(measured(report.cases, id).outcomes, id).toEqual({ HELD: 40, SOLD_OUT: 110 });
+    }
+    expect(report.boundary.map((b) => b.strategy)).toEqual(['bucketed[buckets=1]', 'bucketed[buckets=16]']);
+    expect([report.ok, run.code]).toEqual([true, 0]);
+  });
 });
 
 describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed-no-fallback)', () => {

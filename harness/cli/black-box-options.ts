@@ -26,6 +26,7 @@ const NOT_WITH_TARGET = {
   strategy: 'a target is the one system under test',
   isolation: "a target's transactions are its own",
   durability: "a target's commits are its own",
+  param: 'a target has no design knobs the suite can turn',
   'database-url': 'a target run has no database of its own',
   postgres: 'a target run has no database of its own',
   keep: 'a target run keeps nothing',

@@ -14,6 +14,7 @@ import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versio
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
+import { type ParamSweep, parseParamSweep } from '../registry/strategy-variants.ts';
 
 /** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
 export const MAX_CLIENTS = 250;
@@ -80,6 +81,12 @@ export function admissionFrom(value: unknown): { limit: number; maxWaiting: numb
     );
   }
   return gate;
+}
+
+/** `--param <id>.<knob>=v1,v2` (repeatable), as given: each knob's values, per design. */
+export function paramSweepFrom(value: unknown): ParamSweep {
+  if (value === undefined) return new Map();
+  return parseParamSweep((Array.isArray(value) ? value : [value]).map(String));
 }
 
 export async function resolveStrategies(names: string[]): Promise<StrategyRef[]> {

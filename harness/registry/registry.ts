@@ -13,6 +13,7 @@ import { probeLoading } from './load-probe.ts';
 import { guardExitsOf } from './plugin-exit.ts';
 import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
+import { configured, splitVariantUrl } from './strategy-variants.ts';
 
 const STRATEGIES = new URL('../../strategies/', import.meta.url);
 
@@ -54,14 +55,16 @@ const BUILT_IN_URLS = new Set(Object.values(BUILT_IN));
 let commonJsHooks = false;
 
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
-  if (!BUILT_IN_URLS.has(moduleUrl)) {
+  // A variant's knobs ride in the URL's fragment (strategy-variants.ts): the module is the design's own.
+  const { base, values } = splitVariantUrl(moduleUrl);
+  if (!BUILT_IN_URLS.has(base)) {
     if (!commonJsHooks) registerCommonJsHooks();
     commonJsHooks = true;
-    guardExitsOf(moduleUrl, shownAs);
+    guardExitsOf(base, shownAs);
   }
-  const checked = strategyFromModule(await import(moduleUrl));
+  const checked = strategyFromModule(await import(base));
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
-  return checked.strategy;
+  return values ? configured(checked.strategy, values) : checked.strategy;
 }
 
 /**

@@ -14,6 +14,42 @@ import {
   type Strategy,
 } from '../../strategies/contract.ts';
 
+type Issue = { path: PropertyKey[]; message: string };
+
+/** Pause points declared for an operation the strategy does not implement. */
+function pausePointIssues(s: {
+  pausePoints: Partial<Record<(typeof PAUSING_OPERATIONS)[number], unknown>>;
+  [op: string]: unknown;
+}): Issue[] {
+  return PAUSING_OPERATIONS.filter((op) => op !== 'reserve' && s.pausePoints[op] && !s[op]).map((op) => ({
+    path: ['pausePoints', op],
+    message: `declares pause points for ${op}, which the strategy does not implement`,
+  }));
+}
+
+/** Knobs come with the way to build a variant, and each default lies within its bounds. */
+function knobIssues(s: {
+  parameters?: Record<string, { default: number; min: number; max: number }> | undefined;
+  configure?: unknown;
+}): Issue[] {
+  const issues: Issue[] = [];
+  if (Boolean(s.parameters) !== Boolean(s.configure)) {
+    issues.push({
+      path: [s.parameters ? 'configure' : 'parameters'],
+      message: 'parameters and configure come together: the knobs, and how a variant is built from them',
+    });
+  }
+  for (const [knob, p] of Object.entries(s.parameters ?? {})) {
+    if (!(p.min <= p.default && p.default <= p.max)) {
+      issues.push({
+        path: ['parameters', knob],
+        message: `default ${p.default} is outside ${p.min}–${p.max}`,
+      });
+    }
+  }
+  return issues;
+}
+
 const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   message: 'must be a function',
 });
@@ -37,6 +73,18 @@ const strategySchema = z
     falseSoldOut: z.string().min(1).optional(),
     caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
     isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
+    parameters: z
+      .record(
+        z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'a knob is named in camelCase'),
+        z.strictObject({
+          describe: z.string().min(1),
+          default: z.number().int(),
+          min: z.number().int(),
+          max: z.number().int(),
+        }),
+      )
+      .optional(),
+    configure: operation.optional(),
     pausePoints,
     setup: operation,
     reserve: operation,
@@ -57,15 +105,8 @@ const strategySchema = z
         message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
       });
     }
-    for (const op of PAUSING_OPERATIONS) {
-      if (op !== 'reserve' && s.pausePoints[op] && !s[op]) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['pausePoints', op],
-          message: `declares pause points for ${op}, which the strategy does not implement`,
-        });
-      }
-    }
+    for (const issue of [...pausePointIssues(s), ...knobIssues(s)])
+      ctx.addIssue({ code: 'custom', ...issue });
   });
 
 /**

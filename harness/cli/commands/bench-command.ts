@@ -5,6 +5,7 @@ import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { runBench } from '../../bench/run-bench.ts';
 import { EXIT } from '../../errors.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
+import { withVariants } from '../../registry/strategy-variants.ts';
 import {
   admissionFrom,
   boundedInteger,
@@ -12,6 +13,7 @@ import {
   durabilitiesFrom,
   list,
   MAX_CLIENTS,
+  paramSweepFrom,
   reportsFolder,
   resolveStrategies,
 } from '../cli-arguments.ts';
@@ -41,6 +43,9 @@ const OPTIONS = {
   trials: value('runs of every series, interleaved with the others, for a median and an interval (3)'),
   threads: value('worker threads for the clients (default: one per core)'),
   stock: value('units per series, enough never to sell out (1000000)'),
+  param: value('a design knob to sweep, <id>.<knob>=v1,v2,…: a series per value (list shows the knobs)', {
+    repeatable: true,
+  }),
   durability: value(
     'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
   ),
@@ -64,10 +69,12 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const databaseUrl = databaseUrlFrom(args);
   const durabilities = durabilitiesFrom(args.durability);
   const names = list('strategy', args.strategy);
-  const strategies =
+  const strategies = withVariants(
     names.length > 0
       ? await resolveStrategies(names)
-      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
+      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold'),
+    paramSweepFrom(args.param),
+  );
   const reports = reportsFolder(args.reports);
 
   const progress = args.json

@@ -13,6 +13,7 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     expect: s.expect,
     guarantee: s.guarantee,
     scenarios: s.expect === 'violate' ? Object.keys(s.caughtBy ?? {}) : (s.scenarios ?? 'all'),
+    knobs: Object.entries(s.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
   }));
   const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
   if (json) {
@@ -22,7 +23,13 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
   const width = Math.max(...strategies.map((s) => s.id.length), ...scenarios.map((s) => s.id.length));
   const lines = [
     'strategies (id, expect, how it stays correct):',
-    ...strategies.map((s) => `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`),
+    ...strategies.flatMap((s) => [
+      `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`,
+      ...s.knobs.map(
+        (k) =>
+          `  ${''.padEnd(width)}  knob     --param ${s.id}.${k.knob}=N: ${k.describe}, ${k.min}–${k.max} (default ${k.default})`,
+      ),
+    ]),
     '',
     'scenarios:',
     ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),

@@ -12,6 +12,7 @@ import { outOfReach } from '../../explore/out-of-reach.ts';
 import { specScenario } from '../../explore/spec-scenario.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
+import { withVariants } from '../../registry/strategy-variants.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
@@ -31,6 +32,7 @@ import {
   MAX_CLIENTS,
   MAX_REPEAT,
   MAX_STOCK,
+  paramSweepFrom,
   postgresMajorsFrom,
   reportsFolder,
   resolveStrategies,
@@ -75,6 +77,9 @@ const OPTIONS = {
     'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
   ),
   durability: value('on (default): every commit waits for its WAL flush, as in production; off: it does not'),
+  param: value('a design knob, <id>.<knob>=v1,v2,…: one variant per value (list shows the knobs)', {
+    repeatable: true,
+  }),
   postgres: value(
     "the embedded server's major, 14–18 (default 18); a list (15,18) runs the suite on each, with a version matrix",
     { repeatable: true },
@@ -135,6 +140,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       keep: args.keep,
       threads: args.threads,
       durability: args.durability,
+      param: args.param,
       postgres: args.postgres,
     },
     timeoutMs,
@@ -149,16 +155,18 @@ export async function runCommand(args: RunArgs): Promise<number> {
     boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
   const explores =
     exploreBudget > 0 && (scenarioIds.includes('explore') || scenarioIds.length + specs.length === 0);
-  if (target) {
-    const overrides = {
-      ...(clients !== undefined ? { clients } : {}),
-      ...(stock !== undefined ? { stock } : {}),
-    };
-    return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
-  }
+  // Merged over each scenario's input: an option not given must not be there at all.
+  const overrides = {
+    ...(clients !== undefined ? { clients } : {}),
+    ...(stock !== undefined ? { stock } : {}),
+  };
+  if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
   const databaseUrl = databaseUrlFrom(args);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
-  const strategies = await resolveStrategies(list('strategy', args.strategy));
+  const strategies = withVariants(
+    await resolveStrategies(list('strategy', args.strategy)),
+    paramSweepFrom(args.param),
+  );
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
 
@@ -167,7 +175,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       strategies,
       scenarios,
       ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
-      overrides: { ...(clients !== undefined ? { clients } : {}), ...(stock !== undefined ? { stock } : {}) },
+      overrides,
       repeat,
       keep: args.keep,
       timeoutMs,

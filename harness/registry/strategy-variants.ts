@@ -1,0 +1,104 @@
+/**
+ * A design's knobs (Strategy.parameters) as the command line gives them, `--param bucketed.buckets=1,16`,
+ * and as every process that loads the design receives them: in the fragment of its module URL
+ * (`…/bucketed.ts#buckets=16`). Worker threads and crash children load a design by that URL, so each builds
+ * the same variant, and the variant's id (`bucketed[buckets=16]`) keeps its cases and series apart.
+ */
+import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
+import { Errors } from '../errors.ts';
+
+export type KnobValues = Readonly<Record<string, number>>;
+
+/** Per design id, per knob, the values to run (in the order given). */
+export type ParamSweep = ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>;
+
+const knobText = (values: KnobValues) =>
+  Object.entries(values)
+    .map(([knob, value]) => `${knob}=${value}`)
+    .join(',');
+
+export function variantId(id: string, values: KnobValues): string {
+  return `${id}[${knobText(values)}]`;
+}
+
+/** The module URL and the knob values its fragment carries (none: the design as it is exported). */
+export function splitVariantUrl(moduleUrl: string): { base: string; values: KnobValues | undefined } {
+  const hash = moduleUrl.indexOf('#');
+  if (hash < 0) return { base: moduleUrl, values: undefined };
+  const values = Object.fromEntries(
+    moduleUrl
+      .slice(hash + 1)
+      .split('&')
+      .map((pair) => pair.split('='))
+      .map(([knob, value]) => [knob ?? '', Number(value)]),
+  );
+  return { base: moduleUrl.slice(0, hash), values };
+}
+
+/** The design with these knobs: each declared, a whole number within its bounds; the rest at default. */
+export function configured(strategy: Strategy, given: KnobValues): Strategy {
+  const { parameters, configure } = strategy;
+  if (!parameters || !configure) throw Errors.badInput(`--param: ${strategy.id} has no knobs`);
+  const known = Object.keys(parameters);
+  for (const [knob, value] of Object.entries(given)) {
+    const declared = parameters[knob];
+    if (!declared) {
+      throw Errors.badInput(`--param: ${strategy.id} has no knob "${knob}"; its knobs: ${known.join(', ')}`);
+    }
+    if (!Number.isInteger(value) || value < declared.min || value > declared.max) {
+      throw Errors.badInput(
+        `--param ${strategy.id}.${knob} must be a whole number from ${declared.min} to ${declared.max}, got ${value}`,
+      );
+    }
+  }
+  const values = Object.fromEntries(
+    known.map((knob) => [knob, given[knob] ?? parameters[knob]?.default ?? 0]),
+  );
+  return { ...configure(values), id: variantId(strategy.id, values) };
+}
+
+/** `bucketed.buckets=1,16` (repeatable, one knob each): the sweep, every value a whole number. */
+export function parseParamSweep(given: readonly string[]): ParamSweep {
+  const sweep = new Map<string, Map<string, number[]>>();
+  for (const text of given) {
+    const match = /^([A-Za-z0-9._-]+)\.([a-z][A-Za-z0-9]*)=([0-9]+(?:,[0-9]+)*)$/.exec(text);
+    if (!match) {
+      throw Errors.badInput(
+        `--param must be <design>.<knob>=<whole numbers, comma-separated>, got ${JSON.stringify(text)}`,
+      );
+    }
+    const [, design = '', knob = '', values = ''] = match;
+    const knobs = sweep.get(design) ?? new Map<string, number[]>();
+    if (knobs.has(knob)) throw Errors.badInput(`--param ${design}.${knob} is given twice`);
+    knobs.set(knob, values.split(',').map(Number));
+    sweep.set(design, knobs);
+  }
+  return sweep;
+}
+
+/** Every combination of one design's knob values, in the order given. */
+function combinations(knobs: ReadonlyMap<string, readonly number[]>): KnobValues[] {
+  return [...knobs].reduce<KnobValues[]>(
+    (done, [knob, values]) =>
+      done.flatMap((partial) => values.map((value) => ({ ...partial, [knob]: value }))),
+    [{}],
+  );
+}
+
+/** The designs to run: each one a sweep names replaced by its variants, one per combination. */
+export function withVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
+  const ids = new Set(refs.map((r) => r.strategy.id));
+  const stray = [...sweep.keys()].find((design) => !ids.has(design));
+  if (stray !== undefined)
+    throw Errors.badInput(`--param names ${JSON.stringify(stray)}, which is not run here`);
+  return refs.flatMap((ref) => {
+    const knobs = sweep.get(ref.strategy.id);
+    if (!knobs) return [ref];
+    return combinations(knobs).map((values) => ({
+      strategy: configured(ref.strategy, values),
+      moduleUrl: `${splitVariantUrl(ref.moduleUrl).base}#${Object.entries(values)
+        .map(([knob, value]) => `${knob}=${value}`)
+        .join('&')}`,
+    }));
+  });
+}

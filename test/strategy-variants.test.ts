@@ -1,0 +1,71 @@
+/**
+ * A design's knobs from the command line to every process that loads it: `--param` parsed and bounded,
+ * each value a variant with its own id, carried in the module URL's fragment so that a worker thread
+ * importing the design by URL builds the same variant.
+ */
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
+import { checkStrategy } from '../harness/registry/strategy-module.ts';
+import { parseParamSweep, withVariants } from '../harness/registry/strategy-variants.ts';
+
+describe('--param', () => {
+  it('parses one knob per value given, each value a whole number', () => {
+    const sweep = parseParamSweep(['bucketed.buckets=1,4,16']);
+    expect([...(sweep.get('bucketed') ?? [])]).toEqual([['buckets', [1, 4, 16]]]);
+    for (const bad of [
+      'bucketed.buckets',
+      'bucketed=4',
+      'bucketed.buckets=1.5',
+      'bucketed.buckets=',
+      'x.y=1,,2',
+    ]) {
+      expect(() => parseParamSweep([bad]), bad).toThrow(/--param must be <design>\.<knob>=/);
+    }
+    expect(() => parseParamSweep(['bucketed.buckets=1', 'bucketed.buckets=2'])).toThrow(/given twice/);
+  });
+
+  it('turns a design into one variant per value, with its own id and module URL', async () => {
+    const ref = await loadStrategy('bucketed');
+    const variants = withVariants([ref], parseParamSweep(['bucketed.buckets=1,16']));
+    expect(variants.map((v) => v.strategy.id)).toEqual(['bucketed[buckets=1]', 'bucketed[buckets=16]']);
+    expect(variants.map((v) => v.moduleUrl)).toEqual([
+      `${ref.moduleUrl}#buckets=1`,
+      `${ref.moduleUrl}#buckets=16`,
+    ]);
+    // A worker imports the variant by its URL and gets the same design.
+    const again = await importStrategy(variants[1]?.moduleUrl ?? '');
+    expect(again.id).toBe('bucketed[buckets=16]');
+    expect(again.expect).toBe('hold');
+  });
+
+  it('refuses a knob out of bounds, an unknown knob, a design without knobs or not run', async () => {
+    const bucketed = await loadStrategy('bucketed');
+    const hotRow = await loadStrategy('hot-row');
+    const refused = (refs: (typeof bucketed)[], param: string) => () =>
+      withVariants(refs, parseParamSweep([param]));
+    expect(refused([bucketed], 'bucketed.buckets=0')).toThrow(
+      /bucketed\.buckets must be a whole number from 1 to 256, got 0/,
+    );
+    expect(refused([bucketed], 'bucketed.rows=2')).toThrow(/bucketed has no knob "rows"; its knobs: buckets/);
+    expect(refused([hotRow], 'hot-row.x=1')).toThrow(/hot-row has no knobs/);
+    expect(refused([hotRow], 'bucketed.buckets=2')).toThrow(
+      /--param names "bucketed", which is not run here/,
+    );
+  });
+
+  it('holds a plug-in to both halves of a knob: the parameters and configure', async () => {
+    const { strategy } = await loadStrategy('hot-row');
+    const knob = { buckets: { describe: 'rows', default: 4, min: 1, max: 8 } };
+    expect(checkStrategy({ ...strategy, parameters: knob })).toMatchObject({
+      problem: expect.stringMatching(/configure is missing/),
+    });
+    expect(
+      checkStrategy({
+        ...strategy,
+        parameters: { rows: { ...knob.buckets, default: 9 } },
+        configure: () => strategy,
+      }),
+    ).toMatchObject({ problem: expect.stringMatching(/default 9 is outside 1–8/) });
+    expect(BUILT_IN_IDS).toContain('bucketed');
+  });
+});
