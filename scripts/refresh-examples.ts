@@ -6,6 +6,7 @@
  *   npm run examples -- run       # only the run report
  *   npm run examples -- bench     # only the bench report
  *   npm run examples -- target    # only the black-box example (scripts/target-example.ts publishes it)
+ *   npm run examples -- buckets   # seed 004's bucket sweep: hot-row and bucketed × 1…64 buckets, 150 clients
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -22,6 +23,21 @@ const kinds = wanted.length === 0 ? ['run', 'bench', 'target'] : wanted;
 const known: Record<string, { args: string[]; latest: string; example: string }> = {
   run: { args: ['run'], latest: 'latest', example: 'run' },
   bench: { args: ['bench', '--trials', '3'], latest: 'latest-bench', example: 'bench' },
+  buckets: {
+    args: [
+      'bench',
+      '--strategy',
+      'hot-row,bucketed',
+      '--param',
+      'bucketed.buckets=1,4,16,64',
+      '--clients',
+      '150',
+      '--trials',
+      '3',
+    ],
+    latest: 'latest-bench',
+    example: 'bench-buckets',
+  },
 };
 
 for (const kind of kinds) {
@@ -40,7 +56,7 @@ for (const kind of kinds) {
   }
   const job = known[kind];
   if (!job) {
-    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, target)`);
+    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, target)`);
     process.exit(2);
   }
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-examples-'));
