@@ -183,6 +183,24 @@ export type Expectation = 'hold' | 'violate';
 export const ISOLATION_LEVELS = ['read-committed', 'repeatable-read', 'serializable'] as const;
 export type IsolationLevel = (typeof ISOLATION_LEVELS)[number];
 
+/**
+ * What a design or scenario may rely on that a PostgreSQL-protocol server can lack (CockroachDB, a
+ * transaction pooler, a locked-down role): the run probes each on connect and makes a case that needs a
+ * refused one n/a with the server's answer.
+ */
+export const CAPABILITIES = [
+  'skipLocked',
+  'nowait',
+  'advisoryLocks',
+  'lockView',
+  'readCommitted',
+  'repeatableRead',
+  'serializable',
+  'returningOld',
+  'synchronousCommit',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
 export interface Strategy {
   id: string;
   title: string;
@@ -206,6 +224,11 @@ export interface Strategy {
    * case of the design is `n/a` with that reason.
    */
   minPostgres?: { major: number; needs: string };
+  /**
+   * What the design relies on beyond plain SQL (`skipLocked`, `serializable`, …). On a server whose probe
+   * refused one, every case of the design is `n/a` with the server's answer, never a failure.
+   */
+  needs?: readonly Capability[];
   /**
    * The design's knobs (bucket rows, batch limits, retry budgets): each a whole number with its default
    * and bounds. `run` and `bench` take `--param <id>.<knob>=v1,v2,…` and run one variant per value,

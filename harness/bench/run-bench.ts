@@ -397,7 +397,11 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   );
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
-    const environment = await readEnvironment(db.admin, settings.databaseUrl ? 'url' : 'embedded');
+    const environment = await readEnvironment(
+      db.admin,
+      settings.databaseUrl ? 'url' : 'embedded',
+      db.capabilities,
+    );
     // Every client of a series holds its own connection (admission gates requests, not connections).
     await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
     const localServer = await serverIsLocal(db.admin, db.name);

@@ -7,6 +7,7 @@
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
+import { type Capabilities, probeCapabilities } from './capabilities.ts';
 import { DEFAULT_DURABILITY, type Durability, setDatabaseDurability } from './durability.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import type { PostgresMajor } from './postgres-versions.ts';
@@ -25,6 +26,8 @@ export interface RunDatabase {
    * for a black box, which has no server of the suite's.
    */
   serverVersionNum?: number;
+  /** What the server let the run do when it connected (capabilities.ts); absent for a black box. */
+  capabilities?: Capabilities;
   createCaseSchema(label: string): Promise<string>;
   dropCaseSchema(schema: string): Promise<void>;
   /** Drops the run database (or keeps it) and stops the embedded server; returns lines for the user. */
@@ -169,7 +172,7 @@ async function connectServer(
 async function createRunDatabase(
   server: RunServer,
   durability: Durability,
-): Promise<{ name: string; connectionString: string; admin: pg.Client; serverVersionNum: number }> {
+): Promise<Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'>> {
   const name = stampName();
   const connectionString = withDatabase(server.url, name);
   try {
@@ -182,7 +185,8 @@ async function createRunDatabase(
       "SELECT current_setting('server_version_num') AS n",
     );
     const admin = await connect(connectionString, 'reservebench-admin');
-    return { name, connectionString, admin, serverVersionNum: Number(rows[0]?.n) };
+    const capabilities = await probeCapabilities(admin, connectionString);
+    return { name, connectionString, admin, serverVersionNum: Number(rows[0]?.n), capabilities };
   } catch (error: unknown) {
     await server.client.end().catch(() => undefined);
     await server.embedded?.stop({ keepData: false });
@@ -247,7 +251,10 @@ async function besideRunDatabase(
     client: await connect(serverUrl, 'reservebench-admin'),
     embedded: undefined,
   };
-  const { name, connectionString, admin, serverVersionNum } = await createRunDatabase(server, durability);
+  const { name, connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
+    server,
+    durability,
+  );
   const closing = { closed: false };
   // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
   const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
@@ -256,6 +263,7 @@ async function besideRunDatabase(
     connectionString,
     admin,
     serverVersionNum,
+    capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(serverUrl, embedded, durability),
@@ -283,7 +291,10 @@ export async function openRunDatabase(options: {
   const durability = options.durability ?? DEFAULT_DURABILITY;
   const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
-  const { name, connectionString, admin, serverVersionNum } = await createRunDatabase(server, durability);
+  const { name, connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
+    server,
+    durability,
+  );
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
 
@@ -292,6 +303,7 @@ export async function openRunDatabase(options: {
     connectionString,
     admin,
     serverVersionNum,
+    capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
     beside: () => besideRunDatabase(server.url, embedded !== undefined, durability),

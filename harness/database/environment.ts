@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import type { ClientBase } from 'pg';
+import type { Capabilities } from './capabilities.ts';
 
 export const REPORTED_SETTINGS = [
   'synchronous_commit',
@@ -18,6 +19,8 @@ export interface Environment {
   commit: string;
   /** `target`: no database of the run's own; a black box driven over HTTP (`run --target`). */
   database: 'embedded' | 'url' | 'target';
+  /** What the server let the run do (capabilities.ts); absent for a black box, which has no server of ours. */
+  capabilities?: Capabilities;
 }
 
 /** The harness's own commit (short), or `unknown`. */
@@ -35,6 +38,7 @@ export function gitCommit(): string {
 export async function readEnvironment(
   db: ClientBase,
   database: Environment['database'],
+  capabilities: Capabilities | undefined,
 ): Promise<Environment> {
   const { rows } = await db.query<{ name: string; setting: string }>(
     'SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name',
@@ -49,5 +53,6 @@ export async function readEnvironment(
     cpus: availableParallelism(),
     commit: gitCommit(),
     database,
+    ...(capabilities ? { capabilities } : {}),
   };
 }

@@ -6,7 +6,15 @@
  * schema cannot fall behind the code without a test noticing.
  */
 import { z } from 'zod';
-import { CHECKS, ISOLATION_LEVELS, OUTCOMES, PAUSE_POINTS, STATUSES } from '../../strategies/contract.ts';
+import {
+  CAPABILITIES,
+  type Capability,
+  CHECKS,
+  ISOLATION_LEVELS,
+  OUTCOMES,
+  PAUSE_POINTS,
+  STATUSES,
+} from '../../strategies/contract.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
 
 const count = z.number().int().nonnegative();
@@ -33,6 +41,17 @@ export const environmentSchema = z
       .enum(['embedded', 'url', 'target'])
       .describe(
         'the embedded server, one given by --database-url, or none: a black box driven over HTTP (run --target)',
+      ),
+    capabilities: z
+      .strictObject(
+        Object.fromEntries(CAPABILITIES.map((c) => [c, z.union([z.literal(true), z.string()])])) as Record<
+          Capability,
+          z.ZodUnion<[z.ZodLiteral<true>, z.ZodString]>
+        >,
+      )
+      .optional()
+      .describe(
+        "What the server let the run do, probed on connect (skipLocked, nowait, advisoryLocks, lockView, readCommitted, repeatableRead, serializable, returningOld, synchronousCommit): true, or the server's answer refusing it; a case needing a refused one is n/a. Absent for a black box",
       ),
   })
   .describe('What a reader needs to judge the numbers');

@@ -117,7 +117,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const failed = () => cases.some(failsTheRun);
   const kept: string[] = [];
   try {
-    const environment = await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded');
+    const environment = await readEnvironment(
+      db.admin,
+      options.databaseUrl ? 'url' : 'embedded',
+      db.capabilities,
+    );
     await checkConnectionRoom(
       db.admin,
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
