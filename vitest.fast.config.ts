@@ -22,6 +22,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/junit.test.ts',
   'test/layout.test.ts',
   'test/postgres-minimum.test.ts',
+  'test/capability-needs.test.ts',
   'test/redact.test.ts',
   'test/strategy-variants.test.ts',
   'test/yardstick.test.ts',

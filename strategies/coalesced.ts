@@ -327,6 +327,7 @@ const coalesced: Strategy = {
     "a node's waiting requests claim their keys in one INSERT … ON CONFLICT DO NOTHING and take units in one conditional UPDATE under the row lock; losers told apart key before user",
   expect: 'hold',
   minPostgres: { major: 18, needs: 'RETURNING old' },
+  needs: ['returningOld'],
   pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),

@@ -115,6 +115,7 @@ const serializable: Strategy = {
   title: 'SERIALIZABLE check-then-act, whole transaction retried on 40001',
   guarantee: 'read, decide, write under SERIALIZABLE; a 40001 retries the whole transaction (bounded)',
   expect: 'hold',
+  needs: ['serializable'],
   pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),

@@ -58,6 +58,7 @@ const skipLockedSlots: Strategy = {
   falseSoldOut:
     'a slot locked by a transaction in flight is skipped, and SOLD_OUT answered if it was the last',
   expect: 'hold',
+  needs: ['skipLocked'],
   pausePoints: { reserve: ['after-read', 'before-commit'], expire: ['before-commit'] },
 
   async setup(db, stock) {

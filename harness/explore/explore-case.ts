@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
+import { caseNeeds, refusedNeed } from '../scenario/capability-needs.ts';
 import type { CaseSettings } from '../scenario/case-spec.ts';
 import { belowMinimum } from '../scenario/postgres-minimum.ts';
 import type {
@@ -92,7 +93,11 @@ export async function exploreCase(
   options: ExploreCaseOptions,
 ): Promise<CaseResult> {
   // A server older than the design needs fails every program on the SQL it lacks: n/a, as its cases are.
-  const skipped = options.outOfReach ?? belowMinimum(ref.strategy, db.serverVersionNum);
+  // Its programs are interleavings: they need the lock view, as interleaving cases do.
+  const skipped =
+    options.outOfReach ??
+    belowMinimum(ref.strategy, db.serverVersionNum) ??
+    refusedNeed(caseNeeds(ref.strategy, { kind: 'interleaving' }, undefined), db.capabilities);
   if (skipped) return notExploredCase(ref, skipped);
   const e = await explore(db, ref, settings, options);
   const identity = {

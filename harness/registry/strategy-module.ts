@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  CAPABILITIES,
   CHECKS,
   ISOLATION_LEVELS,
   OUTCOMES,
@@ -70,6 +71,7 @@ const strategySchema = z
     scenarios: z.array(z.string()).optional(),
     notApplicable: z.string().optional(),
     minPostgres: z.strictObject({ major: z.number().int().min(10), needs: z.string().min(1) }).optional(),
+    needs: z.array(z.enum(CAPABILITIES)).optional(),
     falseSoldOut: z.string().min(1).optional(),
     caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
     isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),

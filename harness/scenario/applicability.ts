@@ -1,12 +1,13 @@
 /**
  * Whether a case applies at all: a strategy sits a scenario out by its own choice, the server is older than
- * the design needs, a black box cannot run
+ * the design needs or refused a capability the case needs, a black box cannot run
  * what needs more than its API, a server given by URL cannot be crashed and restarted, and what the
  * strategy lacks for the scenario is a coverage gap. Each makes the case n/a, with the reason.
  */
 import type { Strategy } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
+import { caseNeeds, refusedNeed } from './capability-needs.ts';
 import { type CaseSpec, identityOf } from './case-spec.ts';
 import { belowMinimum } from './postgres-minimum.ts';
 import type { Scenario } from './scenario.ts';
@@ -49,6 +50,7 @@ export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | und
   const excluded =
     excludedReason(scenario, strategy) ??
     belowMinimum(strategy, db.serverVersionNum) ??
+    refusedNeed(caseNeeds(strategy, scenario, spec.isolation), db.capabilities) ??
     spec.blackBox?.notApplicable(scenario) ??
     (scenario.crashesDatabase && !db.crashAndRestart
       ? 'the scenario crashes and restarts the database: the run has no way to restart a server given by URL'
