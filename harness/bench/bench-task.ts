@@ -2,6 +2,7 @@
 import type { NodeIdentity } from '../../strategies/contract.ts';
 import type { BarrierHandle, CaseConnection } from '../driver/client-task.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
+import type { OpenSettings, OpenTally } from './open-model.ts';
 
 /** Phases of a series, set by the main thread in one shared cell. */
 export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;
@@ -20,11 +21,19 @@ export interface BenchTask {
   /** Int32Array cell 0 holds the PHASE. */
   phase: SharedArrayBuffer;
   admission?: { buffer: SharedArrayBuffer; settings: AdmissionSettings };
+  /**
+   * Open model: the thread's clients serve its share of the series' arrivals (every `stride`-th from
+   * `first` on) instead of reserving in a closed loop.
+   */
+  open?: { settings: OpenSettings; first: number; stride: number };
   timeoutMs: number;
 }
 
 export interface BenchThreadResult {
-  /** Latency of every request started while measuring (ms), admission wait included. */
+  /**
+   * Latency of every request started while measuring (ms), admission wait included; in the open model
+   * from the arrival's due time (the open tally has the service times).
+   */
   latenciesMs: number[];
   outcomes: Record<string, number>;
   errorsBySqlstate: Record<string, number>;
@@ -34,4 +43,6 @@ export interface BenchThreadResult {
   designRetries: Record<string, number>;
   /** HELD answers over the whole series, warm-up included: what the stock must account for afterwards. */
   heldTotal: number;
+  /** Open model only: what became of the arrivals this thread took while measuring. */
+  open?: OpenTally;
 }

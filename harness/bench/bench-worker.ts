@@ -1,9 +1,10 @@
 /**
  * Worker side of a benchmark series: each virtual client reserves in a closed loop (next request as soon
- * as the last one answered) with a fresh key and user each time, until the main thread says stop. Only
- * requests that started while the phase was `measure` are counted.
+ * as the last one answered), or in the open model serves arrivals due on a schedule, with a fresh key and
+ * user each time, until the main thread says stop. Only requests that started while the phase was
+ * `measure` are counted.
  */
-import { setTimeout as backOff } from 'node:timers/promises';
+import { setTimeout as backOff, setTimeout as waitUntilDue } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
@@ -11,7 +12,9 @@ import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../http/admission.ts';
 import { importStrategy } from '../registry/registry.ts';
+import { shareOfArrivals } from './arrivals.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
+import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */
 const REJECTED_BACKOFF_MS = 2;
@@ -46,10 +49,9 @@ async function connectClient(task: BenchTask, index: number): Promise<BenchClien
   return { index, client };
 }
 
-/** One client's closed loop, from the start barrier until the phase says stop. */
-async function reserveUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
-  const { task, strategy, phase, gate, result } = thread;
-  const ctx: SessionContext = {
+function sessionContext(thread: BenchThread, client: pg.Client): SessionContext {
+  const { task, phase, result } = thread;
+  return {
     db: client,
     pause: async () => undefined,
     node: task.node,
@@ -57,6 +59,37 @@ async function reserveUntilStopped(thread: BenchThread, { index, client }: Bench
       if (Atomics.load(phase, 0) === PHASE.measure) count(result.designRetries, reason);
     },
   };
+}
+
+/** One reservation with a fresh key and user; its outcome, or ERROR (counted by SQLSTATE when measuring). */
+async function reserveOnce(
+  thread: BenchThread,
+  ctx: SessionContext,
+  key: string,
+  measuring: boolean,
+): Promise<string> {
+  const request = {
+    requestKey: `bench-${key}`,
+    user: `bench-user-${key}`,
+    sku: thread.task.sku,
+    ttlMs: 60_000,
+  };
+  let outcome: string;
+  try {
+    outcome = (await thread.strategy.reserve(ctx, request)).outcome;
+  } catch (error: unknown) {
+    outcome = 'ERROR';
+    if (measuring) count(thread.result.errorsBySqlstate, sqlstateOf(error) ?? 'other');
+  }
+  if (outcome === 'HELD') thread.result.heldTotal += 1;
+  if (measuring) count(thread.result.outcomes, outcome);
+  return outcome;
+}
+
+/** One client's closed loop, from the start barrier until the phase says stop. */
+async function reserveUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
+  const { task, phase, gate, result } = thread;
+  const ctx = sessionContext(thread, client);
   await thread.start.arriveAndWait(task.timeoutMs, 'bench start');
   for (let n = 0; Atomics.load(phase, 0) !== PHASE.stop; n++) {
     const measuring = Atomics.load(phase, 0) === PHASE.measure;
@@ -69,27 +102,65 @@ async function reserveUntilStopped(thread: BenchThread, { index, client }: Bench
         continue;
       }
     }
-    const request = {
-      requestKey: `bench-${index}-${n}`,
-      user: `bench-user-${index}-${n}`,
-      sku: task.sku,
-      ttlMs: 60_000,
-    };
-    let outcome: string;
     try {
-      outcome = (await strategy.reserve(ctx, request)).outcome;
-    } catch (error: unknown) {
-      outcome = 'ERROR';
-      if (measuring) count(result.errorsBySqlstate, sqlstateOf(error) ?? 'other');
+      await reserveOnce(thread, ctx, `${index}-${n}`, measuring);
     } finally {
       gate?.exit();
     }
-    if (outcome === 'HELD') result.heldTotal += 1;
-    if (measuring) {
-      result.latenciesMs.push(performance.now() - began);
-      count(result.outcomes, outcome);
-    }
+    if (measuring) result.latenciesMs.push(performance.now() - began);
   }
+}
+
+/**
+ * One client of the open model: it takes the thread's next arrival, waits until it is due (pacing to the
+ * schedule, not an ordering), and sends it unless it is already past the grace. Busy clients take none,
+ * so an arrival waits for the first client free and that wait counts in its latency.
+ */
+async function serveArrivals(thread: BenchThread, { index, client }: BenchClient, due: () => number) {
+  const { task, phase, result } = thread;
+  const open = task.open;
+  const tally = result.open;
+  if (!open || !tally) throw new Error('serveArrivals needs an open task');
+  const grace = graceMs(open.settings);
+  const ctx = sessionContext(thread, client);
+  for (let n = 0; Atomics.load(phase, 0) !== PHASE.stop; n++) {
+    const dueMs = due();
+    // A timer may fire up to a millisecond early (libuv counts whole ms): wait again until truly due.
+    for (let early = dueMs - performance.now(); early > 0; early = dueMs - performance.now()) {
+      await waitUntilDue(early);
+    }
+    if (Atomics.load(phase, 0) === PHASE.stop) break;
+    const measuring = Atomics.load(phase, 0) === PHASE.measure;
+    const sentMs = performance.now();
+    if (isDropped(dueMs, sentMs, grace)) {
+      if (measuring) tally.dropped += 1;
+      continue;
+    }
+    const outcome = await reserveOnce(thread, ctx, `${index}-${n}`, measuring);
+    if (!measuring) continue;
+    const times = { dueMs, sentMs, answeredMs: performance.now() };
+    result.latenciesMs.push(times.answeredMs - dueMs);
+    recordAnswer(tally, times, outcome === 'HELD', open.settings.latencyLimitMs);
+  }
+}
+
+/** The due times of this thread's arrivals, on its clock, from the moment its clients passed the barrier. */
+function dueTimes(open: NonNullable<BenchTask['open']>): () => number {
+  const schedule = shareOfArrivals(open.settings, open.first, open.stride);
+  const epoch = performance.now();
+  return () => epoch + schedule.next().value;
+}
+
+/** Every client of the thread, in the closed loop or serving arrivals, until the phase says stop. */
+async function runClients(thread: BenchThread, clients: readonly BenchClient[]): Promise<void> {
+  const open = thread.task.open;
+  if (!open) {
+    await Promise.all(clients.map((client) => reserveUntilStopped(thread, client)));
+    return;
+  }
+  await Promise.all(clients.map(() => thread.start.arriveAndWait(thread.task.timeoutMs, 'bench start')));
+  const due = dueTimes(open);
+  await Promise.all(clients.map((client) => serveArrivals(thread, client, due)));
 }
 
 export default async function runBenchClients(task: BenchTask): Promise<BenchThreadResult> {
@@ -106,11 +177,12 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
       rejected: 0,
       designRetries: {},
       heldTotal: 0,
+      ...(task.open ? { open: emptyTally() } : {}),
     },
   };
   const clients = await Promise.all(task.clients.map((index) => connectClient(task, index)));
   try {
-    await Promise.all(clients.map((client) => reserveUntilStopped(thread, client)));
+    await runClients(thread, clients);
   } finally {
     await Promise.all(clients.map(({ client }) => client.end().catch(() => undefined)));
   }

@@ -22,6 +22,7 @@ import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
+import { mergeTallies, type OpenSettings, type OpenTrial, openSeries, openTrial } from './open-model.ts';
 import { meterWindow, type Saturation, seriesServerPids, serverIsLocal } from './saturation.ts';
 import { type Interval, medianInterval } from './statistics.ts';
 import { measureUncontended, type UncontendedEntry } from './uncontended.ts';
@@ -33,6 +34,11 @@ export interface BenchSettings {
   clients: number[];
   /** With admission: each client count runs once without and once behind this gate. */
   admission?: AdmissionSettings;
+  /**
+   * The open model: each rate (arrivals per second) a series per client count, its clients the pool that
+   * serves the arrivals. Absent, every series is a closed loop.
+   */
+  open?: { rates: number[]; arrivals: OpenSettings['arrivals']; seed: number; latencyLimitMs: number | null };
   warmupMs: number;
   durationMs: number;
   stock: number;
@@ -66,6 +72,8 @@ export interface TrialSlot {
   clients: number;
   admission: string | null;
   durability: Durability;
+  /** Arrivals per second in the open model, null in a closed loop. */
+  rate: number | null;
   /** 1-based. */
   trial: number;
 }
@@ -92,6 +100,8 @@ export interface TrialEntry {
   drift: number;
   oversold: number;
   problems: string[];
+  /** Open model only: the arrivals, what became of them, and the service-time percentiles. */
+  open?: OpenTrial;
 }
 
 /**
@@ -125,6 +135,11 @@ export interface BenchEntry {
   drift: number;
   oversold: number;
   problems: string[];
+  /**
+   * Open model only (latency is then from each arrival's due time): counts summed over the trials,
+   * goodput and service percentiles as latency is.
+   */
+  open?: OpenTrial;
   trials: TrialEntry[];
 }
 
@@ -150,6 +165,7 @@ function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
     rejected: results.reduce((acc, r) => acc + r.rejected, 0),
     designRetries: sumCounts(results.map((r) => r.designRetries)),
     heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
+    ...(results.some((r) => r.open) ? { open: mergeTallies(results.flatMap((r) => r.open ?? [])) } : {}),
   };
 }
 
@@ -160,13 +176,14 @@ interface Series {
   /** `limit:waiting`, or null without admission. */
   label: string | null;
   durability: Durability;
+  open: OpenSettings | undefined;
 }
 
 /** One task per worker thread, the series' clients dealt over the threads in turn. */
 function threadTasks(
   db: RunDatabase,
   pool: BenchPool,
-  { ref, clients, admission, durability }: Series,
+  { ref, clients, admission, durability, open }: Series,
   schema: string,
   { start, phase }: { start: SharedBarrier; phase: SharedArrayBuffer },
   timeoutMs: number,
@@ -189,6 +206,7 @@ function threadTasks(
       phase,
       timeoutMs,
       ...(gate && admission ? { admission: { buffer: gate.buffer, settings: admission } } : {}),
+      ...(open ? { open: { settings: open, first: t, stride: threads } } : {}),
     };
   });
 }
@@ -255,9 +273,9 @@ async function runTrial(
   localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
-  const { ref, clients, label, durability } = series;
+  const { ref, clients, label, durability, open } = series;
   const schema = await db.createCaseSchema(
-    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}${durability === 'off' ? '_async' : ''}_t${trial}`,
+    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}${durability === 'off' ? '_async' : ''}${open ? `_r${open.rate}` : ''}_t${trial}`,
   );
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
@@ -289,6 +307,7 @@ async function runTrial(
       drift,
       oversold,
       problems,
+      ...(open && merged.open ? { open: openTrial(open, merged.open, window.seconds) } : {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
@@ -319,6 +338,8 @@ function failedTrial(trial: number, error: unknown): TrialEntry {
 /** Throughput is reported to a tenth, milliseconds, cores and shares to a hundredth, as in one trial. */
 const tenths = (x: number) => Math.round(x * 10) / 10;
 const hundredths = (x: number) => Math.round(x * 100) / 100;
+
+const openTrials = (trials: readonly TrialEntry[]) => trials.flatMap((t) => t.open ?? []);
 
 function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
   const passed = trials.filter((t) => t.status === 'ok');
@@ -372,9 +393,44 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     drift: sum((t) => t.drift),
     oversold: sum((t) => t.oversold),
     problems: trials.flatMap((t) => t.problems.map((p) => `trial ${t.trial}: ${p}`)),
+    ...(series.open ? { open: openSeries(series.open, openTrials(trials), openTrials(passed)) } : {}),
     trials,
   };
 }
+
+/** Strategy × durability × admission × rate × clients, in that nesting: the series and the order they run in. */
+function seriesPlan(settings: BenchSettings, durabilities: readonly Durability[]): Series[] {
+  const opens: (OpenSettings | undefined)[] = settings.open
+    ? settings.open.rates.map((rate) => {
+        const { arrivals, seed, latencyLimitMs } = settings.open ?? {};
+        return {
+          rate,
+          arrivals: arrivals ?? 'constant',
+          seed: seed ?? 1,
+          latencyLimitMs: latencyLimitMs ?? null,
+        };
+      })
+    : [undefined];
+  return settings.strategies.flatMap((ref) =>
+    durabilities.flatMap((durability) =>
+      (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
+        opens.flatMap((open) =>
+          settings.clients.map((clients) => ({
+            ref,
+            clients,
+            admission: gate,
+            label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
+            durability,
+            open,
+          })),
+        ),
+      ),
+    ),
+  );
+}
+
+const seriesLabel = (series: Series) =>
+  `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''}${series.durability === 'off' ? ' [not durable]' : ''}${series.open ? ` @ ${series.open.rate}/s` : ''} × ${series.clients}`;
 
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
@@ -382,19 +438,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: durabilities[0] });
   const uncontended: UncontendedEntry[] = [];
   const kept: string[] = [];
-  const plan: Series[] = settings.strategies.flatMap((ref) =>
-    durabilities.flatMap((durability) =>
-      (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
-        settings.clients.map((clients) => ({
-          ref,
-          clients,
-          admission: gate,
-          label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
-          durability,
-        })),
-      ),
-    ),
-  );
+  const plan = seriesPlan(settings, durabilities);
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
     const environment = await readEnvironment(
@@ -418,6 +462,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
             clients: series.clients,
             admission: series.label,
             durability: series.durability,
+            rate: series.open?.rate ?? null,
             trial,
           };
           await settings.beforeTrial?.(slot);
@@ -425,9 +470,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
             (error: unknown) => failedTrial(trial, error),
           );
           trials[i]?.push(entry);
-          settings.onTrial?.(
-            `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''}${series.durability === 'off' ? ' [not durable]' : ''} × ${series.clients}, trial ${trial}/${trialCount}`,
-          );
+          settings.onTrial?.(`${seriesLabel(series)}, trial ${trial}/${trialCount}`);
           await settings.afterTrial?.(slot);
         }
       }

@@ -31,6 +31,27 @@ const saturationSchema = z
   })
   .describe('How busy the generator and the server were');
 
+const openSchema = z
+  .strictObject({
+    rate: z.number().positive().describe('arrivals per second offered, all clients together (`--rate`)'),
+    arrivals: z.enum(['constant', 'poisson']).describe('how the arrivals are spaced (`--arrivals`)'),
+    seed: z.number().int().nonnegative().describe("the Poisson schedule's seed (`--seed`)"),
+    latencyLimitMs: z
+      .number()
+      .positive()
+      .nullable()
+      .describe('answers slower than this are late (`--latency-limit`); null when not given'),
+    offered: count.describe('arrivals taken in the measured window: sent + dropped'),
+    sent: count,
+    dropped: count.describe('arrivals no client could take within the grace, never sent'),
+    late: count.describe('answers slower than the latency limit, from their due time'),
+    goodput: z.number().nonnegative().describe('HELD answers within the latency limit per second'),
+    serviceLatency: latencySchema.describe(
+      'from send to answer, in ms: the service time a closed loop reports (latency is from the due time)',
+    ),
+  })
+  .describe('The open model: arrivals on a schedule, latency corrected for coordinated omission');
+
 const measured = {
   status: z.enum(['ok', 'fail']).describe('ok when the audit passed (drift 0, nothing oversold)'),
   throughput: z.number().nonnegative().describe('HELD answers per second in the measured window'),
@@ -45,6 +66,7 @@ const measured = {
   drift: z.number().int(),
   oversold: count,
   problems: z.array(z.string()),
+  open: openSchema.optional(),
 };
 
 const trialSchema = z

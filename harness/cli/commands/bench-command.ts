@@ -1,9 +1,10 @@
 /** `reservebench bench`: the series and their trials, the progress bar, the bench report and its charts. */
 
+import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
-import { runBench } from '../../bench/run-bench.ts';
-import { EXIT } from '../../errors.ts';
+import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
+import { Errors, EXIT } from '../../errors.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { withVariants } from '../../registry/strategy-variants.ts';
 import {
@@ -16,6 +17,8 @@ import {
   paramSweepFrom,
   reportsFolder,
   resolveStrategies,
+  shown,
+  single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { progressBar } from '../progress.ts';
@@ -24,6 +27,44 @@ import { reportOptions } from './report-options.ts';
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 /** The fewest that give an interval at all and a median that one odd run cannot move. */
 export const DEFAULT_BENCH_TRIALS = 3;
+
+/** The open model's bounds: a rate the 2-core test machine cannot serve is still a valid overload. */
+export const MAX_RATE = 1_000_000;
+export const MAX_LATENCY_LIMIT_MS = 600_000;
+export const MAX_SEED = 2 ** 31 - 1;
+
+/**
+ * `--rate R[,R…]` with `--arrivals`, `--seed` and `--latency-limit`, which mean nothing without it; the
+ * open model does not go with admission (a turned-away arrival would need its own accounting).
+ */
+function openFrom(args: BenchArgs): BenchSettings['open'] {
+  const rates = list('rate', args.rate).map((v) => boundedInteger('rate', v, 1, MAX_RATE) ?? 0);
+  const arrivals = single('arrivals', args.arrivals);
+  if (arrivals !== undefined && !ARRIVAL_KINDS.some((kind) => kind === arrivals)) {
+    throw Errors.badInput(`--arrivals must be constant or poisson, got ${shown(arrivals)}`);
+  }
+  const seed = boundedInteger('seed', args.seed, 0, MAX_SEED);
+  const latencyLimitMs = boundedInteger('latency-limit', args['latency-limit'], 1, MAX_LATENCY_LIMIT_MS);
+  if (rates.length === 0) {
+    const without = [
+      ['arrivals', arrivals],
+      ['seed', seed],
+      ['latency-limit', latencyLimitMs],
+    ].find(([, v]) => v !== undefined);
+    if (without) throw Errors.badInput(`--${without[0]} needs --rate (the open model)`);
+    return undefined;
+  }
+  if (args.admission !== undefined) throw Errors.badInput('--rate cannot go with --admission');
+  if (seed !== undefined && arrivals !== 'poisson') {
+    throw Errors.badInput('--seed needs --arrivals poisson (a constant schedule has nothing to draw)');
+  }
+  return {
+    rates: [...rates].sort((a, b) => a - b),
+    arrivals: arrivals === 'poisson' ? 'poisson' : 'constant',
+    seed: seed ?? 1,
+    latencyLimitMs: latencyLimitMs ?? null,
+  };
+}
 
 function clientList(value: unknown): number[] {
   const counts = list('clients', value);
@@ -46,6 +87,14 @@ const OPTIONS = {
   param: value('a design knob to sweep, <id>.<knob>=v1,v2,…: a series per value (list shows the knobs)', {
     repeatable: true,
   }),
+  rate: value(
+    'open model: arrivals per second, comma-separated, a series per rate; the clients are the pool that serves them',
+  ),
+  arrivals: value('with --rate: constant (default) spacing, or poisson (exponential gaps from --seed)'),
+  seed: value('with --arrivals poisson: the seed of the schedule (1)'),
+  'latency-limit': value(
+    'with --rate: answers slower than this many ms are late, arrivals already later are dropped',
+  ),
   durability: value(
     'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
   ),
@@ -68,6 +117,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
   const databaseUrl = databaseUrlFrom(args);
   const durabilities = durabilitiesFrom(args.durability);
+  const open = openFrom(args);
   const names = list('strategy', args.strategy);
   const strategies = withVariants(
     names.length > 0
@@ -79,7 +129,14 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
 
   const progress = args.json
     ? undefined
-    : progressBar(strategies.length * durabilities.length * clients.length * (gate ? 2 : 1) * trials);
+    : progressBar(
+        strategies.length *
+          durabilities.length *
+          clients.length *
+          (gate ? 2 : 1) *
+          (open?.rates.length ?? 1) *
+          trials,
+      );
   const result = await runBench({
     strategies,
     clients,
@@ -90,6 +147,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     trials,
     threads,
     ...(gate ? { admission: { ...gate, waitMs } } : {}),
+    ...(open ? { open } : {}),
     databaseUrl,
     durabilities,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
