@@ -1,5 +1,5 @@
 /** `bench.csv`: one row per series × trial, for a spreadsheet or a notebook (n/a reads as missing there). */
-import type { BenchEntry } from './run-bench.ts';
+import type { BenchEntry, TrialEntry } from './run-bench.ts';
 
 export const CSV_COLUMNS = [
   'strategy',
@@ -18,13 +18,43 @@ export const CSV_COLUMNS = [
   'status',
 ] as const;
 
+/** Appended only when some series is open, so that a closed-loop bench's CSV stays as it was. */
+export const OPEN_CSV_COLUMNS = [
+  'rate_per_s',
+  'arrivals',
+  'latency_limit_ms',
+  'offered',
+  'dropped',
+  'late',
+  'goodput_per_s',
+  'service_p50_ms',
+  'service_p99_ms',
+] as const;
+
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 function field(value: string | number | boolean | null): string {
   const text = value === null ? 'n/a' : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** The open model's columns: empty for a closed-loop trial, as an unset admission is. */
+function openFields({ open }: TrialEntry): (string | number | null)[] {
+  if (!open) return ['', '', '', '', '', '', '', '', ''];
+  return [
+    open.rate,
+    open.arrivals,
+    open.latencyLimitMs ?? '',
+    open.offered,
+    open.dropped,
+    open.late,
+    open.goodput,
+    open.serviceLatency.p50,
+    open.serviceLatency.p99,
+  ];
+}
+
 export function renderBenchCsv(bench: readonly BenchEntry[]): string {
+  const anyOpen = bench.some((e) => e.open);
   const rows = bench.flatMap((e) =>
     e.trials.map((t) => [
       e.strategy,
@@ -41,7 +71,9 @@ export function renderBenchCsv(bench: readonly BenchEntry[]): string {
       t.saturation.serverCores,
       t.saturation.clientBound,
       t.status,
+      ...(anyOpen ? openFields(t) : []),
     ]),
   );
-  return `${[CSV_COLUMNS, ...rows].map((row) => row.map(field).join(',')).join('\n')}\n`;
+  const head = anyOpen ? [...CSV_COLUMNS, ...OPEN_CSV_COLUMNS] : CSV_COLUMNS;
+  return `${[head, ...rows].map((row) => row.map(field).join(',')).join('\n')}\n`;
 }

@@ -11,6 +11,7 @@ import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
+import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
@@ -38,7 +39,7 @@ export function buildBenchReport(result: BenchResult): BenchReport {
 }
 
 const seriesName = (e: BenchEntry) =>
-  `${e.strategy}${e.admission ? ` (admission ${e.admission})` : ''}${e.durability === 'off' ? ' (not durable)' : ''}`;
+  `${e.strategy}${e.admission ? ` (admission ${e.admission})` : ''}${e.durability === 'off' ? ' (not durable)' : ''}${openSuffix(e)}`;
 
 /** Points of the series that passed, each with its 95% interval where there is one. */
 export function chartSeries(
@@ -111,7 +112,7 @@ const shownCounts = (counts: Record<string, number>) =>
 /** One row per series, in SERIES_HEADERS' order. */
 function seriesRow(e: BenchEntry): string[] {
   return [
-    e.strategy,
+    `${e.strategy}${openSuffix(e)}`,
     commitsCell(e.durability),
     e.admission ?? '-',
     String(e.clients),
@@ -195,6 +196,20 @@ function admissionLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
+/** The open model's section, where some series ran with `--rate`. */
+function openLines(bench: readonly BenchEntry[]): string[] {
+  const rows = openRows(bench);
+  if (rows.length === 0) return [];
+  return [
+    '## Open model',
+    '',
+    "Arrivals came on a schedule whether or not the clients kept up; in these series latency runs from each arrival's due time, so the wait for a free client counts (corrected for coordinated omission), and the service time (send to answer, what a closed loop reports) stands beside it. Dropped arrivals found no free client within the grace (the latency limit, else 1 s) and were never sent; late answers came after the limit; goodput counts HELD answers within it.",
+    '',
+    markdownTable([OPEN_HEADERS, ...rows]),
+    '',
+  ];
+}
+
 /** The durability section, where some series ran both durable and not (`--durability on,off`). */
 function durabilityLines(bench: readonly BenchEntry[]): string[] {
   const costs = durabilityCosts(bench);
@@ -219,6 +234,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     'Every trial of every series: [bench.csv](bench.csv).',
     '',
+    ...openLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),

@@ -1,6 +1,7 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
 import type { BenchReport } from './bench-report.ts';
+import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 
@@ -27,7 +28,7 @@ export function renderBenchTerminal(report: BenchReport): string {
   for (const e of report.bench) {
     const status = e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`;
     table.push([
-      `${e.strategy}${e.durability === 'off' ? ' (not durable)' : ''}`,
+      `${e.strategy}${e.durability === 'off' ? ' (not durable)' : ''}${openSuffix(e)}`,
       e.admission ?? '-',
       e.clients,
       withInterval(e.median.throughput, e.ci95?.throughput),
@@ -51,9 +52,18 @@ export function renderBenchTerminal(report: BenchReport): string {
   const costs = durabilityCosts(report.bench).map(
     (c) => `${c.strategy}${c.admission ? ` [${c.admission}]` : ''} × ${c.clients}: ${c.factor}`,
   );
+  const open = openRows(report.bench);
+  const openTable = new Table({ head: OPEN_HEADERS, style: { head: [], border: [] } });
+  openTable.push(...open);
   return [
     benchCommitsLine(report.bench, report.environment.settings),
     table.toString(),
+    ...(open.length > 0
+      ? [
+          "open model: latency from each arrival's due time (queueing for a free client included) beside the service time",
+          openTable.toString(),
+        ]
+      : []),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,
     `uncontended (tinybench, one client): ${single.join('; ')}`,
     ...(factors.length > 0 ? [`throughput with ÷ without admission: ${factors.join('; ')}`] : []),

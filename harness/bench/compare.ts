@@ -23,6 +23,14 @@ const seriesSchema = z.object({
   admission: z.string().nullable(),
   /** Absent in a report written before series had one: that report's own setting (see readBenchReport). */
   durability: z.enum(['on', 'off']).optional(),
+  /** Open model only; a closed-loop series has none. */
+  open: z
+    .object({
+      rate: z.number().positive(),
+      arrivals: z.enum(['constant', 'poisson']),
+      latencyLimitMs: z.number().positive().nullable(),
+    })
+    .optional(),
   status: z.enum(['ok', 'fail']),
   trials: z.array(trialSchema).min(1),
 });
@@ -44,10 +52,18 @@ type Series = z.infer<typeof seriesSchema>;
 
 /**
  * `hot-row × 16 [admission 4:8] [not durable]`: how a series is named, matched and listed. A durable
- * series is never matched with one that is not: the flush is part of what was measured.
+ * series is never matched with one that is not: the flush is part of what was measured. Nor is an open
+ * series with a closed one, nor with one at another rate, spacing or latency limit (the limit decides
+ * what is dropped): `hot-row × 4 [open 200/s constant, limit 50 ms]`.
  */
-export const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission' | 'durability'>) =>
-  `${s.strategy} × ${s.clients}${s.admission ? ` [admission ${s.admission}]` : ''}${s.durability === 'off' ? ' [not durable]' : ''}`;
+export const seriesKey = (s: Pick<Series, 'strategy' | 'clients' | 'admission' | 'durability' | 'open'>) =>
+  `${s.strategy} × ${s.clients}${s.admission ? ` [admission ${s.admission}]` : ''}${s.durability === 'off' ? ' [not durable]' : ''}${openKey(s.open)}`;
+
+function openKey(open: Series['open']): string {
+  if (!open) return '';
+  const limit = open.latencyLimitMs === null ? '' : `, limit ${open.latencyLimitMs} ms`;
+  return ` [open ${open.rate}/s ${open.arrivals}${limit}]`;
+}
 
 /** A bench report written with trials; anything else exits 2 with one line naming the file and the flaw. */
 export function readBenchReport(role: 'BASE' | 'NEW', path: string): ComparedReport {
