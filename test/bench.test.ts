@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, inject, it } from 'vitest';
-import { CSV_COLUMNS } from '../harness/bench/bench-csv.ts';
+import { CSV_COLUMNS, OPEN_CSV_COLUMNS } from '../harness/bench/bench-csv.ts';
 import type { BenchReport } from '../harness/bench/bench-report.ts';
 import type { BenchEntry } from '../harness/bench/run-bench.ts';
 import { CLIENT_BOUND_CORES } from '../harness/bench/saturation.ts';
@@ -247,6 +247,60 @@ describe('reservebench bench --json', () => {
     const noTrials = await runCli(['bench', '--trials', '0'], { DATABASE_URL: serverUrl });
     expect(noTrials.code).toBe(2);
     expect(noTrials.stderr).toMatch(/--trials must be a whole number from 1 to 100, got "0"/);
+  });
+
+  it('serves arrivals at --rate, its latency from the due time, with drops, late answers and goodput', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-open-'));
+    const [rate, limit, clients] = [200, 50, 4];
+    const run = await runCli(
+      [
+        'bench',
+        '--json',
+        '--strategy',
+        'hot-row',
+        '--clients',
+        String(clients),
+        '--rate',
+        String(rate),
+        '--latency-limit',
+        String(limit),
+        '--trials',
+        '1',
+        '--warmup-ms',
+        '100',
+        '--duration-ms',
+        '500',
+        '--stock',
+        '20000',
+        '--reports',
+        reports,
+      ],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as BenchReport;
+    const [e] = report.bench;
+    const t = e?.trials[0];
+    const open = t?.open;
+    if (!e || !t || !open) throw new Error(`no open series in ${run.stdout}`);
+    expect(e.open).toMatchObject({ rate, arrivals: 'constant', latencyLimitMs: limit });
+    expect(open.sent + open.dropped).toBe(open.offered);
+    expect(open.sent).toBe(t.requests);
+    // The window's length from its own figures; arrivals taken in it are rate × length, give or take what
+    // the clients took ahead at either edge and the backlog the grace (the limit) lets wait there.
+    const seconds = (t.outcomes.HELD ?? 0) / t.throughput;
+    const edges = 2 * (clients + (rate * limit) / 1000) + 2;
+    expect(Math.abs(open.offered - rate * seconds)).toBeLessThanOrEqual(edges);
+    expect(open.goodput).toBeLessThanOrEqual(t.throughput);
+    expect(open.late).toBeLessThanOrEqual(open.sent);
+    // Each answer's latency from its due time includes its service time, so every percentile does too.
+    expect(t.latency.p99).toBeGreaterThanOrEqual(open.serviceLatency.p99);
+    expect(t.latency.p50).toBeGreaterThanOrEqual(open.serviceLatency.p50);
+    expect(t).toMatchObject({ status: 'ok', drift: 0, oversold: 0 });
+    const csv = readFileSync(join(reports, 'latest-bench', 'bench.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe([...CSV_COLUMNS, ...OPEN_CSV_COLUMNS].join(','));
+    expect(readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8')).toContain('## Open model');
+    rmSync(reports, { recursive: true, force: true });
   });
 
   it('rejects a malformed --admission with exit 2', async () => {
