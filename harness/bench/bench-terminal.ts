@@ -1,7 +1,7 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
 import type { BenchReport } from './bench-report.ts';
-import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
+import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 
@@ -53,14 +53,14 @@ export function renderBenchTerminal(report: BenchReport): string {
     (c) => `${c.strategy}${c.admission ? ` [${c.admission}]` : ''} × ${c.clients}: ${c.factor}`,
   );
   const open = openRows(report.bench);
-  const openTable = new Table({ head: OPEN_HEADERS, style: { head: [], border: [] } });
+  const openTable = new Table({ head: OPEN_TERMINAL_HEADERS, style: { head: [], border: [] } });
   openTable.push(...open);
   return [
     benchCommitsLine(report.bench, report.environment.settings),
     table.toString(),
     ...(open.length > 0
       ? [
-          "open model: latency from each arrival's due time (queueing for a free client included) beside the service time",
+          "open model, ms: latency from each arrival's due time (due: queueing for a free client included) beside the service time (svc)",
           openTable.toString(),
         ]
       : []),

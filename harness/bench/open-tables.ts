@@ -24,6 +24,26 @@ export const OPEN_HEADERS = [
   'max service (ms)',
 ];
 
+/** The same columns, named short enough for a terminal. */
+export const OPEN_TERMINAL_HEADERS = [
+  'strategy',
+  'clients',
+  'rate/s',
+  'res/s',
+  'goodput/s',
+  'limit ms',
+  'offered',
+  'sent',
+  'dropped',
+  'late',
+  'p50 due',
+  'p99 due',
+  'max due',
+  'p50 svc',
+  'p99 svc',
+  'max svc',
+];
+
 /** A name that tells an open series from the closed one of the same design and clients. */
 export const openSuffix = (e: Pick<BenchEntry, 'open'>) =>
   e.open ? ` @ ${e.open.rate}/s${e.open.arrivals === 'poisson' ? ' poisson' : ''}` : '';
