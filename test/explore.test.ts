@@ -92,3 +92,17 @@ describe('fixtures whose only bug lies on a path no scenario drives', () => {
     expect(run.code).toBe(1);
   }, 300_000);
 });
+
+describe('a disable that does not wait for a booking in flight', () => {
+  it('is found by the explorer sweep as heldAfterDisable alone, with no scenario named', async () => {
+    const fixture = 'test/fixtures/checks/disable-without-wait.ts';
+    const args = ['--strategy', fixture, '--scenario', 'explore', '--explore-budget', '1'];
+    const { run, report } = await runJson(serverUrl, args);
+    const c = report.cases.find((x) => x.id === 'explore/disable-without-wait');
+    expect(c?.status).toBe('fail');
+    expect(c && 'fired' in c ? c.fired : []).toEqual(['heldAfterDisable']);
+    const e = c && 'exploration' in c ? c.exploration : undefined;
+    expect(e?.reproduced).toEqual({ failed: 2, of: 2 });
+    expect(run.code).toBe(1);
+  }, 180_000);
+});
