@@ -12,13 +12,14 @@ export type KnobValues = Readonly<Record<string, number>>;
 /** Per design id, per knob, the values to run (in the order given). */
 export type ParamSweep = ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>;
 
-const knobText = (values: KnobValues) =>
+/** `buckets=16` pairs joined by `separator`: `,` in a variant's id, `&` in its URL's fragment. */
+const knobText = (values: KnobValues, separator: ',' | '&') =>
   Object.entries(values)
     .map(([knob, value]) => `${knob}=${value}`)
-    .join(',');
+    .join(separator);
 
 export function variantId(id: string, values: KnobValues): string {
-  return `${id}[${knobText(values)}]`;
+  return `${id}[${knobText(values, ',')}]`;
 }
 
 /** The module URL and the knob values its fragment carries (none: the design as it is exported). */
@@ -96,9 +97,7 @@ export function withVariants(refs: readonly StrategyRef[], sweep: ParamSweep): S
     if (!knobs) return [ref];
     return combinations(knobs).map((values) => ({
       strategy: configured(ref.strategy, values),
-      moduleUrl: `${splitVariantUrl(ref.moduleUrl).base}#${Object.entries(values)
-        .map(([knob, value]) => `${knob}=${value}`)
-        .join('&')}`,
+      moduleUrl: `${splitVariantUrl(ref.moduleUrl).base}#${knobText(values, '&')}`,
     }));
   });
 }
