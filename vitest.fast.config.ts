@@ -25,6 +25,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/postgres-minimum.test.ts',
   'test/capability-needs.test.ts',
   'test/redact.test.ts',
+  'test/source-manifest.test.ts',
   'test/strategy-variants.test.ts',
   'test/yardstick.test.ts',
 ];

@@ -76,6 +76,24 @@ describe('reports checked against their schema', () => {
     expect([...statuses].sort()).toEqual(['broken', 'fail', 'n/a', 'pass']);
     expect(report.cases.some((c) => 'steps' in c && c.steps)).toBe(true);
     expect(report.cases.some((c) => 'observations' in c && c.observations)).toBe(true);
+    // Seed 002's manifest: which code ran, every design (a plug-in too) and scenario, and the client.
+    const sources = report.sources ?? [];
+    expect(sources.map((s) => `${s.kind} ${s.id}`).sort()).toEqual([
+      'design check-then-act',
+      'design hot-row',
+      'design never-answers',
+      'design oversell-declared-safe',
+      'scenario contention-30-2',
+      'scenario expiry',
+      'scenario user-race',
+    ]);
+    const hotRow = sources.find((s) => s.id === 'hot-row');
+    expect(hotRow?.file).toBe('strategies/hot-row.ts');
+    expect(hotRow?.files).toContain('strategies/support/begin-with.ts');
+    expect(sources.find((s) => s.id === 'oversell-declared-safe')?.file).toBe(
+      'test/fixtures/oversell-declared-safe.ts',
+    );
+    expect(report.environment.client?.pg).toMatch(/^\d+\.\d+\.\d+$/);
     expect(schemaErrors(report)).toEqual([]);
     expect(reportSchema.safeParse(report).success).toBe(true);
   });
@@ -133,6 +151,10 @@ describe('reports checked against their schema', () => {
       const bench = JSON.parse(run.stdout) as unknown;
       expect(schemaErrors(bench, 'docs/bench-report.schema.json')).toEqual([]);
       expect(benchReportSchema.safeParse(bench).success).toBe(true);
+      const { sources } = bench as { sources?: { kind: string; id: string; file: string }[] };
+      expect(sources?.map((s) => [s.kind, s.id, s.file])).toEqual([
+        ['design', 'hot-row', 'strategies/hot-row.ts'],
+      ]);
       const spoiled = structuredClone(bench) as { bench: { trials: unknown[] }[] };
       spoiled.bench[0]?.trials.push({ trial: 0 });
       expect(schemaErrors(spoiled, 'docs/bench-report.schema.json')).not.toEqual([]);

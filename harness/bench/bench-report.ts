@@ -6,9 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Durability } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
+import type { SourceEntry } from '../registry/source-manifest.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
+import { sourceLines } from '../report/source-lines.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
 import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
@@ -22,6 +24,8 @@ export interface BenchReport {
   ok: boolean;
   generatedAt: string;
   environment: Environment;
+  /** Absent only in reports written before sources were recorded. */
+  sources?: SourceEntry[];
   cases: [];
   bench: BenchEntry[];
   uncontended: UncontendedEntry[];
@@ -32,6 +36,7 @@ export function buildBenchReport(result: BenchResult): BenchReport {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    sources: result.sources,
     cases: [],
     bench: result.bench,
     uncontended: result.uncontended,
@@ -238,6 +243,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),
+    ...sourceLines(report.sources),
   ].join('\n');
 }
 

@@ -18,6 +18,7 @@ import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts'
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../http/admission.ts';
+import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
@@ -146,6 +147,8 @@ export interface BenchEntry {
 export interface BenchResult {
   ok: boolean;
   environment: Environment;
+  /** Every design the bench ran, with its SHA-256 (source-manifest.ts). */
+  sources: SourceEntry[];
   bench: BenchEntry[];
   uncontended: UncontendedEntry[];
   kept: string[];
@@ -478,7 +481,8 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
       await pool.close();
     }
     const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
-    return { ok: bench.every((e) => e.status === 'ok'), environment, bench, uncontended, kept };
+    const sources = settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl));
+    return { ok: bench.every((e) => e.status === 'ok'), environment, sources, bench, uncontended, kept };
   } finally {
     kept.push(...(await db.close({ keep: false })));
   }

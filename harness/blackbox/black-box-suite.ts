@@ -5,9 +5,10 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Environment } from '../database/environment.ts';
-import { gitCommit } from '../database/environment.ts';
+import { clientVersions, gitCommit } from '../database/environment.ts';
 import type { Report } from '../report/report-schema.ts';
 import { runCase } from '../scenario/run-case.ts';
+import { runSources } from '../scenario/run-sources.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { paramsFor, type ScenarioOverrides, type SuiteResult } from '../scenario/suite.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
@@ -30,6 +31,7 @@ export interface TargetSuiteOptions {
 function environment(): Environment {
   return {
     node: process.version,
+    client: clientVersions(),
     postgres: 'none (black box)',
     settings: {},
     cpus: availableParallelism(),
@@ -71,6 +73,7 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
   return {
     ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny,
     environment: environment(),
+    sources: runSources([], options.scenarios),
     cases,
     kept: [],
     uncovered,

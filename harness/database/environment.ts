@@ -1,5 +1,6 @@
 /** What a reader needs to judge the numbers: versions, the server settings that matter, cores, commit. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { ClientBase } from 'pg';
 import type { Capabilities } from './capabilities.ts';
@@ -13,6 +14,8 @@ export const REPORTED_SETTINGS = [
 
 export interface Environment {
   node: string;
+  /** The harness's own version and the PostgreSQL driver's, as installed (absent in older reports). */
+  client?: { reservebench: string; pg: string };
   postgres: string;
   settings: Record<string, string>;
   cpus: number;
@@ -21,6 +24,18 @@ export interface Environment {
   database: 'embedded' | 'url' | 'target';
   /** What the server let the run do (capabilities.ts); absent for a black box, which has no server of ours. */
   capabilities?: Capabilities;
+}
+
+const versionOf = (packageJson: URL): string => {
+  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string };
+  return version ?? 'unknown';
+};
+
+export function clientVersions(): NonNullable<Environment['client']> {
+  return {
+    reservebench: versionOf(new URL('../../package.json', import.meta.url)),
+    pg: versionOf(new URL(import.meta.resolve('pg/package.json'))),
+  };
 }
 
 /** The harness's own commit (short), or `unknown`. */
@@ -48,6 +63,7 @@ export async function readEnvironment(
   const { server_version: postgres = 'unknown', ...reported } = settings;
   return {
     node: process.version,
+    client: clientVersions(),
     postgres,
     settings: reported,
     cpus: availableParallelism(),

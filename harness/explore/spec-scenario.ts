@@ -3,7 +3,8 @@
  * replays): its sessions and its one permutation, and the stock its `setup { STOCK sku total … }` block
  * gives the strategy's setup. Nothing is expected of it but what every case must hold.
  */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Errors } from '../errors.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { InterleavingScenario } from '../scenario/scenario.ts';
@@ -34,5 +35,6 @@ export function specScenario(text: string, file: string): InterleavingScenario {
     );
   if (spec.permutations.length !== 1)
     throw Errors.badInput(`${file}: a strategy spec lists exactly one permutation (the one it runs)`);
-  return programScenario(basename(file).replace(/\.spec$/, ''), text, stock);
+  const scenario = programScenario(basename(file).replace(/\.spec$/, ''), text, stock);
+  return { ...scenario, source: pathToFileURL(resolve(file)).href };
 }

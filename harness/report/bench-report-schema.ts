@@ -5,7 +5,7 @@
  * generated from this definition.
  */
 import { z } from 'zod';
-import { environmentSchema, latencySchema } from './report-schema.ts';
+import { environmentSchema, latencySchema, sourceEntrySchema } from './report-schema.ts';
 
 const count = z.number().int().nonnegative();
 const counts = z.record(z.string(), count);
@@ -113,6 +113,12 @@ export const benchReportSchema = z
     ok: z.boolean().describe('every series ran and passed its audit'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    sources: z
+      .array(sourceEntrySchema)
+      .optional()
+      .describe(
+        'every design the bench ran, with its SHA-256 (absent in reports written before it was recorded)',
+      ),
     cases: z.tuple([]).describe('always empty: a bench report has series, not cases'),
     bench: z.array(seriesSchema),
     uncontended: z.array(uncontendedSchema),

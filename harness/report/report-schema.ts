@@ -29,6 +29,12 @@ export const outcomeCountsSchema = z
 export const environmentSchema = z
   .strictObject({
     node: z.string().describe('Node.js version of the harness'),
+    client: z
+      .strictObject({ reservebench: z.string(), pg: z.string() })
+      .optional()
+      .describe(
+        'the harness version and the PostgreSQL driver (pg) version; absent in reports of 0.1.0 before it was recorded',
+      ),
     postgres: z.string().describe('server_version of the database the run used'),
     settings: z
       .record(z.string(), z.string())
@@ -55,6 +61,23 @@ export const environmentSchema = z
       ),
   })
   .describe('What a reader needs to judge the numbers');
+
+export const sourceEntrySchema = z
+  .strictObject({
+    kind: z.enum(['design', 'scenario']),
+    id: z.string(),
+    file: z.string().describe('the entry file, relative to the repository when inside it, else absolute'),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe('over every file of `files`, each as its path and its own SHA-256, in path order'),
+    files: z
+      .array(z.string())
+      .describe(
+        'the entry file and the local files it pulls in (imports, SQL it reads), transitively; the harness is not followed',
+      ),
+  })
+  .describe('Which code a design or scenario was, so two runs of different code can be told apart');
 
 export const latencySchema = z
   .strictObject({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() })
@@ -407,6 +430,12 @@ export const reportSchema = z
     ok: z.boolean().describe('every case met its expectation (and, with --require-coverage, was covered)'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    sources: z
+      .array(sourceEntrySchema)
+      .optional()
+      .describe(
+        'every design and scenario file the run ran, with its SHA-256 (absent in reports written before it was recorded)',
+      ),
     cases: z.array(caseResultSchema),
     boundary: z.array(boundaryRowSchema),
     coverage: z.array(coverageRowSchema),

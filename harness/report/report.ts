@@ -29,6 +29,7 @@ import {
   type TableData,
   versionTable,
 } from './result-tables.ts';
+import { sourceLines } from './source-lines.ts';
 import { versionRows } from './version-matrix.ts';
 
 /** The document, inferred from its zod schema (report-schema.ts). */
@@ -39,6 +40,7 @@ export function buildReport(result: SuiteResult, strategies: readonly Strategy[]
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    sources: result.sources,
     cases: result.cases,
     boundary: boundaryRows(result.cases, strategies),
     coverage: coverageRows(result.cases),
@@ -63,9 +65,17 @@ function headLines(report: Report, failed: number): string[] {
     '## Environment',
     '',
     markdown({
-      headers: ['node', 'postgres', 'database', 'cpus', 'commit', ...Object.keys(env.settings)],
+      headers: ['node', 'client', 'postgres', 'database', 'cpus', 'commit', ...Object.keys(env.settings)],
       rows: [
-        [env.node, env.postgres, env.database, String(env.cpus), env.commit, ...Object.values(env.settings)],
+        [
+          env.node,
+          env.client ? `reservebench ${env.client.reservebench}, pg ${env.client.pg}` : 'not recorded',
+          env.postgres,
+          env.database,
+          String(env.cpus),
+          env.commit,
+          ...Object.values(env.settings),
+        ],
       ],
     }),
     '',
@@ -192,6 +202,7 @@ export function renderMarkdown(report: Report): string {
     ...versionLines(report),
     ...uncoveredLines(report),
     ...failureLines(failed),
+    ...sourceLines(report.sources),
   ].join('\n');
 }
 

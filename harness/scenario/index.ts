@@ -18,13 +18,14 @@ async function loadScenarios(): Promise<Scenario[]> {
     .map((id) => `${id}.ts`);
   return Promise.all(
     files.map(async (file) => {
-      const module = (await import(new URL(file, FOLDER).href)) as { default?: Scenario };
+      const source = new URL(file, FOLDER).href;
+      const module = (await import(source)) as { default?: Scenario };
       const scenario = module.default;
       const id = file.slice(0, -'.ts'.length);
       if (!scenario || scenario.id !== id || !scenario.expect) {
         throw new Error(`scenarios/${file} must export default a scenario with id "${id}"`);
       }
-      return scenario;
+      return { ...scenario, source };
     }),
   );
 }

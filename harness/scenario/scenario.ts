@@ -107,6 +107,8 @@ interface ScenarioBase<O extends Observations> {
    * program or a replayed finding, where any failing check is the finding (docs/explore.md).
    */
   everyDesignHolds?: true;
+  /** The file the scenario was loaded from (a `file:` URL), for the report's sources; none when generated. */
+  source?: string;
   id: string;
   /** One line on what the scenario drives, for `list` and the report. */
   summary: string;

@@ -6,10 +6,12 @@ import { type Environment, readEnvironment } from '../database/environment.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
+import type { SourceEntry } from '../registry/source-manifest.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
 import type { CaseSettings } from './case-spec.ts';
 import { runCase } from './run-case.ts';
+import { runSources } from './run-sources.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface ScenarioOverrides {
@@ -50,6 +52,8 @@ export interface SuiteOptions {
 export interface SuiteResult {
   ok: boolean;
   environment: Environment;
+  /** Every design and scenario file the run ran, with its SHA-256 (seed 002's manifest). */
+  sources: SourceEntry[];
   cases: CaseResult[];
   /** What was kept for inspection and how to reach it. */
   kept: string[];
@@ -174,7 +178,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       : [];
     // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
     const measuredAny = cases.some(isMeasured);
-    return { ok: !failed() && uncovered.length === 0 && measuredAny, environment, cases, kept, uncovered };
+    const sources = runSources(options.strategies, options.scenarios);
+    const ok = !failed() && uncovered.length === 0 && measuredAny;
+    return { ok, environment, sources, cases, kept, uncovered };
   } finally {
     kept.push(...(await db.close({ keep: options.keep || failed() })));
   }

@@ -51,6 +51,8 @@ export async function runOnVersions(
     // something was measured (a design n/a on one version is not a failure of that version).
     ok: !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured),
     environment,
+    // Every version ran the same files.
+    sources: results[0]?.sources ?? [],
     cases,
     kept: results.flatMap((r) => r.kept),
     uncovered,

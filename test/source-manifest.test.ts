@@ -1,0 +1,60 @@
+/**
+ * The report's sources (seed 002's manifest): a digest changes when any file a design pulls in changes —
+ * its module, a helper it imports, SQL it reads — and not when nothing did; the harness is not followed.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sourceEntry } from '../harness/registry/source-manifest.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'reservebench-sources-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const write = (name: string, text: string) => writeFileSync(join(folder, name), text);
+const design = () => sourceEntry('design', 'plug-in', pathToFileURL(join(folder, 'design.ts')).href);
+
+describe('a design file and what it pulls in', () => {
+  write('design.ts', "import { rows } from './helper.ts';\nexport default rows;\n");
+  write(
+    'helper.ts',
+    "import { readFileSync } from 'node:fs';\nexport const rows = readFileSync(new URL('./table.sql', import.meta.url), 'utf8');\n",
+  );
+  write('table.sql', 'CREATE TABLE t (id int);\n');
+
+  it('lists the module, its import and the SQL that import reads, and no package', () => {
+    const entry = design();
+    expect(entry.files.map((f) => f.slice(folder.length + 1))).toEqual([
+      'design.ts',
+      'helper.ts',
+      'table.sql',
+    ]);
+    expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(design().sha256).toBe(entry.sha256);
+  });
+
+  it('gets another digest when the SQL a helper reads changes, and the same one back when it is restored', () => {
+    const before = design().sha256;
+    write('table.sql', 'CREATE TABLE t (id bigint);\n');
+    const changed = design().sha256;
+    write('table.sql', 'CREATE TABLE t (id int);\n');
+    expect(changed).not.toBe(before);
+    expect(design().sha256).toBe(before);
+  });
+
+  it('is the design code alone: a variant fragment names the same files and digest', () => {
+    const url = `${pathToFileURL(join(folder, 'design.ts')).href}#buckets=4`;
+    expect(sourceEntry('design', 'plug-in[buckets=4]', url).sha256).toBe(design().sha256);
+  });
+
+  it('does not follow into the harness: a built-in scenario lists its own file only', () => {
+    const builtIn = sourceEntry(
+      'scenario',
+      'contention',
+      new URL('../scenarios/contention.ts', import.meta.url).href,
+    );
+    expect(builtIn.file).toBe('scenarios/contention.ts');
+    expect(builtIn.files.some((f) => f.startsWith('harness/'))).toBe(false);
+  });
+});
