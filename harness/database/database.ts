@@ -8,7 +8,7 @@ import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
 import { type Capabilities, probeCapabilities } from './capabilities.ts';
-import { DEFAULT_DURABILITY, type Durability, setDatabaseDurability } from './durability.ts';
+import { DEFAULT_DURABILITY, type Durability, databaseDurabilityStatement } from './durability.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import type { PostgresMajor } from './postgres-versions.ts';
 import { megabytes, removeRunState, writeRunState } from './run-state.ts';
@@ -180,7 +180,7 @@ async function createRunDatabase(
     await server.client.query(
       `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
     );
-    await server.client.query(setDatabaseDurability(name, durability));
+    await server.client.query(databaseDurabilityStatement(name, durability));
     const { rows } = await server.client.query<{ n: string }>(
       "SELECT current_setting('server_version_num') AS n",
     );

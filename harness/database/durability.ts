@@ -12,7 +12,8 @@ export const DURABILITIES = ['on', 'off'] as const;
 export type Durability = (typeof DURABILITIES)[number];
 export const DEFAULT_DURABILITY: Durability = 'on';
 
-export function setDatabaseDurability(database: string, durability: Durability): string {
+/** The statement that makes `durability` the database's default for every session that starts on it. */
+export function databaseDurabilityStatement(database: string, durability: Durability): string {
   return `ALTER DATABASE ${pg.escapeIdentifier(database)} SET synchronous_commit = ${durability}`;
 }
 

@@ -43,7 +43,11 @@ type HistoryProblem = { check: 'linearizable' | 'heldAfterDisable'; message: str
 function heldAfterDisableProblems(history: History): HistoryProblem[] {
   const late = heldAfterDisable(history.operations);
   if (late.length === 0) return [];
-  const named = late.map((b) => `${b.requestKey} (${b.sku}) went on ${b.lateByMs} ms after`).join(', ');
+  // Rounded to 0.1 ms, a booking sent a hair after the disable would read "0 ms after".
+  const lateness = (ms: number) => (ms < 0.1 ? 'under 0.1 ms' : `${ms} ms`);
+  const named = late
+    .map((b) => `${b.requestKey} (${b.sku}) went on ${lateness(b.lateByMs)} after`)
+    .join(', ');
   return [
     {
       check: 'heldAfterDisable',
