@@ -41,6 +41,40 @@ describe('contention (150 clients, 40 stock, one barrier)', () => {
   });
 });
 
+describe('durability reaches every session', () => {
+  const probe = (durability: string, expected: string) =>
+    runJson(
+      serverUrl,
+      [
+        '--durability',
+        durability,
+        '--scenario',
+        'contention',
+        '--strategy',
+        'test/fixtures/durability-probe.ts',
+      ],
+      { RESERVEBENCH_TEST_DURABILITY: expected },
+    );
+
+  it.each(['on', 'off'])(
+    'with --durability %s a design session commits so (the fixture refuses to book otherwise)',
+    async (durability) => {
+      const { run, report } = await probe(durability, durability);
+      const probed = measured(report.cases, 'contention/durability-probe');
+      expect(probed.outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
+      expect(run.code, run.stderr).toBe(0);
+    },
+  );
+
+  it('the probe can fail: sessions that commit otherwise than expected fail the run with errors', async () => {
+    const { run, report } = await probe('off', 'on');
+    const probed = measured(report.cases, 'contention/durability-probe');
+    expect(probed.status).toBe('fail');
+    expect(probed.fired).toContain('errors');
+    expect(run.code).toBe(1);
+  });
+});
+
 describe('idempotency and per-user limit on hot-row', () => {
   it('duplicate-key gives HELD 1 + REPLAY 15 in 20 runs in a row, with commits not durable too', async () => {
     const { run, report } = await runJson(serverUrl, [

@@ -43,11 +43,16 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: stri
  * explores only when its test asks (`--explore-budget N`: the shared default run, explore.test.ts): every
  * other test checks what its scenarios show, and exploring each of its designs again would only add time.
  */
-export async function runJson(serverUrl: string, args: string[]): Promise<{ run: CliRun; report: Report }> {
+export async function runJson(
+  serverUrl: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ run: CliRun; report: Report }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   const exploring = args.includes('--explore-budget') ? [] : ['--explore-budget', '0'];
   try {
     const run = await runCli(['run', '--json', '--reports', reports, ...exploring, ...args], {
+      ...env,
       DATABASE_URL: serverUrl,
     });
     let report: Report;
