@@ -172,6 +172,8 @@ async function connectServer(
 async function createRunDatabase(
   server: RunServer,
   durability: Durability,
+  /** The server's capabilities when a run database on it was probed already (they are the server's). */
+  probed?: Capabilities,
 ): Promise<Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'>> {
   const name = stampName();
   const connectionString = withDatabase(server.url, name);
@@ -185,7 +187,7 @@ async function createRunDatabase(
       "SELECT current_setting('server_version_num') AS n",
     );
     const admin = await connect(connectionString, 'reservebench-admin');
-    const capabilities = await probeCapabilities(admin, connectionString);
+    const capabilities = probed ?? (await probeCapabilities(admin, connectionString));
     return { name, connectionString, admin, serverVersionNum: Number(rows[0]?.n), capabilities };
   } catch (error: unknown) {
     await server.client.end().catch(() => undefined);
@@ -245,6 +247,7 @@ async function besideRunDatabase(
   serverUrl: string,
   embedded: boolean,
   durability: Durability,
+  probed: Capabilities | undefined,
 ): Promise<RunDatabase> {
   const server: RunServer = {
     url: serverUrl,
@@ -254,6 +257,7 @@ async function besideRunDatabase(
   const { name, connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
     server,
     durability,
+    probed,
   );
   const closing = { closed: false };
   // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
@@ -266,7 +270,7 @@ async function besideRunDatabase(
     capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(serverUrl, embedded, durability),
+    beside: () => besideRunDatabase(serverUrl, embedded, durability, capabilities),
     async close() {
       closing.closed = true;
       await run.admin.end().catch(() => undefined);
@@ -306,7 +310,7 @@ export async function openRunDatabase(options: {
     capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability),
+    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities),
     ...(embedded
       ? {
           async crashAndRestart() {
