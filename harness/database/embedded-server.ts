@@ -53,9 +53,8 @@ const SERVER_FLAGS = [
   `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
   '-c',
   'listen_addresses=127.0.0.1',
-  // A throwaway server: a commit need not wait for its WAL flush (several ms on a shared VM disk),
-  // which would otherwise dominate every lock hold. Locking and visibility are unchanged; the setting
-  // is printed in every report's environment.
+  // The server's own default, for its maintenance sessions only: every run database sets its own
+  // (durability.ts: durable unless --durability off), and every report prints the one its sessions had.
   '-c',
   'synchronous_commit=off',
   // The socket directory would be shared with any other server on this machine; TCP is enough.
