@@ -73,23 +73,60 @@ const SQL = {
 } as const;
 
 /**
- * Takes the sku's resource FOR SHARE (waiting for a disable in progress) and answers a request it cannot
- * serve: an unknown sku is BAD_REQUEST, a disabled one SOLD_OUT, unless the key is already recorded (its
- * REPLAY or KEY_REUSED comes first, so a retry still learns what it got). `open` when the sku is for sale.
+ * The answer to a request for a sku that is not for sale: an unknown sku is BAD_REQUEST, a disabled one
+ * SOLD_OUT, unless the key is already recorded (its REPLAY or KEY_REUSED comes first, so a retry still
+ * learns what it got). `open` when the sku is for sale.
  */
+export async function resourceAnswer(
+  db: ClientBase,
+  request: ReserveRequest,
+  status: string | undefined,
+): Promise<'open' | ReserveResult> {
+  if (status === 'ACTIVE') return 'open';
+  return (await answerForRecordedKey(db, request)) ?? { outcome: status ? 'SOLD_OUT' : 'BAD_REQUEST' };
+}
+
+/** Takes the sku's resource FOR SHARE (waiting for a disable in progress), then resourceAnswer. */
 export async function shareResource(
   db: ClientBase,
   request: ReserveRequest,
 ): Promise<'open' | ReserveResult> {
   const { rows } = await db.query<{ status: 'ACTIVE' | 'DISABLED' }>(SQL.shareResource, [request.sku]);
-  const status = rows[0]?.status;
-  if (status === 'ACTIVE') return 'open';
-  return (await answerForRecordedKey(db, request)) ?? { outcome: status ? 'SOLD_OUT' : 'BAD_REQUEST' };
+  return resourceAnswer(db, request, rows[0]?.status);
 }
 
 export async function countActive(db: ClientBase, sku: string): Promise<number> {
   const { rows } = await db.query<{ active: number }>(ROW_LOCK_COUNT_SQL.countActive, [sku]);
   return rows[0]?.active ?? 0;
+}
+
+/**
+ * The reserve, once `readResource` said the sku is for sale: claim the key, lock the slot, count. Shared
+ * with a fixture that reads the resource without FOR SHARE (test/fixtures/checks/disable-without-wait.ts).
+ */
+export function reserveAfter(
+  readResource: (db: ClientBase, request: ReserveRequest) => Promise<'open' | ReserveResult>,
+): Strategy['reserve'] {
+  return (ctx, request) =>
+    inTransaction(
+      ctx.db,
+      async (): Promise<ReserveResult> => {
+        const resource = await readResource(ctx.db, request);
+        if (resource !== 'open') return resource;
+        const claim = await claimRequestKey(ctx.db, request);
+        if (claim !== 'claimed') return claim;
+        await ctx.pause('after-read');
+        const slot = await ctx.db.query<{ capacity: number }>(SQL.lockSlot, [request.sku]);
+        // Its own claimed row is in the count: within the capacity means there was room for it.
+        if ((await countActive(ctx.db, request.sku)) > (slot.rows[0]?.capacity ?? 0)) {
+          await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+          return { outcome: 'SOLD_OUT' };
+        }
+        await ctx.pause('before-commit');
+        return { outcome: 'HELD', status: 'HELD' };
+      },
+      'READ COMMITTED',
+    );
 }
 
 const rowLockCount: Strategy = {
@@ -112,26 +149,7 @@ const rowLockCount: Strategy = {
     await db.query(SQL.loadSlots, [skus, stock.map((s) => s.total)]);
   },
 
-  reserve: (ctx, request) =>
-    inTransaction(
-      ctx.db,
-      async (): Promise<ReserveResult> => {
-        const resource = await shareResource(ctx.db, request);
-        if (resource !== 'open') return resource;
-        const claim = await claimRequestKey(ctx.db, request);
-        if (claim !== 'claimed') return claim;
-        await ctx.pause('after-read');
-        const slot = await ctx.db.query<{ capacity: number }>(SQL.lockSlot, [request.sku]);
-        // Its own claimed row is in the count: within the capacity means there was room for it.
-        if ((await countActive(ctx.db, request.sku)) > (slot.rows[0]?.capacity ?? 0)) {
-          await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
-          return { outcome: 'SOLD_OUT' };
-        }
-        await ctx.pause('before-commit');
-        return { outcome: 'HELD', status: 'HELD' };
-      },
-      'READ COMMITTED',
-    ),
+  reserve: reserveAfter(shareResource),
 
   ...lifecycleFromStatements(SQL),
 
