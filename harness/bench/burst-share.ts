@@ -1,0 +1,121 @@
+/**
+ * One worker thread's share of a flash-sale burst: it opens its connections, waits on the release lock
+ * (one of its connections blocks on a shared advisory lock the parent holds exclusively), and the moment
+ * that lock is granted sends every request of its share at once, each a distinct user reserving one unit.
+ * The requests queue for the share's connections (a pool, FIFO) and, with admission, pass the process's
+ * gate first; a 503 from the gate is retried by its client after a seeded backoff. Every request ends with
+ * one answer, recorded with the time it arrived and the time it was answered.
+ */
+import { setTimeout as backOff } from 'node:timers/promises';
+import pg from 'pg';
+import type { Strategy } from '../../strategies/contract.ts';
+import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
+import { sessionOptions } from '../driver/client-task.ts';
+import { Admission } from '../http/admission.ts';
+import { importStrategy } from '../registry/registry.ts';
+import { BURST_LOCK_CLASS } from './burst-release.ts';
+import { backoffs } from './burst-retry.ts';
+import {
+  BURST_APPLICATION_PREFIX,
+  type BurstRecord,
+  type BurstShareTask,
+  GAVE_UP,
+  sharedClockMs,
+} from './burst-task.ts';
+
+interface Share {
+  task: BurstShareTask;
+  strategy: Strategy;
+  pool: pg.Pool;
+  gate: Admission | undefined;
+  backoff: (retry: number) => number;
+}
+
+/** One reserve on a connection of the share's pool: its outcome, or ERROR with its SQLSTATE. */
+async function reserveOnPool(
+  share: Share,
+  request: number,
+): Promise<Pick<BurstRecord, 'outcome' | 'sqlstate'>> {
+  const client = await share.pool.connect();
+  try {
+    const ctx = {
+      db: client,
+      pause: async () => undefined,
+      node: share.task.spec.node,
+      retried: () => undefined,
+    };
+    const key = `burst-${request}`;
+    const answer = await share.strategy.reserve(ctx, {
+      requestKey: key,
+      user: `burst-user-${request}`,
+      sku: share.task.sku,
+      ttlMs: 60_000,
+    });
+    return { outcome: answer.outcome };
+  } catch (error: unknown) {
+    return { outcome: 'ERROR', sqlstate: sqlstateOf(error) ?? 'other' };
+  } finally {
+    client.release();
+  }
+}
+
+/** One client: through the gate (retrying its 503s as allowed), then one reserve; its record. */
+async function sendRequest(share: Share, request: number): Promise<BurstRecord> {
+  const arrivedAt = sharedClockMs();
+  const most = share.task.retry.retries;
+  for (let retries = 0; ; retries++) {
+    const ticket = share.gate ? await share.gate.enter() : 'ADMITTED';
+    if (ticket === 'REJECTED_QUEUE_FULL' || ticket === 'REJECTED_WAIT_TIMEOUT') {
+      if (retries >= most) {
+        return { request, arrivedAt, answeredAt: sharedClockMs(), outcome: GAVE_UP, retries };
+      }
+      await backOff(share.backoff(retries));
+      continue;
+    }
+    try {
+      const answer = await reserveOnPool(share, request);
+      return { request, arrivedAt, answeredAt: sharedClockMs(), retries, ...answer };
+    } finally {
+      share.gate?.exit();
+    }
+  }
+}
+
+/** Opens every connection of the share, then blocks one of them on the release lock until it is granted. */
+async function connectAndAwaitRelease(task: BurstShareTask, pool: pg.Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: task.spec.connections }, () => pool.connect()));
+  const [waiter, ...idle] = clients;
+  for (const client of idle) client.release();
+  if (!waiter) throw new Error('a burst share needs a connection');
+  try {
+    // Session-level and shared: every share's waiter is granted at once when the parent lets go; the
+    // two-key form never meets a design's own one-key advisory locks.
+    await waiter.query('SELECT pg_advisory_lock_shared($1, $2)', [BURST_LOCK_CLASS, task.releaseLock]);
+  } finally {
+    waiter.release();
+  }
+}
+
+export default async function runBurstShare(task: BurstShareTask): Promise<BurstRecord[]> {
+  const pool = new pg.Pool({
+    connectionString: task.connection.connectionString,
+    application_name: `${BURST_APPLICATION_PREFIX}${task.spec.share}`,
+    options: sessionOptions(task.connection),
+    max: task.spec.connections,
+    idleTimeoutMillis: 0,
+  });
+  pool.on('error', () => undefined);
+  try {
+    const share: Share = {
+      task,
+      strategy: await importStrategy(task.strategyModuleUrl),
+      pool,
+      gate: task.admission && new Admission(task.admission.settings, task.admission.buffer),
+      backoff: backoffs(task.retry, task.spec.share),
+    };
+    await connectAndAwaitRelease(task, pool);
+    return await Promise.all(task.spec.requests.map((request) => sendRequest(share, request)));
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
