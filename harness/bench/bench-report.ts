@@ -12,9 +12,11 @@ import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { sourceLines } from '../report/source-lines.ts';
 import { renderBenchCsv } from './bench-csv.ts';
+import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
 import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
+import type { BurstEntry, BurstResult } from './run-burst.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 import { type Interval, RESAMPLES } from './statistics.ts';
@@ -29,6 +31,8 @@ export interface BenchReport {
   cases: [];
   bench: BenchEntry[];
   uncontended: UncontendedEntry[];
+  /** `bench --burst` only: one row per burst, and then no series. */
+  burst?: BurstEntry[];
 }
 
 export function buildBenchReport(result: BenchResult): BenchReport {
@@ -40,6 +44,19 @@ export function buildBenchReport(result: BenchResult): BenchReport {
     cases: [],
     bench: result.bench,
     uncontended: result.uncontended,
+  };
+}
+
+/** The report of `bench --burst`: the bursts instead of series. */
+export function buildBurstReport(result: BurstResult): BenchReport {
+  return {
+    ok: result.ok,
+    generatedAt: new Date().toISOString(),
+    environment: result.environment,
+    cases: [],
+    bench: [],
+    uncontended: [],
+    burst: result.burst,
   };
 }
 
@@ -142,18 +159,12 @@ function seriesRow(e: BenchEntry): string[] {
 
 /** The title, the environment and how to read the series table. */
 function benchIntroLines(report: BenchReport): string[] {
-  const env = report.environment;
   return [
-    '# reservebench benchmark',
-    '',
-    `Generated ${report.generatedAt} — ${report.ok ? 'every series ran and kept drift 0' : '**a series failed (see problems)**'}`,
-    '',
-    `Node ${env.node}, PostgreSQL ${env.postgres} (${env.database}), ${env.cpus} cpus, commit ${env.commit}; ${Object.entries(
-      env.settings,
-    )
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ')}.`,
-    `${benchCommitsLine(report.bench, env.settings)}.`,
+    ...environmentLines(report, {
+      ok: 'every series ran and kept drift 0',
+      failed: '**a series failed (see problems)**',
+    }),
+    `${benchCommitsLine(report.bench, report.environment.settings)}.`,
     'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',
@@ -232,7 +243,42 @@ function durabilityLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
+/** The title and the environment, as every bench report opens. */
+function environmentLines(report: BenchReport, verdict: { ok: string; failed: string }): string[] {
+  const env = report.environment;
+  return [
+    '# reservebench benchmark',
+    '',
+    `Generated ${report.generatedAt} — ${report.ok ? verdict.ok : verdict.failed}`,
+    '',
+    `Node ${env.node}, PostgreSQL ${env.postgres} (${env.database}), ${env.cpus} cpus, commit ${env.commit}; ${Object.entries(
+      env.settings,
+    )
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}.`,
+  ];
+}
+
+/** The report of `bench --burst`: the environment, then the burst table. */
+function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): string {
+  return [
+    ...environmentLines(report, {
+      ok: 'every burst answered every request and sold exactly min(stock, requests)',
+      failed: '**a burst failed (see its status)**',
+    }),
+    `${benchCommitsLine(burst, report.environment.settings)}.`,
+    '',
+    '## Flash-sale burst',
+    '',
+    BURST_NOTE,
+    '',
+    markdownTable([BURST_HEADERS, ...burstRows(burst)]),
+    '',
+  ].join('\n');
+}
+
 export function renderBenchMarkdown(report: BenchReport): string {
+  if (report.burst) return burstMarkdown(report, report.burst);
   return [
     ...benchIntroLines(report),
     markdownTable([SERIES_HEADERS, ...report.bench.map(seriesRow)]),
@@ -251,6 +297,11 @@ export function renderBenchMarkdown(report: BenchReport): string {
 export function writeBenchFiles(folder: string, report: BenchReport): void {
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderBenchMarkdown(report));
+  if (report.burst) {
+    // A burst has no series over client counts: no CSV of trials, no charts.
+    writeHtmlReport(folder);
+    return;
+  }
   writeFileSync(join(folder, 'bench.csv'), renderBenchCsv(report.bench));
   const shared = {
     intervalLabel: '95% interval',

@@ -1,11 +1,24 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
 import type { BenchReport } from './bench-report.ts';
+import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 
+/** `bench --burst`: the commits, then one row per burst. */
+function renderBurstTerminal(report: BenchReport, burst: NonNullable<BenchReport['burst']>): string {
+  const table = new Table({ head: BURST_TERMINAL_HEADERS, style: { head: [], border: [] } });
+  table.push(...burstTerminalRows(burst));
+  return [
+    benchCommitsLine(burst, report.environment.settings),
+    table.toString(),
+    'times in ms from the one release instant; fair: HELD among the first min(stock, requests) arrivals; sold: the final read of the stock',
+  ].join('\n');
+}
+
 export function renderBenchTerminal(report: BenchReport): string {
+  if (report.burst) return renderBurstTerminal(report, report.burst);
   const table = new Table({
     head: [
       'strategy',

@@ -60,7 +60,7 @@ export function durabilityCosts(
 
 /** The bench's commits line: the one durability all its series share, or that each says its own. */
 export function benchCommitsLine(
-  bench: readonly BenchEntry[],
+  bench: readonly Pick<BenchEntry, 'durability'>[],
   settings: Readonly<Record<string, string>>,
 ): string {
   const kinds = new Set(bench.map((e) => e.durability));

@@ -108,6 +108,54 @@ const uncontendedSchema = z
   })
   .describe('One client, no contention (tinybench)');
 
+const burstSchema = z
+  .strictObject({
+    strategy: z.string(),
+    durability: z.enum(['on', 'off']).describe("its sessions' synchronous_commit (`--durability`)"),
+    admission: z
+      .string()
+      .nullable()
+      .describe("`limit:waiting` of each process's gate, or null without admission"),
+    requests: z
+      .number()
+      .int()
+      .positive()
+      .describe('distinct users, one reserve each, released at one instant'),
+    stock: z.number().int().positive().describe('units loaded before the release (`--stock`)'),
+    connections: z.number().int().positive().describe('the pool of server connections the requests shared'),
+    processes: z.number().int().positive(),
+    threads: z.number().int().nonnegative().describe('worker threads over all processes, one share each'),
+    status: z
+      .enum(['ok', 'fail'])
+      .describe('ok: every request answered, units sold = HELD = min(stock, requests)'),
+    soldOutMs: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe('release to the answer that took the last unit; null when the units did not all go'),
+    answeredMs: z.number().nonnegative().describe('release to the last answer of all'),
+    latency: latencySchema.describe('release to each answer, in ms'),
+    outcomes: counts.describe(
+      'final answers: HELD, SOLD_OUT, …, GAVE_UP_503 (every attempt turned away), ERROR',
+    ),
+    retries: count.describe('503s of the admission gate retried by their clients'),
+    errors: counts.describe('ERROR answers by SQLSTATE'),
+    fairness: z
+      .strictObject({
+        firstArrivals: count.describe(
+          "min(stock, requests): the first requests to arrive, by the harness's record",
+        ),
+        held: count.describe('how many of them got a unit'),
+      })
+      .describe('how many of the first arrivals got a unit'),
+    peakConnections: count.describe("the burst's connections in pg_stat_activity, most seen at once"),
+    unitsSold: z.number().int().describe("stock − the design's remaining() afterwards (the harness's read)"),
+    oversold: count,
+    drift: z.number().int().describe('units sold − HELD answers'),
+    problems: z.array(z.string()),
+  })
+  .describe('One flash-sale burst (`bench --burst`)');
+
 export const benchReportSchema = z
   .strictObject({
     ok: z.boolean().describe('every series ran and passed its audit'),
@@ -122,6 +170,7 @@ export const benchReportSchema = z
     cases: z.tuple([]).describe('always empty: a bench report has series, not cases'),
     bench: z.array(seriesSchema),
     uncontended: z.array(uncontendedSchema),
+    burst: z.array(burstSchema).optional().describe('`bench --burst` only, with no series'),
   })
   .meta({ title: 'reservebench bench report', description: 'report.json of `reservebench bench`' });
 
