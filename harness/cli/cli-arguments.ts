@@ -18,6 +18,8 @@ import { type ParamSweep, parseParamSweep } from '../registry/strategy-variants.
 
 /** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
 export const MAX_CLIENTS = 250;
+/** A generator's seed: a positive 32-bit integer (`bench --seed`). */
+export const MAX_SEED = 2 ** 31 - 1;
 export const MAX_STOCK = 1_000_000;
 export const MAX_REPEAT = 1000;
 

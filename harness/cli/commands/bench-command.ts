@@ -14,6 +14,7 @@ import {
   durabilitiesFrom,
   list,
   MAX_CLIENTS,
+  MAX_SEED,
   paramSweepFrom,
   reportsFolder,
   resolveStrategies,
@@ -22,6 +23,7 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { progressBar } from '../progress.ts';
+import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
 import { reportOptions } from './report-options.ts';
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
@@ -31,7 +33,6 @@ export const DEFAULT_BENCH_TRIALS = 3;
 /** The open model's bounds: a rate the 2-core test machine cannot serve is still a valid overload. */
 export const MAX_RATE = 1_000_000;
 export const MAX_LATENCY_LIMIT_MS = 600_000;
-export const MAX_SEED = 2 ** 31 - 1;
 
 /**
  * `--rate R[,R…]` with `--arrivals`, `--seed` and `--latency-limit`, which mean nothing without it; the
@@ -76,14 +77,16 @@ const OPTIONS = {
   strategy: value('strategy ids or module paths; default: every built-in strategy with expect: hold', {
     repeatable: true,
   }),
-  clients: value(`client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')})`),
+  clients: value(
+    `client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')}); with --burst: one, the connections (min(N, 150))`,
+  ),
   admission: value('also run each count behind bounded admission LIMIT:WAITING, e.g. 4:8'),
   'wait-ms': value('longest wait for an admission permit (400)'),
   'warmup-ms': value('unmeasured warm-up per series (1000)'),
   'duration-ms': value('measured window per series (3000)'),
   trials: value('runs of every series, interleaved with the others, for a median and an interval (3)'),
   threads: value('worker threads for the clients (default: one per core)'),
-  stock: value('units per series, enough never to sell out (1000000)'),
+  stock: value('units per series, enough never to sell out (1000000); with --burst: the units on sale (40)'),
   param: value('a design knob to sweep, <id>.<knob>=v1,v2,…: a series per value (list shows the knobs)', {
     repeatable: true,
   }),
@@ -91,7 +94,14 @@ const OPTIONS = {
     'open model: arrivals per second, comma-separated, a series per rate; the clients are the pool that serves them',
   ),
   arrivals: value('with --rate: constant (default) spacing, or poisson (exponential gaps from --seed)'),
-  seed: value('with --arrivals poisson: the seed of the schedule (1)'),
+  seed: value(
+    "with --arrivals poisson: the seed of the schedule; with --burst: of the clients' 503 backoff (1)",
+  ),
+  burst: value(
+    'flash sale: N distinct users each reserving once, all released at one instant; comma-separated, a row per N (up to 10000)',
+  ),
+  processes: value('with --burst: processes the requests are spread over (default one per 2500 requests)'),
+  retries: value("with --burst and --admission: a client's most retries after a 503 before it gives up (30)"),
   'latency-limit': value(
     'with --rate: answers slower than this many ms are late, arrivals already later are dropped',
   ),
@@ -104,10 +114,41 @@ const OPTIONS = {
 
 export type BenchArgs = ArgsOf<typeof OPTIONS>;
 
+/** The designs the command names (each knob value its own), or every built-in that should hold. */
+async function benchStrategies(args: BenchArgs) {
+  const names = list('strategy', args.strategy);
+  return withVariants(
+    names.length > 0
+      ? await resolveStrategies(names)
+      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold'),
+    paramSweepFrom(args.param),
+  );
+}
+
 export async function benchCommand(args: BenchArgs): Promise<number> {
-  const clients = clientList(args.clients);
+  const bursts = burstSizes(args);
   const gate = admissionFrom(args.admission);
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
+  if (bursts.length > 0) {
+    const burst = burstSettingsFrom(args, bursts);
+    const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+    const databaseUrl = databaseUrlFrom(args);
+    const durabilities = durabilitiesFrom(args.durability);
+    const reports = reportsFolder(args.reports);
+    const settings = {
+      ...burst,
+      strategies: await benchStrategies(args),
+      durabilities,
+      databaseUrl,
+      timeoutMs,
+    };
+    return runBurstCommand(
+      gate ? { ...settings, admission: { ...gate, waitMs } } : settings,
+      !!args.json,
+      reports,
+    );
+  }
+  const clients = clientList(args.clients);
   const warmupMs = boundedInteger('warmup-ms', args['warmup-ms'], 0, 600_000) ?? 1_000;
   const durationMs = boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000;
   // Enough that the fastest design (coalesced, ~65k/s on a quiet machine) never sells out in a series.
@@ -118,13 +159,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const databaseUrl = databaseUrlFrom(args);
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);
-  const names = list('strategy', args.strategy);
-  const strategies = withVariants(
-    names.length > 0
-      ? await resolveStrategies(names)
-      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold'),
-    paramSweepFrom(args.param),
-  );
+  const strategies = await benchStrategies(args);
   const reports = reportsFolder(args.reports);
 
   const progress = args.json
