@@ -11,6 +11,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/admission.test.ts',
   'test/barrier.test.ts',
   'test/bench-report.test.ts',
+  'test/burst-measure.test.ts',
   'test/charts.test.ts',
   'test/child-argv.test.ts',
   'test/docs.test.ts',
