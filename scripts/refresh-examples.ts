@@ -7,6 +7,7 @@
  *   npm run examples -- bench     # only the bench report
  *   npm run examples -- target    # only the black-box example (scripts/target-example.ts publishes it)
  *   npm run examples -- buckets   # seed 004's bucket sweep: hot-row and bucketed × 1…64 buckets, 150 clients
+ *   npm run examples -- burst     # the flash sale: 150 and 10,000 users on 40 units, with and without 4:8
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -38,6 +39,21 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
     latest: 'latest-bench',
     example: 'bench-buckets',
   },
+  burst: {
+    args: [
+      'bench',
+      '--burst',
+      '150,10000',
+      '--stock',
+      '40',
+      '--strategy',
+      'hot-row,skip-locked-slots',
+      '--admission',
+      '4:8',
+    ],
+    latest: 'latest-bench',
+    example: 'bench-burst',
+  },
 };
 
 for (const kind of kinds) {
@@ -56,7 +72,7 @@ for (const kind of kinds) {
   }
   const job = known[kind];
   if (!job) {
-    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, target)`);
+    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, target)`);
     process.exit(2);
   }
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-examples-'));

@@ -3,19 +3,29 @@
  * Markdown's notes and flags, and the charts' error bars, hollow markers and log axis, on made-up trials
  * (a real run on this machine is rarely client-bound, so the flag is exercised here).
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { median } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, renderBenchCsv } from '../harness/bench/bench-csv.ts';
-import { type BenchReport, chartSeries, renderBenchMarkdown } from '../harness/bench/bench-report.ts';
+import {
+  type BenchReport,
+  chartSeries,
+  renderBenchMarkdown,
+  writeBenchFiles,
+} from '../harness/bench/bench-report.ts';
 import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
 import { renderLineChart } from '../harness/bench/charts.ts';
 import { seriesKey } from '../harness/bench/compare.ts';
 import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
 import { durabilityCosts } from '../harness/bench/series-factors.ts';
 import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
+import { benchReportSchema } from '../harness/report/bench-report-schema.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
+import { schemaErrors } from './report-schema-validator.ts';
 
 function trial(n: number, throughput: number, p99: number, generatorCores: number): TrialEntry {
   return {
@@ -229,5 +239,48 @@ describe('durability in a bench', () => {
     const terminal = renderBenchTerminal(both);
     expect(terminal).toContain('hot-row (not durable)');
     expect(terminal).toContain('throughput durable ÷ not durable: hot-row × 16: 0.67');
+  });
+});
+
+describe('the burst report', () => {
+  const folder = new URL('../docs/examples/bench-burst/', import.meta.url).pathname;
+  const example = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport;
+
+  it('is a bench report by its schema, with bursts and no series, the seeds’ scale first', () => {
+    expect(schemaErrors(example, 'docs/bench-report.schema.json')).toEqual([]);
+    expect(benchReportSchema.safeParse(example).success).toBe(true);
+    expect(example.bench).toEqual([]);
+    expect(example.burst?.[0]).toMatchObject({ stock: 40, requests: 150, admission: null });
+    expect(example.burst?.[1]).toMatchObject({ stock: 40, requests: 150, admission: '4:8' });
+    const spoiled = structuredClone(example);
+    if (spoiled.burst?.[0]) spoiled.burst[0].fairness.held = -1;
+    expect(schemaErrors(spoiled, 'docs/bench-report.schema.json')).not.toEqual([]);
+  });
+
+  it('answers the must-show: 10,000 requests on 40 units, every one answered, 40 sold', () => {
+    const big = (example.burst ?? []).filter((e) => e.requests === 10_000);
+    expect(big.length).toBeGreaterThan(0);
+    for (const e of big) {
+      expect(Object.values(e.outcomes).reduce((a, b) => a + b, 0)).toBe(10_000);
+      expect(e).toMatchObject({ stock: 40, unitsSold: 40, oversold: 0, status: 'ok' });
+    }
+  });
+
+  it('is what `npm run examples:render` makes of its report.json: the table, no CSV or charts', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'reservebench-burst-example-'));
+    try {
+      writeFileSync(join(scratch, 'report.json'), readFileSync(join(folder, 'report.json')));
+      writeBenchFiles(scratch, example);
+      expect(readdirSync(scratch).sort()).toEqual(readdirSync(folder).sort());
+      for (const file of readdirSync(folder)) {
+        expect(readFileSync(join(scratch, file), 'utf8'), file).toBe(
+          readFileSync(join(folder, file), 'utf8'),
+        );
+      }
+      expect(renderBenchMarkdown(example)).toContain('## Flash-sale burst');
+      expect(renderBenchTerminal(example)).toMatch(/hot-row +│ 4:8 +│ 40 +│ 10000 /);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
