@@ -31,22 +31,22 @@ interface Share {
   backoff: (retry: number) => number;
 }
 
-/** One reserve on a connection of the share's pool: its outcome, or ERROR with its SQLSTATE. */
+/** One reserve on a connection of the share's pool: its outcome, or ERROR with its SQLSTATE (a failed connect too). */
 async function reserveOnPool(
   share: Share,
   request: number,
 ): Promise<Pick<BurstRecord, 'outcome' | 'sqlstate'>> {
-  const client = await share.pool.connect();
+  let client: pg.PoolClient | undefined;
   try {
+    client = await share.pool.connect();
     const ctx = {
       db: client,
       pause: async () => undefined,
       node: share.task.spec.node,
       retried: () => undefined,
     };
-    const key = `burst-${request}`;
     const answer = await share.strategy.reserve(ctx, {
-      requestKey: key,
+      requestKey: `burst-${request}`,
       user: `burst-user-${request}`,
       sku: share.task.sku,
       ttlMs: 60_000,
@@ -55,7 +55,7 @@ async function reserveOnPool(
   } catch (error: unknown) {
     return { outcome: 'ERROR', sqlstate: sqlstateOf(error) ?? 'other' };
   } finally {
-    client.release();
+    client?.release();
   }
 }
 

@@ -5,13 +5,14 @@
  * then the harness's own read of the stock. Reported per row: time to sell out and to answer everyone,
  * latency from the release, outcomes, 503 retries, fairness, the server's peak connections, and the audit.
  */
+import { setTimeout as waitFor } from 'node:timers/promises';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
-import { oneLine } from '../errors.ts';
+import { Errors, oneLine } from '../errors.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
 import { peakConnections } from './burst-connections.ts';
 import { auditBurst, type BurstMeasures, burstProblems, measureBurst } from './burst-measure.ts';
@@ -106,6 +107,22 @@ function rowPlan(settings: BurstSettings, durabilities: readonly Durability[]): 
 const rowLabel = ({ ref, durability, admission, layout }: BurstRow) =>
   `${ref.strategy.id}${admission ? ` [${admissionLabel(admission)}]` : ''}${durability === 'off' ? ' [not durable]' : ''} burst ${layout.requests}`;
 
+/** The records, or a one-line failure when some request is still unanswered `timeoutMs` after the release. */
+async function answeredWithin(records: Promise<BurstRecord[]>, timeoutMs: number): Promise<BurstRecord[]> {
+  const timer = new AbortController();
+  // Aborted once the race is decided, so its rejection is never what the race sees.
+  const late = waitFor(timeoutMs, 'late' as const, { signal: timer.signal }).catch(() => 'late' as const);
+  try {
+    const first = await Promise.race([records, late]);
+    if (first === 'late') {
+      throw Errors.barrierTimeout("the burst's answers", timeoutMs / 1000);
+    }
+    return first;
+  } finally {
+    timer.abort();
+  }
+}
+
 /** Releases the row's processes together and collects every record, with the release instant and the peak. */
 async function burst(
   db: RunDatabase,
@@ -141,8 +158,9 @@ async function burst(
         .catch(() => undefined);
       throw error;
     });
-    const peak = await peakConnections(db.admin, children.records);
-    return { records: await children.records, releasedAt, peak, threads };
+    const answered = answeredWithin(children.records, settings.timeoutMs);
+    const peak = await peakConnections(db.admin, answered);
+    return { records: await answered, releasedAt, peak, threads };
   } finally {
     children.stop();
   }

@@ -109,7 +109,9 @@ const OPTIONS = {
     'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
   ),
   ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
-  'timeout-ms': value('longest wait for the clients to connect (60000)'),
+  'timeout-ms': value(
+    'longest wait for the clients to connect; with --burst also for every answer after the release (60000)',
+  ),
 };
 
 export type BenchArgs = ArgsOf<typeof OPTIONS>;
