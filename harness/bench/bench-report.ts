@@ -53,6 +53,7 @@ export function buildBurstReport(result: BurstResult): BenchReport {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    sources: result.sources,
     cases: [],
     bench: [],
     uncontended: [],
@@ -274,6 +275,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     '',
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
+    ...sourceLines(report.sources),
   ].join('\n');
 }
 

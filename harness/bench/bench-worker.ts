@@ -4,7 +4,7 @@
  * user each time, until the main thread says stop. Only requests that started while the phase was
  * `measure` are counted.
  */
-import { setTimeout as backOff, setTimeout as waitUntilDue } from 'node:timers/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
@@ -98,7 +98,7 @@ async function reserveUntilStopped(thread: BenchThread, { index, client }: Bench
       const ticket = await gate.enter();
       if (ticket === 'REJECTED_QUEUE_FULL' || ticket === 'REJECTED_WAIT_TIMEOUT') {
         if (measuring) result.rejected += 1;
-        await backOff(REJECTED_BACKOFF_MS);
+        await delay(REJECTED_BACKOFF_MS);
         continue;
       }
     }
@@ -127,7 +127,7 @@ async function serveArrivals(thread: BenchThread, { index, client }: BenchClient
     const dueMs = due();
     // A timer may fire up to a millisecond early (libuv counts whole ms): wait again until truly due.
     for (let early = dueMs - performance.now(); early > 0; early = dueMs - performance.now()) {
-      await waitUntilDue(early);
+      await delay(early);
     }
     if (Atomics.load(phase, 0) === PHASE.stop) break;
     const measuring = Atomics.load(phase, 0) === PHASE.measure;

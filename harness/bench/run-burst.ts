@@ -14,6 +14,7 @@ import { checkConnectionRoom } from '../database/preflight.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import { Errors, oneLine } from '../errors.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
+import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { peakConnections } from './burst-connections.ts';
 import { auditBurst, type BurstMeasures, burstProblems, measureBurst } from './burst-measure.ts';
 import { type BurstLayout, burstLayout, burstOrders } from './burst-plan.ts';
@@ -75,6 +76,8 @@ export interface BurstEntry {
 export interface BurstResult {
   ok: boolean;
   environment: Environment;
+  /** Every design the bursts ran, with its SHA-256 (source-manifest.ts). */
+  sources: SourceEntry[];
   burst: BurstEntry[];
 }
 
@@ -255,7 +258,9 @@ export async function runBursts(settings: BurstSettings): Promise<BurstResult> {
       );
       settings.onRow?.(rowLabel(row));
     }
-    return { ok: entries.length > 0 && entries.every((e) => e.status === 'ok'), environment, burst: entries };
+    const sources = settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl));
+    const ok = entries.length > 0 && entries.every((e) => e.status === 'ok');
+    return { ok, environment, sources, burst: entries };
   } finally {
     await db.close({ keep: false });
   }
