@@ -136,6 +136,12 @@ export interface NodeIdentity {
 export interface SessionContext {
   db: ClientBase;
   pause(point: PausePoint): Promise<void>;
+  /**
+   * Whether `pause(point)` may hold the session (or end the operation) in this call. False lets a design
+   * skip what offering the point costs it (a design in SQL: a barrier round trip per point); absent: it may
+   * at every point, so a design offers them all.
+   */
+  pausesAt?(point: PausePoint): boolean;
   node?: NodeIdentity;
   /**
    * Tells the harness the operation is trying again (after a 40001, a lost version check …), with the

@@ -54,6 +54,7 @@ function sessionContext(thread: BenchThread, client: pg.Client): SessionContext 
   return {
     db: client,
     pause: async () => undefined,
+    pausesAt: () => false,
     node: task.node,
     retried: (reason) => {
       if (Atomics.load(phase, 0) === PHASE.measure) count(result.designRetries, reason);

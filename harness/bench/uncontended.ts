@@ -30,7 +30,12 @@ export async function measureUncontended(
     await ref.strategy.setup(db.admin, [{ sku, total: stock }]);
     await db.admin.query('RESET search_path');
     await client.connect();
-    const ctx = { db: client, pause: async () => undefined, node: nodeIdentity(schema, 0, 1) };
+    const ctx = {
+      db: client,
+      pause: async () => undefined,
+      pausesAt: () => false,
+      node: nodeIdentity(schema, 0, 1),
+    };
     let n = 0;
     const bench = new Bench({ time: 500, warmupTime: 100 });
     bench.add('reserve', async () => {

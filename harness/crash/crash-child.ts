@@ -27,13 +27,14 @@ const pause = async (point: PausePoint): Promise<void> => {
   // Never resumes; the open connection keeps the process alive until the parent kills it.
   await new Promise<never>(() => undefined);
 };
+const pausesAt = (point: PausePoint): boolean => point === order.crashAt;
 const { operation } = order;
 let result: unknown;
 if (operation === 'expire') {
   if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);
-  result = await strategy.expire({ db: client, pause });
+  result = await strategy.expire({ db: client, pause, pausesAt });
 } else {
-  result = await strategy.reserve({ db: client, pause, node: operation.node }, operation.reserve);
+  result = await strategy.reserve({ db: client, pause, pausesAt, node: operation.node }, operation.reserve);
 }
 process.stdout.write(`${DONE_PREFIX}${JSON.stringify(result)}\n`);
 await client.end();

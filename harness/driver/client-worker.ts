@@ -84,6 +84,8 @@ async function connectClient(task: ClientTask, script: ClientScript): Promise<pg
 /** The session a script's reserves run in: it waits at the hold barrier and rolls back where told. */
 function openSession(thread: ClientThread, script: ClientScript, client: pg.Client): ScriptSession {
   const { hold, task } = thread;
+  const holdsAt = (point: PausePoint) =>
+    hold !== undefined && point === (script.holdAt ?? hold.point) && !session.passedHold;
   const session: ScriptSession = {
     client,
     passedHold: false,
@@ -94,8 +96,9 @@ function openSession(thread: ClientThread, script: ClientScript, client: pg.Clie
         session.retries[reason] = (session.retries[reason] ?? 0) + 1;
       },
       ...(script.node ? { node: script.node } : {}),
+      pausesAt: (point: PausePoint) => holdsAt(point) || point === script.rollbackAt,
       pause: async (point: PausePoint) => {
-        if (hold && point === (script.holdAt ?? hold.point) && !session.passedHold) {
+        if (hold && holdsAt(point)) {
           session.passedHold = true;
           await hold.barrier.arriveAndWait(task.timeoutMs, `hold at ${point}`);
         }

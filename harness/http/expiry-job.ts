@@ -56,6 +56,7 @@ export function startExpiryJob(options: {
         const units: unknown = await strategy.expire?.({
           db: client,
           pause: async () => undefined,
+          pausesAt: () => false,
           node: options.node,
         });
         outcome =

@@ -83,6 +83,7 @@ function decodedKey(segment: string): string | undefined {
 const session = (service: ServiceState, client: pg.PoolClient): SessionContext => ({
   db: client,
   pause: async () => undefined,
+  pausesAt: () => false,
   node: service.node,
 });
 

@@ -70,6 +70,7 @@ function startPausable(
   const ctx: SessionContext = {
     db: session.client,
     node: nodes.identity(node),
+    pausesAt: (point: PausePoint) => point === step.until && !pausedOnce,
     pause: async (point: PausePoint) => {
       if (point !== step.until || pausedOnce) return;
       pausedOnce = true;

@@ -59,22 +59,45 @@ const pausePoints = z
   .partialRecord(z.enum(PAUSING_OPERATIONS), z.array(z.enum(PAUSE_POINTS)))
   .refine((v) => typeof v === 'object' && !Array.isArray(v));
 
+/** What a design declares about itself (a module's data members, a SQL design's header). */
+const declarationShape = {
+  id: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
+  title: z.string().min(1),
+  guarantee: z.string().min(1),
+  expect: z.enum(['hold', 'violate']),
+  scenarios: z.array(z.string()).optional(),
+  notApplicable: z.string().optional(),
+  minPostgres: z.strictObject({ major: z.number().int().min(10), needs: z.string().min(1) }).optional(),
+  needs: z.array(z.enum(CAPABILITIES)).optional(),
+  falseSoldOut: z.string().min(1).optional(),
+  caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
+  isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
+  pausePoints,
+};
+
+/** A negative control names, per scenario, the checks that catch it. */
+function controlIssues(s: { expect: string; caughtBy?: Record<string, unknown> | undefined }): Issue[] {
+  return s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)
+    ? [
+        {
+          path: ['caughtBy'],
+          message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
+        },
+      ]
+    : [];
+}
+
+/** A SQL design's header (sql-design-header.ts): the declarations alone, nothing else allowed. */
+export const declarationSchema = z.strictObject(declarationShape).superRefine((s, ctx) => {
+  for (const issue of controlIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
+});
+
 const strategySchema = z
   .object({
-    id: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
-    title: z.string().min(1),
-    guarantee: z.string().min(1),
-    expect: z.enum(['hold', 'violate']),
-    scenarios: z.array(z.string()).optional(),
-    notApplicable: z.string().optional(),
-    minPostgres: z.strictObject({ major: z.number().int().min(10), needs: z.string().min(1) }).optional(),
-    needs: z.array(z.enum(CAPABILITIES)).optional(),
-    falseSoldOut: z.string().min(1).optional(),
-    caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
-    isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
+    ...declarationShape,
     parameters: z
       .record(
         z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'a knob is named in camelCase'),
@@ -87,7 +110,6 @@ const strategySchema = z
       )
       .optional(),
     configure: operation.optional(),
-    pausePoints,
     setup: operation,
     reserve: operation,
     status: operation,
@@ -100,14 +122,7 @@ const strategySchema = z
     disable: operation.optional(),
   })
   .superRefine((s, ctx) => {
-    if (s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['caughtBy'],
-        message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
-      });
-    }
-    for (const issue of [...pausePointIssues(s), ...knobIssues(s)])
+    for (const issue of [...controlIssues(s), ...pausePointIssues(s), ...knobIssues(s)])
       ctx.addIssue({ code: 'custom', ...issue });
   });
 

@@ -29,7 +29,12 @@ export class ScriptSessions {
 
   /** The session the strategy is given on `client`: the case's one node, no pause points. */
   session(client: pg.Client): SessionContext {
-    return { db: client, pause: passThrough, node: nodeIdentity(this.connection.schema, 0, 1) };
+    return {
+      db: client,
+      pause: passThrough,
+      pausesAt: () => false,
+      node: nodeIdentity(this.connection.schema, 0, 1),
+    };
   }
 
   /** `count` sessions, each on its own connection, closed after `work`. */
