@@ -11,6 +11,7 @@ import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
 import { probeLoading } from './load-probe.ts';
 import { guardExitsOf } from './plugin-exit.ts';
+import { isSqlDesignUrl, sqlDesignAt } from './sql-design.ts';
 import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
 import { configured, splitVariantUrl } from './strategy-variants.ts';
@@ -57,6 +58,11 @@ let commonJsHooks = false;
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
   // A variant's knobs ride in the URL's fragment (strategy-variants.ts): the module is the design's own.
   const { base, values } = splitVariantUrl(moduleUrl);
+  // A design in SQL is its file: read again and adapted in every thread that loads it.
+  if (isSqlDesignUrl(base)) {
+    const design = sqlDesignAt(base, shownAs);
+    return values ? configured(design, values) : design;
+  }
   if (!BUILT_IN_URLS.has(base)) {
     if (!commonJsHooks) registerCommonJsHooks();
     commonJsHooks = true;
@@ -97,7 +103,7 @@ function frameIn(error: unknown, file: string): string | undefined {
 }
 
 function looksLikePath(name: string): boolean {
-  return name.includes('/') || /\.(c|m)?[jt]s$/.test(name);
+  return name.includes('/') || /\.((c|m)?[jt]s|sql)$/.test(name);
 }
 
 export async function loadStrategy(name: string): Promise<StrategyRef> {
@@ -112,6 +118,7 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
   const file = resolve(name);
   if (!existsSync(file)) throw Errors.badInput(`strategy module not found: ${name}`);
   const moduleUrl = pathToFileURL(file).href;
+  if (isSqlDesignUrl(moduleUrl)) return { strategy: sqlDesignAt(moduleUrl, name), moduleUrl };
   // Guarded first, so that the probe's thread can end the run too when the module calls process.exit.
   guardExitsOf(moduleUrl, name);
   await probeLoading(moduleUrl, name);
