@@ -19,6 +19,7 @@ import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../http/admission.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
+import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
@@ -451,6 +452,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
     );
     // Every client of a series holds its own connection (admission gates requests, not connections).
     await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
+    await checkSqlDesignsInstall(db.admin, settings.strategies);
     const localServer = await serverIsLocal(db.admin, db.name);
     const pool = new BenchPool(settings.threads);
     try {

@@ -7,6 +7,7 @@ import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
+import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
 import type { CaseSettings } from './case-spec.ts';
@@ -130,6 +131,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       db.admin,
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
     );
+    await checkSqlDesignsInstall(db.admin, options.strategies);
     const pool = new ClientPool(options.threads);
     const settings: CaseSettings = {
       keepFailed: true,

@@ -3,12 +3,14 @@
  * one fails or the budget is spent (docs/explore.md); a finding is shrunk, written as a spec and replayed.
  * Exit 0 when the verdict holds (a safe design: nothing found; a negative control: found), 1 when not.
  */
+
 import { join } from 'node:path';
 import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
+import { checkSqlDesignsInstall } from '../../registry/sql-design-check.ts';
 import { caseLine } from '../../report/terminal.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
@@ -79,6 +81,7 @@ export async function exploreCommand(args: ExploreArgs): Promise<number> {
   const bar = progressBar(budget.ms === undefined ? budget.programs : 0, 'explore', 'programs');
   let failed = false;
   try {
+    await checkSqlDesignsInstall(db.admin, [ref]);
     const settings = { keepFailed: false, timeoutMs, permutations: 'listed' as const };
     const result = await exploreCase(db, ref, settings, {
       seed,
