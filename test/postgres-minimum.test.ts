@@ -3,7 +3,7 @@
  * n/a on an older server, and its reason, from the server's own server_version_num.
  */
 import { describe, expect, it } from 'vitest';
-import { belowMinimum, postgresVersionText } from '../harness/scenario/postgres-minimum.ts';
+import { belowMinimum, postgresVersionText } from '../harness/database/postgres-minimum.ts';
 import coalesced from '../strategies/coalesced.ts';
 import type { Strategy } from '../strategies/contract.ts';
 import hotRow from '../strategies/hot-row.ts';

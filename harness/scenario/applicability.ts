@@ -6,10 +6,10 @@
  */
 import type { Strategy } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
+import { belowMinimum } from '../database/postgres-minimum.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { caseNeeds, refusedNeed } from './capability-needs.ts';
 import { type CaseSpec, identityOf } from './case-spec.ts';
-import { belowMinimum } from './postgres-minimum.ts';
 import type { Scenario } from './scenario.ts';
 
 /**

@@ -2,7 +2,7 @@
  * What a case relies on that a server can refuse (harness/database/capabilities.ts), checked against what
  * the run's server let it do on connect: a design's own `needs`, what the scenario's kind and settings
  * need, and the isolation level the case runs at. The first refused one makes the case n/a with the
- * server's answer, as `minPostgres` does for a server too old (postgres-minimum.ts).
+ * server's answer, as `minPostgres` does for a server too old (database/postgres-minimum.ts).
  */
 import type { Capability, IsolationLevel, Strategy } from '../../strategies/contract.ts';
 import { CAPABILITY_TEXT, type Capabilities } from '../database/capabilities.ts';
