@@ -76,3 +76,41 @@ describe('run --postgres 15,18', () => {
     expect(row('hot-row', '18')?.blocked).toEqual(row('hot-row', '15')?.blocked);
   });
 });
+
+describe('bench --postgres 15', () => {
+  const bench = (args: string[]) =>
+    runCli(['bench', '--postgres', '15', '--reports', reports, '--json', ...args]);
+
+  it('benches a design on a 15 server, and says so in the environment', async () => {
+    const quick = ['--clients', '1', '--trials', '1', '--warmup-ms', '0', '--duration-ms', '200'];
+    const benched = await bench(['--strategy', 'hot-row', ...quick]);
+    expect(benched.code, benched.stderr).toBe(0);
+    const document = JSON.parse(benched.stdout) as { environment: { postgres: string } };
+    expect(document.environment.postgres).toMatch(/^15\.\d+$/);
+  }, 60_000);
+
+  it('refuses, in one line, a design the server is too old for', async () => {
+    const refused = await bench(['--strategy', 'coalesced', '--clients', '1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(
+      /^reservebench: cannot bench coalesced on this server: it needs PostgreSQL 18 \(RETURNING old\); the server is 15\.\d+$/,
+    );
+  }, 60_000);
+
+  it('takes one major only', async () => {
+    const refused = await runCli(['bench', '--postgres', '15,18', '--strategy', 'hot-row']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/--postgres takes one major for a bench/);
+  });
+});
+
+describe('serve --postgres 15', () => {
+  it('refuses, in one line, to serve a design the server is too old for', async () => {
+    const refused = await runCli(['serve', '--postgres', '15', '--strategy', 'coalesced', '--port', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(
+      /^reservebench: cannot serve coalesced on this server: it needs PostgreSQL 18 \(RETURNING old\); the server is 15\.\d+$/,
+    );
+  }, 60_000);
+});

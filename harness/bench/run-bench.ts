@@ -12,6 +12,7 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts';
@@ -23,6 +24,7 @@ import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
+import { refuseUnbenchable } from './benchable.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
 import { mergeTallies, type OpenSettings, type OpenTrial, openSeries, openTrial } from './open-model.ts';
 import { meterWindow, type Saturation, seriesServerPids, serverIsLocal } from './saturation.ts';
@@ -45,6 +47,8 @@ export interface BenchSettings {
   durationMs: number;
   stock: number;
   databaseUrl?: string | undefined;
+  /** The embedded server's major (`--postgres`; default 18); not with `databaseUrl`. */
+  postgres?: PostgresMajor | undefined;
   /**
    * Whether every commit waits for its WAL flush, one series per value (default on only): with both,
    * each design's durability cost is the ratio of its two series.
@@ -439,12 +443,17 @@ const seriesLabel = (series: Series) =>
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
   // The database's own default is the first asked for; each series' sessions set theirs.
-  const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: durabilities[0] });
+  const db = await openRunDatabase({
+    databaseUrl: settings.databaseUrl,
+    durability: durabilities[0],
+    postgres: settings.postgres,
+  });
   const uncontended: UncontendedEntry[] = [];
   const kept: string[] = [];
   const plan = seriesPlan(settings, durabilities);
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
+    refuseUnbenchable(settings.strategies, db);
     const environment = await readEnvironment(
       db.admin,
       settings.databaseUrl ? 'url' : 'embedded',

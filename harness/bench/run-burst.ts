@@ -10,11 +10,13 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import { Errors, oneLine } from '../errors.ts';
 import type { AdmissionSettings } from '../http/admission.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
+import { refuseUnbenchable } from './benchable.ts';
 import { peakConnections } from './burst-connections.ts';
 import { auditBurst, type BurstMeasures, burstProblems, measureBurst } from './burst-measure.ts';
 import { type BurstLayout, burstLayout, burstOrders } from './burst-plan.ts';
@@ -44,6 +46,8 @@ export interface BurstSettings {
   retries?: number | undefined;
   durabilities?: readonly Durability[] | undefined;
   databaseUrl?: string | undefined;
+  /** The embedded server's major (`--postgres`; default 18); not with `databaseUrl`. */
+  postgres?: PostgresMajor | undefined;
   timeoutMs: number;
   onRow?: (label: string) => void;
 }
@@ -236,8 +240,13 @@ function failedRow(row: BurstRow, stock: number, error: unknown): BurstEntry {
 
 export async function runBursts(settings: BurstSettings): Promise<BurstResult> {
   const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
-  const db = await openRunDatabase({ databaseUrl: settings.databaseUrl, durability: durabilities[0] });
+  const db = await openRunDatabase({
+    databaseUrl: settings.databaseUrl,
+    durability: durabilities[0],
+    postgres: settings.postgres,
+  });
   try {
+    refuseUnbenchable(settings.strategies, db);
     const environment = await readEnvironment(
       db.admin,
       settings.databaseUrl ? 'url' : 'embedded',

@@ -158,6 +158,17 @@ export function postgresMajorsFrom(value: unknown, databaseUrl: string | undefin
   return majors;
 }
 
+/** One major at most, for a command that runs on one server (`run` alone takes a list). */
+export function onePostgresMajor(
+  value: unknown,
+  databaseUrl: string | undefined,
+  why: string,
+): PostgresMajor | undefined {
+  const majors = postgresMajorsFrom(value, databaseUrl);
+  if (majors.length > 1) throw Errors.badInput(`--postgres takes one major ${why}`);
+  return majors[0];
+}
+
 /**
  * Makes the reports folder and proves it writable before the run, which would otherwise find out only
  * when it has finished (a file in the way) or never (Node's recursive mkdir spins forever under /proc).

@@ -7,6 +7,7 @@
  * serve given the same one and kept at exit (service-tables.ts); `allowReset` turns on POST /admin/reset.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import type { AdmissionSettings } from './admission.ts';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   expireEveryMs: number;
   logJson: boolean;
   databaseUrl?: string;
+  /** The embedded server's major (`--postgres`; default 18); not with `databaseUrl`. */
+  postgres?: PostgresMajor | undefined;
   /** Use the database `databaseUrl` names as it is, with the tables in this schema (shared by several serves). */
   schema?: string;
   /** Which node this process is: 0-based index of `count` (`--node I/N`); memory designs sell index's share. */
@@ -40,6 +43,7 @@ async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
     strategy: options.ref.strategy,
     stock: [{ sku: SERVICE_SKU, total: options.stock }],
     databaseUrl: options.databaseUrl,
+    postgres: options.postgres,
     schema: options.schema,
   });
   try {

@@ -12,6 +12,8 @@
 import pg from 'pg';
 import type { StockLine, Strategy } from '../../strategies/contract.ts';
 import { openRunDatabase, redact } from '../database/database.ts';
+import { belowMinimum } from '../database/postgres-minimum.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
 
 /** A schema name `serve --schema` accepts: an unquoted identifier, so it reads the same in every session. */
@@ -105,6 +107,13 @@ async function markerOf(admin: pg.Client, schema: string): Promise<string | null
   return row.comment !== null && MARKER.test(row.comment) ? row.comment : null;
 }
 
+/** A design the server is too old for is refused before its tables are made, in one line. */
+async function refuseTooOld(admin: pg.ClientBase, strategy: Strategy): Promise<void> {
+  const { rows } = await admin.query<{ n: string }>("SELECT current_setting('server_version_num') AS n");
+  const why = belowMinimum(strategy, Number(rows[0]?.n));
+  if (why) throw Errors.badInput(`cannot serve ${strategy.id} on this server: it ${why}`);
+}
+
 async function sharedSchema(
   databaseUrl: string,
   schema: string,
@@ -129,6 +138,7 @@ async function sharedSchema(
   };
   let created = false;
   try {
+    await refuseTooOld(admin, strategy);
     await underLock(admin, schema, async () => {
       const found = await markerOf(admin, schema);
       checkOwned(found);
@@ -168,6 +178,7 @@ export async function openServiceTables(options: {
   strategy: Strategy;
   stock: readonly StockLine[];
   databaseUrl?: string;
+  postgres?: PostgresMajor | undefined;
   schema?: string;
 }): Promise<ServiceTables> {
   const { strategy, stock } = options;
@@ -175,9 +186,10 @@ export async function openServiceTables(options: {
     if (!options.databaseUrl) throw new Error('a shared schema needs a database URL');
     return sharedSchema(options.databaseUrl, options.schema, strategy, stock);
   }
-  const db = await openRunDatabase({ databaseUrl: options.databaseUrl });
+  const db = await openRunDatabase({ databaseUrl: options.databaseUrl, postgres: options.postgres });
   let schema: string;
   try {
+    await refuseTooOld(db.admin, strategy);
     schema = await db.createCaseSchema(`service_${strategy.id}`);
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, stock);

@@ -15,6 +15,7 @@ import {
   list,
   MAX_CLIENTS,
   MAX_SEED,
+  onePostgresMajor,
   paramSweepFrom,
   reportsFolder,
   resolveStrategies,
@@ -25,6 +26,8 @@ import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { progressBar } from '../progress.ts';
 import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
 import { reportOptions } from './report-options.ts';
+
+const ONE_SERVER = 'for a bench: its series compare designs on one server';
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 /** The fewest that give an interval at all and a median that one odd run cannot move. */
@@ -108,6 +111,9 @@ const OPTIONS = {
   durability: value(
     'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
   ),
+  postgres: value(
+    "the embedded server's major, 14–18 (default 18); one: a bench compares designs on one server",
+  ),
   ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
   'timeout-ms': value(
     'longest wait for the clients to connect; with --burst also for every answer after the release (60000)',
@@ -135,6 +141,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     const burst = burstSettingsFrom(args, bursts);
     const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
     const databaseUrl = databaseUrlFrom(args);
+    const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
     const durabilities = durabilitiesFrom(args.durability);
     const reports = reportsFolder(args.reports);
     const settings = {
@@ -142,6 +149,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
       strategies: await benchStrategies(args),
       durabilities,
       databaseUrl,
+      postgres,
       timeoutMs,
     };
     return runBurstCommand(
@@ -159,6 +167,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const threads = boundedInteger('threads', args.threads, 1, 64);
   const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
   const databaseUrl = databaseUrlFrom(args);
+  const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);
   const strategies = await benchStrategies(args);
@@ -186,6 +195,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     ...(gate ? { admission: { ...gate, waitMs } } : {}),
     ...(open ? { open } : {}),
     databaseUrl,
+    postgres,
     durabilities,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });

@@ -10,6 +10,7 @@ import {
   databaseUrlFrom,
   list,
   MAX_STOCK,
+  onePostgresMajor,
   shown,
   single,
 } from '../cli-arguments.ts';
@@ -25,6 +26,7 @@ const OPTIONS = {
   'expire-every-ms': value("period of the expiry job, which runs the strategy's expire (1000; 0: off)"),
   'log-json': flag('one JSON line per request on stdout'),
   'database-url': value('PostgreSQL server instead of the embedded one'),
+  postgres: value("the embedded server's major, 14–18 (default 18)"),
   schema: value(
     'with --database-url: use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
   ),
@@ -79,6 +81,7 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
   const expireEveryMs = boundedInteger('expire-every-ms', args['expire-every-ms'], 0, 3_600_000) ?? 1000;
   const databaseUrl = databaseUrlFrom(args);
   const schema = schemaFrom(args.schema, databaseUrl);
+  const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
   const node = nodeFrom(args.node);
   const ref = await loadStrategy(names[0] ?? 'hot-row');
   return serve({
@@ -91,6 +94,7 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     logJson: args['log-json'],
     allowReset: args['allow-reset'],
     databaseUrl,
+    postgres,
     schema,
     node,
   });
