@@ -226,13 +226,24 @@ function caseSchemaName(count: number, label: string): string {
   return `c${String(count).padStart(3, '0')}_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
 }
 
-/** Case schemas on a run database: numbered in the order they are made. */
-function caseSchemas(admin: () => pg.Client): Pick<RunDatabase, 'createCaseSchema' | 'dropCaseSchema'> {
-  let schemas = 0;
+/** How many case schemas a run has made, over its own database and those beside it. */
+interface SchemaCount {
+  made: number;
+}
+
+/**
+ * Case schemas on a run database: numbered in the order they are made, one count over the run's own
+ * database and those beside it, so no two cases of a run share a schema name — a design's node memory is
+ * found by it (driver/node-identity.ts).
+ */
+function caseSchemas(
+  admin: () => pg.Client,
+  count: SchemaCount,
+): Pick<RunDatabase, 'createCaseSchema' | 'dropCaseSchema'> {
   return {
     async createCaseSchema(label) {
-      schemas += 1;
-      const schema = caseSchemaName(schemas, label);
+      count.made += 1;
+      const schema = caseSchemaName(count.made, label);
       await admin().query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
       return schema;
     },
@@ -248,6 +259,7 @@ async function besideRunDatabase(
   embedded: boolean,
   durability: Durability,
   probed: Capabilities | undefined,
+  count: SchemaCount,
 ): Promise<RunDatabase> {
   const server: RunServer = {
     url: serverUrl,
@@ -269,12 +281,20 @@ async function besideRunDatabase(
     serverVersionNum,
     capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
-    ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(serverUrl, embedded, durability, capabilities),
-    async close() {
+    ...caseSchemas(() => run.admin, count),
+    beside: () => besideRunDatabase(serverUrl, embedded, durability, capabilities, count),
+    async close({ keep }) {
       closing.closed = true;
       await run.admin.end().catch(() => undefined);
       try {
+        // Kept (a failed case's tables, or --keep) on the server the run's own database is kept on.
+        if (keep && !stateFile)
+          return [`kept database ${name} too (cases run beside the others) in the embedded server's data`];
+        if (keep && stateFile) {
+          const kept = { pid: process.pid, startedAt: new Date().toISOString(), serverUrl, database: name };
+          writeRunState({ ...kept, kept: true }, stateFile);
+          return keptDatabaseLines(serverUrl, name);
+        }
         await dropOwnedDatabase(server.client, name);
         if (stateFile) removeRunState(stateFile);
       } finally {
@@ -301,6 +321,7 @@ export async function openRunDatabase(options: {
   );
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
+  const count: SchemaCount = { made: 0 };
 
   const run: RunDatabase = {
     name,
@@ -309,8 +330,8 @@ export async function openRunDatabase(options: {
     serverVersionNum,
     capabilities,
     // The admin connection of the moment: a crash and restart replaces it.
-    ...caseSchemas(() => run.admin),
-    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities),
+    ...caseSchemas(() => run.admin, count),
+    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities, count),
     ...(embedded
       ? {
           async crashAndRestart() {

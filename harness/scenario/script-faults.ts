@@ -9,20 +9,25 @@ import { runUntilStage } from '../crash/crash-runner.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 
+/**
+ * Crash children started by this process: one count over every case, so that two cases running side by
+ * side (`run --jobs`) never give two children the name the kill waits on.
+ */
+let crashChildren = 0;
+
 export function scriptFaults(
   scope: ScriptScope,
 ): Pick<ScriptContext, 'crash' | 'crashDatabase' | 'withProxiedSession' | 'withServerSetting'> {
   const { db, ref, connection, timeoutMs, sessions, record } = scope;
-  let crashes = 0;
   return {
     crash(operation, crashAt) {
-      crashes += 1;
+      crashChildren += 1;
       const order = {
         strategyModuleUrl: ref.moduleUrl,
         connectionString: db.connectionString,
         schema: connection.schema,
         ...(connection.isolation ? { isolation: connection.isolation } : {}),
-        applicationName: `reservebench-crash-${process.pid}-${crashes}`,
+        applicationName: `reservebench-crash-${process.pid}-${crashChildren}`,
         operation,
         crashAt,
       };
