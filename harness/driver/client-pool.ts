@@ -39,6 +39,11 @@ export class ClientPool implements ClientDriver {
    * and a node whose clients moved threads between two drives would lose its memory.
    */
   private readonly threads: Piscina[];
+  /**
+   * The drive under way: drives take turns. Two drives at once could each hold one thread at its start
+   * barrier while waiting for a task queued behind the other's on another thread.
+   */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(threads = availableParallelism()) {
     this.threads = Array.from(
@@ -47,8 +52,14 @@ export class ClientPool implements ClientDriver {
     );
   }
 
-  /** Runs every client once to the end; results come back ordered by client index. */
-  async drive(options: DriveOptions): Promise<ClientResult[]> {
+  /** Runs every client once to the end, after any drive already under way; ordered by client index. */
+  drive(options: DriveOptions): Promise<ClientResult[]> {
+    const driven = this.turn.then(() => this.driveNow(options));
+    this.turn = driven.catch(() => undefined);
+    return driven;
+  }
+
+  private async driveNow(options: DriveOptions): Promise<ClientResult[]> {
     const parties = options.clients.length;
     const start = SharedBarrier.create(parties);
     const hold = options.holdAt ? SharedBarrier.create(parties) : undefined;
