@@ -25,6 +25,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/open-model.test.ts',
   'test/postgres-minimum.test.ts',
   'test/capability-needs.test.ts',
+  'test/case-lanes.test.ts',
   'test/redact.test.ts',
   'test/source-manifest.test.ts',
   'test/sql-design-header.test.ts',
