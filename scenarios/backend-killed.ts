@@ -13,6 +13,7 @@ export default defineScenario({
   summary:
     'backends terminated at before-commit and after-read: 57P01, their units back, a later buyer served',
   input: { clients: 3, stock: [{ sku: LAB_SKU, total: 1 }], user: 'user-0001', ttlMs: TTL_MS },
+  runsAlone: "its kill step ends sessions by application name, which every interleaving's sessions share",
   requires: [
     { operation: 'reserve', anyOf: ['before-commit'] },
     { operation: 'reserve', anyOf: ['after-read'] },

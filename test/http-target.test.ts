@@ -408,6 +408,7 @@ describe('run --target: what it needs before any case', () => {
             postgres: undefined,
             keep: false,
             threads: undefined,
+            jobs: undefined,
             ...args,
           },
           1000,

@@ -31,6 +31,7 @@ const NOT_WITH_TARGET = {
   postgres: 'a target run has no database of its own',
   keep: 'a target run keeps nothing',
   threads: "a target's clients wait on sockets on the main thread",
+  jobs: "a target's cases share its one state, so they run one after the other",
 } as const;
 
 /** A base URL, checked: http(s), no credentials, query or fragment; without a trailing slash. */

@@ -12,13 +12,14 @@ export const HARNESS_CONNECTIONS = 10;
 
 /**
  * `clients`: the connections the command opens besides the harness's own; `instead`: the other way out,
- * named by the command's own option.
+ * named by the command's own option. Returns the connections the run may open in all (the server's room
+ * and the role's, whichever is less), for running cases side by side within it.
  */
 export async function checkConnectionRoom(
   admin: pg.Client,
   clients: number,
   instead = 'give fewer --clients',
-): Promise<void> {
+): Promise<number> {
   const needed = clients + HARNESS_CONNECTIONS;
   const { rows } = await admin.query<{
     max: number;
@@ -36,16 +37,19 @@ export async function checkConnectionRoom(
                WHERE usename = current_user AND backend_type = 'client backend')::int AS role_used
         FROM pg_roles r WHERE r.rolname = current_user`);
   const s = rows[0];
-  if (!s) return;
+  if (!s) return needed;
   const serverRoom = s.max - (s.superuser ? 0 : s.reserved) - s.used;
   if (serverRoom < needed) {
     throw Errors.badInput(
       `the server allows ${serverRoom} more connections (max_connections ${s.max}, ${s.used} in use) but the run needs ${needed}: set max_connections to at least ${s.used + needed + (s.superuser ? 0 : s.reserved)}, or ${instead}`,
     );
   }
-  if (s.role_limit >= 0 && s.role_limit - s.role_used < needed) {
+  if (s.role_limit < 0) return serverRoom;
+  const roleRoom = s.role_limit - s.role_used;
+  if (roleRoom < needed) {
     throw Errors.badInput(
-      `role ${s.role} may open ${s.role_limit - s.role_used} more connections (CONNECTION LIMIT ${s.role_limit}) but the run needs ${needed}: raise it to at least ${s.role_used + needed}, or ${instead}`,
+      `role ${s.role} may open ${roleRoom} more connections (CONNECTION LIMIT ${s.role_limit}) but the run needs ${needed}: raise it to at least ${s.role_used + needed}, or ${instead}`,
     );
   }
+  return Math.min(serverRoom, roleRoom);
 }

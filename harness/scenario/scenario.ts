@@ -103,6 +103,11 @@ interface ScenarioBase<O extends Observations> {
   /** The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`). */
   crashesDatabase?: boolean;
   /**
+   * Why its cases run with no other case beside them (`run --jobs`), when it reaches past its own database
+   * in a way its crash or settings do not already say (runs-alone.ts).
+   */
+  runsAlone?: string;
+  /**
    * Every design, negative controls too, runs it and is judged as if it claimed to hold: an explored
    * program or a replayed finding, where any failing check is the finding (docs/explore.md).
    */

@@ -4,15 +4,17 @@ import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
-import { checkConnectionRoom } from '../database/preflight.ts';
+import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
-import type { CaseSettings } from './case-spec.ts';
+import { type Lanes, runInLanes } from './case-lanes.ts';
+import type { CaseSettings, CaseSpec } from './case-spec.ts';
 import { runCase } from './run-case.ts';
 import { runSources } from './run-sources.ts';
+import { runsAloneBecause } from './runs-alone.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface ScenarioOverrides {
@@ -42,6 +44,8 @@ export interface SuiteOptions {
   isolation?: readonly IsolationLevel[];
   /** Worker threads the clients are scheduled on (default: one per core); the nodes are the scenario's. */
   threads?: number;
+  /** Cases run side by side at most, each lane on a run database of its own (default DEFAULT_JOBS). */
+  jobs?: number | undefined;
   onCase?: (result: CaseResult) => void;
   /**
    * After the scenarios, each design explored (`explore/<id>`): the run command passes the explorer in,
@@ -112,6 +116,86 @@ async function exploreSideBySide(
   return results;
 }
 
+/**
+ * Cases run side by side by default. A case mostly waits — on a barrier, a blocked session, a child
+ * process, a WAL flush — so a few share two cores well; a fixed number, never the machine's core count,
+ * so that which cases run beside which is the same on every machine (and a case's verdict is the same
+ * alone: it is judged on its own tables, sessions and observed state).
+ */
+export const DEFAULT_JOBS = 4;
+
+/** Every case of the run, in the order the report lists them. */
+function caseSpecs(options: SuiteOptions): CaseSpec[] {
+  const specs: CaseSpec[] = [];
+  for (const scenario of options.scenarios) {
+    const params = paramsFor(scenario, options.overrides);
+    for (const ref of options.strategies) {
+      for (const isolation of options.isolation ?? [undefined]) {
+        for (let repetition = 1; repetition <= options.repeat; repetition++) {
+          const at = isolation ? `@${isolation}` : '';
+          const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
+          specs.push({ id, scenario, ref, params, ...(isolation ? { isolation } : {}) });
+        }
+      }
+    }
+  }
+  return specs;
+}
+
+/** A lane cases run on: a run database of its own. */
+interface CaseLane {
+  db: RunDatabase;
+  /** A case on it kept its tables: the lane's database is kept with them. */
+  kept: boolean;
+}
+
+/** The run's own lane, and lanes beside it on databases of their own. */
+function caseLanes(first: CaseLane, keptLines: string[]): Lanes<CaseLane> {
+  return {
+    first,
+    async open() {
+      return { db: first.db.beside ? await first.db.beside() : first.db, kept: false };
+    },
+    async close(lane) {
+      if (lane.db !== first.db) keptLines.push(...(await lane.db.close({ keep: lane.kept })));
+    },
+  };
+}
+
+/** The scenario cases, DEFAULT_JOBS (or `jobs`) at a time within the server's connection room. */
+async function runCases(
+  db: RunDatabase,
+  options: SuiteOptions,
+  settings: CaseSettings,
+  room: number,
+  kept: string[],
+): Promise<CaseResult[]> {
+  // One pool for every lane: its threads hold each node's memory, found by the case's schema; the cases'
+  // drives take turns on it, their other work (sessions, children, waits, judging) runs side by side.
+  const pool = new ClientPool(options.threads);
+  try {
+    return await runInLanes(caseLanes({ db, kept: false }, kept), {
+      items: caseSpecs(options),
+      // A run database the suite cannot make another of (a black box has none) runs one case at a time.
+      jobs: db.beside ? (options.jobs ?? DEFAULT_JOBS) : 1,
+      room,
+      placement: (spec) => ({
+        alone: runsAloneBecause(spec.scenario),
+        connections: spec.params.clients + HARNESS_CONNECTIONS,
+      }),
+      async run(spec, lane) {
+        const began = performance.now();
+        const result = await runCase(lane.db, pool, spec, settings);
+        if (result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema) lane.kept = true;
+        return { ...result, durationMs: Math.round(performance.now() - began) };
+      },
+      onResult: (result) => options.onCase?.(result),
+    });
+  } finally {
+    await pool.close();
+  }
+}
+
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const db = await openRunDatabase({
     databaseUrl: options.databaseUrl,
@@ -127,53 +211,30 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       options.databaseUrl ? 'url' : 'embedded',
       db.capabilities,
     );
-    await checkConnectionRoom(
+    const room = await checkConnectionRoom(
       db.admin,
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
     );
     await checkSqlDesignsInstall(db.admin, options.strategies);
-    const pool = new ClientPool(options.threads);
     const settings: CaseSettings = {
       keepFailed: true,
       keepAll: options.keep,
       timeoutMs: options.timeoutMs,
       permutations: options.permutations,
     };
-    const timed = async (work: Promise<CaseResult>) => {
-      const began = performance.now();
-      const result = { ...(await work), durationMs: Math.round(performance.now() - began) };
-      cases.push(result);
-      options.onCase?.(result);
-    };
-    try {
-      for (const scenario of options.scenarios) {
-        const params = paramsFor(scenario, options.overrides);
-        for (const ref of options.strategies) {
-          for (const isolation of options.isolation ?? [undefined]) {
-            for (let repetition = 1; repetition <= options.repeat; repetition++) {
-              const at = isolation ? `@${isolation}` : '';
-              const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
-              const spec = { id, scenario, ref, params, ...(isolation ? { isolation } : {}) };
-              await timed(runCase(db, pool, spec, settings));
-            }
-          }
-        }
-      }
-      const { explore } = options;
-      if (explore) {
-        const explored = await exploreSideBySide(db, options.strategies, async (on, ref) => {
-          const began = performance.now();
-          const result = {
-            ...(await explore(on, ref, settings)),
-            durationMs: Math.round(performance.now() - began),
-          };
-          options.onCase?.(result);
-          return result;
-        });
-        cases.push(...explored);
-      }
-    } finally {
-      await pool.close();
+    cases.push(...(await runCases(db, options, settings, room, kept)));
+    const { explore } = options;
+    if (explore) {
+      const explored = await exploreSideBySide(db, options.strategies, async (on, ref) => {
+        const began = performance.now();
+        const result = {
+          ...(await explore(on, ref, settings)),
+          durationMs: Math.round(performance.now() - began),
+        };
+        options.onCase?.(result);
+        return result;
+      });
+      cases.push(...explored);
     }
     const uncovered = options.requireCoverage
       ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)

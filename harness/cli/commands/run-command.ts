@@ -18,7 +18,7 @@ import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
 import type { InterleavingScenario } from '../../scenario/scenario.ts';
-import type { SuiteOptions } from '../../scenario/suite.ts';
+import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
 import { runOnVersions } from '../../scenario/version-suite.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { preflightTarget, targetArgs } from '../black-box-options.ts';
@@ -41,6 +41,9 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { junitOption, reportOptions } from './report-options.ts';
+
+/** More lanes than this would only queue on the connection room and the cores. */
+const MAX_JOBS = 16;
 
 const OPTIONS = {
   strategy: value(
@@ -69,6 +72,9 @@ const OPTIONS = {
   'timeout-ms': value('longest wait at a barrier before a case is stuck (60000)'),
   threads: value(
     "worker threads that schedule the clients, 1–64 (default: one per core); the nodes are the scenario's",
+  ),
+  jobs: value(
+    `cases run side by side, 1–${MAX_JOBS}, each on a run database of its own (default ${DEFAULT_JOBS}); 1: one after the other`,
   ),
   isolation: value('run each case at these levels too: read-committed, repeatable-read, serializable', {
     repeatable: true,
@@ -123,15 +129,9 @@ function permutationsFrom(value: unknown): 'listed' | 'all' {
   throw Errors.badInput(`--permutations must be listed or all, got ${shown(text)}`);
 }
 
-export async function runCommand(args: RunArgs): Promise<number> {
-  const clients = boundedInteger('clients', args.clients, 1, MAX_CLIENTS);
-  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
-  const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
-  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const threads = boundedInteger('threads', args.threads, 1, 64);
-  const permutations = permutationsFrom(args.permutations);
-  const isolation = list('isolation', args.isolation).map(isolationLevel);
-  const target = targetArgs(
+/** The --target settings, or undefined without --target; the options a target has no use for are refused. */
+function targetOf(args: RunArgs, timeoutMs: number) {
+  return targetArgs(
     {
       ...args,
       strategy: args.strategy,
@@ -139,12 +139,25 @@ export async function runCommand(args: RunArgs): Promise<number> {
       'database-url': args['database-url'],
       keep: args.keep,
       threads: args.threads,
+      jobs: args.jobs,
       durability: args.durability,
       param: args.param,
       postgres: args.postgres,
     },
     timeoutMs,
   );
+}
+
+export async function runCommand(args: RunArgs): Promise<number> {
+  const clients = boundedInteger('clients', args.clients, 1, MAX_CLIENTS);
+  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
+  const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
+  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+  const threads = boundedInteger('threads', args.threads, 1, 64);
+  const jobs = boundedInteger('jobs', args.jobs, 1, MAX_JOBS);
+  const permutations = permutationsFrom(args.permutations);
+  const isolation = list('isolation', args.isolation).map(isolationLevel);
+  const target = targetOf(args, timeoutMs);
   const scenarioIds = list('scenario', args.scenario);
   const specs = list('spec', args.spec).map(specFileScenario);
   const named = scenarioIds.filter((id) => id !== 'explore').map(findScenario);
@@ -182,6 +195,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       requireCoverage: args['require-coverage'],
       permutations,
       threads,
+      jobs,
       ...(isolation.length > 0 ? { isolation } : {}),
       databaseUrl,
       durability: durabilityFrom(args.durability),
