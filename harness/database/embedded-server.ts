@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
-import { initialiseDirectory } from './initdb.ts';
+import { initialiseDirectory, NO_SYNC } from './initdb.ts';
 import {
   DEFAULT_POSTGRES,
   dataDirectoryMajor,
@@ -178,6 +178,7 @@ function directoryInitialiser(dataDir: string, port: number): InstanceType<typeo
     password: newPassword(),
     // Cleartext over loopback to a throwaway server: no SCRAM rounds on each of 150 connects.
     authMethod: 'password',
+    initdbFlags: NO_SYNC,
     persistent: true,
     createPostgresUser: true,
     onLog: () => undefined,
