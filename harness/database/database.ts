@@ -174,8 +174,8 @@ async function createRunDatabase(
   durability: Durability,
   /** The server's capabilities when a run database on it was probed already (they are the server's). */
   probed?: Capabilities,
+  name = stampName(),
 ): Promise<Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'>> {
-  const name = stampName();
   const connectionString = withDatabase(server.url, name);
   try {
     await server.client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
@@ -266,14 +266,21 @@ async function besideRunDatabase(
     client: await connect(serverUrl, 'reservebench-admin'),
     embedded: undefined,
   };
-  const { name, connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
+  // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own; Ctrl-C drops
+  // it, also when it comes while the database is being made (beside databases are made while cases run).
+  const name = stampName();
+  const closing = { closed: false };
+  const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
+  const { connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
     server,
     durability,
     probed,
-  );
-  const closing = { closed: false };
-  // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own.
-  const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
+    name,
+  ).catch((error: unknown) => {
+    closing.closed = true;
+    if (stateFile) removeRunState(stateFile);
+    throw error;
+  });
   const run: RunDatabase = {
     name,
     connectionString,

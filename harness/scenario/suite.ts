@@ -6,6 +6,7 @@ import { type Environment, readEnvironment } from '../database/environment.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
+import { wasInterrupted } from '../interrupted.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
@@ -154,6 +155,8 @@ function caseLanes(first: CaseLane, keptLines: string[]): Lanes<CaseLane> {
   return {
     first,
     async open() {
+      // Once a signal came, the exit hooks own the run's databases: no new one is made under them.
+      if (wasInterrupted()) throw new Error('interrupted');
       return { db: first.db.beside ? await first.db.beside() : first.db, kept: false };
     },
     async close(lane) {
