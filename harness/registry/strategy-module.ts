@@ -148,9 +148,18 @@ export function strategyFromModule(module: unknown): { strategy: Strategy } | { 
  * a member whose getter throws, or a proxy, is a problem like any other.
  */
 export function checkStrategy(value: unknown): { strategy: Strategy } | { problem: string } {
-  const parsed = readSafely(() => strategySchema.safeParse(value));
+  const checked = checkAgainst(strategySchema, value);
+  return 'problem' in checked ? checked : { strategy: value as Strategy };
+}
+
+/**
+ * Whether `value` passes `schema` (a strategy's, a payment design's), or one line naming every member that
+ * is wrong. Never throws.
+ */
+export function checkAgainst(schema: z.ZodType, value: unknown): { ok: true } | { problem: string } {
+  const parsed = readSafely(() => schema.safeParse(value));
   if ('problem' in parsed) return { problem: `module cannot be read: ${parsed.problem}` };
-  if (parsed.value.success) return { strategy: value as Strategy };
+  if (parsed.value.success) return { ok: true };
   const problems = parsed.value.error.issues.map((issue) => {
     const path = issue.path.map(pathSegment).join('.') || 'module';
     const found = readSafely(() => valueAt(value, issue.path));

@@ -1,6 +1,7 @@
 /** `reservebench list`: the strategies (id, expect, how each stays correct) and the scenarios. */
 
 import { EXIT } from '../../errors.ts';
+import { loadAllPaymentDesigns } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
 import { type ArgsOf, defineCommand, flag } from '../command-definition.ts';
@@ -15,12 +16,21 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     scenarios: s.expect === 'violate' ? Object.keys(s.caughtBy ?? {}) : (s.scenarios ?? 'all'),
     knobs: Object.entries(s.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
   }));
+  const payments = (await loadAllPaymentDesigns()).map(({ design: d }) => ({
+    id: d.id,
+    expect: d.expect,
+    guarantee: d.guarantee,
+    scenarios: d.expect === 'violate' ? Object.keys(d.caughtBy ?? {}) : 'all payment scenarios',
+  }));
   const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
   if (json) {
-    process.stdout.write(`${JSON.stringify({ strategies, scenarios }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ strategies, payments, scenarios }, null, 2)}\n`);
     return EXIT.ok;
   }
-  const width = Math.max(...strategies.map((s) => s.id.length), ...scenarios.map((s) => s.id.length));
+  const width = Math.max(
+    ...[...strategies, ...payments].map((s) => s.id.length),
+    ...scenarios.map((s) => s.id.length),
+  );
   const lines = [
     'strategies (id, expect, how it stays correct):',
     ...strategies.flatMap((s) => [
@@ -30,6 +40,9 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
           `  ${''.padEnd(width)}  knob     --param ${s.id}.${k.knob}=N: ${k.describe}, ${k.min}–${k.max} (default ${k.default})`,
       ),
     ]),
+    '',
+    'payment designs (id, expect, how it stays correct):',
+    ...payments.map((d) => `  ${d.id.padEnd(width)}  ${d.expect.padEnd(7)}  ${d.guarantee}`),
     '',
     'scenarios:',
     ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),

@@ -1,0 +1,77 @@
+/**
+ * The runtime check of a payment design (strategies/payment/contract.ts), as strategy-module.ts checks a
+ * reservation strategy: one zod schema, so a design missing a member, naming an unknown pause point or
+ * check, or declaring a control without `caughtBy` is refused when it loads, in one line.
+ */
+import { z } from 'zod';
+import { CAPABILITIES } from '../../strategies/contract.ts';
+import {
+  PAYMENT_CHECKS,
+  PAYMENT_OUTCOMES,
+  type PaymentDesign,
+  type PaymentResult,
+} from '../../strategies/payment/contract.ts';
+import { checkAgainst } from './strategy-module.ts';
+
+const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+  message: 'must be a function',
+});
+
+const paymentDesignSchema = z
+  .object({
+    contract: z.literal('payment'),
+    id: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
+    title: z.string().min(1),
+    guarantee: z.string().min(1),
+    expect: z.enum(['hold', 'violate']),
+    caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
+    needs: z.array(z.enum(CAPABILITIES)).optional(),
+    pausePoints: z.strictObject({
+      pay: z.array(z.enum(['after-read', 'before-commit', 'between-transactions'])),
+    }),
+    setup: operation,
+    pay: operation,
+    paymentStatus: operation,
+    outboxFor: operation,
+    audit: operation,
+  })
+  .superRefine((s, ctx) => {
+    if (s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['caughtBy'],
+        message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
+      });
+    }
+  });
+
+/** The design when `value` is one, otherwise one line naming every member that is wrong. */
+export function checkPaymentDesign(value: unknown): { design: PaymentDesign } | { problem: string } {
+  const checked = checkAgainst(paymentDesignSchema, value);
+  return 'problem' in checked
+    ? { problem: `is not a valid payment design: ${checked.problem}` }
+    : { design: value as PaymentDesign };
+}
+
+const responseSchema = z.strictObject({
+  paymentId: z.string().min(1),
+  order: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+
+const answerSchema = z.strictObject({
+  outcome: z.enum(PAYMENT_OUTCOMES),
+  response: responseSchema.optional(),
+});
+
+/** What pay answered, if the harness can record it: an outcome of the contract (and a response). */
+export function checkPaymentAnswer(answer: unknown): { answer: PaymentResult } | { problem: string } {
+  const checked = checkAgainst(answerSchema, answer);
+  return 'problem' in checked
+    ? { problem: `pay's answer: ${checked.problem}` }
+    : { answer: answer as PaymentResult };
+}

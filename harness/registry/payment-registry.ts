@@ -1,0 +1,47 @@
+/**
+ * The built-in payment designs by id (safe designs first, then the negative controls), each checked when
+ * it loads. A scenario names the contract it drives; the suite crosses payment scenarios with these.
+ */
+import type { PaymentDesign } from '../../strategies/payment/contract.ts';
+import { Errors } from '../errors.ts';
+import { checkPaymentDesign } from './payment-module.ts';
+
+const DESIGNS = new URL('../../strategies/payment/', import.meta.url);
+
+const BUILT_IN_PAYMENT = Object.fromEntries(
+  Object.entries({
+    'payment-on-conflict': 'on-conflict.ts',
+    'payment-advisory-lock': 'advisory-lock.ts',
+    'payment-serializable': 'serializable.ts',
+    'payment-check-then-insert': 'controls/check-then-insert.ts',
+    'payment-no-fingerprint': 'controls/no-fingerprint.ts',
+    'payment-split-outbox': 'controls/split-outbox.ts',
+  }).map(([id, file]) => [id, new URL(file, DESIGNS).href]),
+) as Readonly<Record<string, string>>;
+
+export const PAYMENT_DESIGN_IDS = Object.keys(BUILT_IN_PAYMENT);
+
+/** A loaded payment design and the module it came from. */
+export interface PaymentDesignRef {
+  design: PaymentDesign;
+  moduleUrl: string;
+}
+
+export function isPaymentDesignId(name: string): boolean {
+  return Object.hasOwn(BUILT_IN_PAYMENT, name);
+}
+
+export async function loadPaymentDesign(id: string): Promise<PaymentDesignRef> {
+  const moduleUrl = Object.hasOwn(BUILT_IN_PAYMENT, id) ? BUILT_IN_PAYMENT[id] : undefined;
+  if (!moduleUrl) {
+    throw Errors.badInput(`unknown payment design "${id}"; choose one of: ${PAYMENT_DESIGN_IDS.join(', ')}`);
+  }
+  const module = (await import(moduleUrl)) as { default?: unknown };
+  const checked = checkPaymentDesign(module.default);
+  if ('problem' in checked) throw Errors.badInput(`${moduleUrl} ${checked.problem}`);
+  return { design: checked.design, moduleUrl };
+}
+
+export function loadAllPaymentDesigns(): Promise<PaymentDesignRef[]> {
+  return Promise.all(PAYMENT_DESIGN_IDS.map(loadPaymentDesign));
+}

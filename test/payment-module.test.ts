@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { checkPaymentAnswer, checkPaymentDesign } from '../harness/registry/payment-module.ts';
+import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
+import paymentOnConflict from '../strategies/payment/on-conflict.ts';
+
+describe('payment designs at load', () => {
+  it('loads every built-in design, safe designs first, each control naming its checks', async () => {
+    const designs = (await loadAllPaymentDesigns()).map(({ design }) => design);
+    expect(designs.map((d) => `${d.id}:${d.expect}`)).toEqual([
+      'payment-on-conflict:hold',
+      'payment-advisory-lock:hold',
+      'payment-serializable:hold',
+      'payment-check-then-insert:violate',
+      'payment-no-fingerprint:violate',
+      'payment-split-outbox:violate',
+    ]);
+    for (const d of designs.filter((d) => d.expect === 'violate'))
+      expect(Object.keys(d.caughtBy ?? {}).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a design missing a read, a control without caughtBy, an unknown check, in one line', () => {
+    const { outboxFor: _, ...noOutbox } = paymentOnConflict;
+    expect(checkPaymentDesign(noOutbox)).toEqual({
+      problem: 'is not a valid payment design: outboxFor is missing',
+    });
+    expect(checkPaymentDesign({ ...paymentOnConflict, expect: 'violate' })).toEqual({
+      problem: 'is not a valid payment design: caughtBy is missing',
+    });
+    const unknownCheck = checkPaymentDesign({ ...paymentOnConflict, caughtBy: { x: ['oversold'] } });
+    expect('problem' in unknownCheck && unknownCheck.problem).toMatch(
+      /^is not a valid payment design: caughtBy\.x\.0 /,
+    );
+    expect(checkPaymentDesign({ ...paymentOnConflict, contract: undefined })).toEqual({
+      problem: 'is not a valid payment design: contract is missing',
+    });
+  });
+
+  it('refuses an unknown id with the list to choose from', async () => {
+    await expect(loadPaymentDesign('payment-nope')).rejects.toThrow(
+      /^unknown payment design "payment-nope"; choose one of: payment-on-conflict, /,
+    );
+  });
+
+  it("checks pay's answer: an outcome of the contract with a well-formed response", () => {
+    const response = { paymentId: 'pay-a', order: 'order-1001', amount: 3000, currency: 'CNY' };
+    expect(checkPaymentAnswer({ outcome: 'REUSED', response })).toEqual({
+      answer: { outcome: 'REUSED', response },
+    });
+    expect(checkPaymentAnswer({ outcome: 'PAID' })).toHaveProperty('problem');
+    expect(
+      checkPaymentAnswer({ outcome: 'CREATED', response: { ...response, amount: '3000' } }),
+    ).toHaveProperty('problem');
+  });
+});
