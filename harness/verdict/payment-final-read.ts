@@ -1,0 +1,42 @@
+/**
+ * The harness's own reading of a payment case's end state, through the design's reads (as final-read.ts
+ * reads reservations): on a fresh connection, `paymentStatus` and `outboxFor` of every key the case sent.
+ * The design's `audit()` is compared against it (payment-invariants.ts), never trusted instead of it.
+ */
+import pg from 'pg';
+import type { OutboxRecord, PaymentDesign, PaymentRecord } from '../../strategies/payment/contract.ts';
+import type { CaseConnection } from '../driver/client-task.ts';
+
+/** What one key reads back as: its payment rows and its outbox rows. */
+export interface KeyReading {
+  payments: readonly PaymentRecord[];
+  outbox: readonly OutboxRecord[];
+}
+
+export type PaymentFinalRead = ReadonlyMap<string, KeyReading>;
+
+export async function readPaymentsBack(
+  connection: CaseConnection,
+  design: PaymentDesign,
+  keys: Iterable<string>,
+): Promise<PaymentFinalRead> {
+  const client = new pg.Client({
+    connectionString: connection.connectionString,
+    application_name: 'reservebench-final-read',
+    options: `-c search_path=${connection.schema}`,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const read = new Map<string, KeyReading>();
+    for (const key of new Set(keys)) {
+      read.set(key, {
+        payments: await design.paymentStatus(client, key),
+        outbox: await design.outboxFor(client, key),
+      });
+    }
+    return read;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

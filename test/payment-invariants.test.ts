@@ -1,0 +1,128 @@
+/**
+ * Every payment invariant proves it can fail: a healthy reading (seed 002's two workers, one payment, one
+ * outbox row, the loser REUSED) fires nothing, and each fixture below breaks one check, which fires; the
+ * exact list says what else a break of that shape necessarily fires. The designs' cases
+ * (payment-cases.test.ts) show the controls caught by these checks on real rows.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KeyReading, PaymentFinalRead } from '../harness/verdict/payment-final-read.ts';
+import { type PaymentAnswer, paymentInvariantProblems } from '../harness/verdict/payment-invariants.ts';
+import type { PaymentAudit, PaymentRequest } from '../strategies/payment/contract.ts';
+import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
+
+const KEY = 'idem-order-1001';
+const fingerprint = requestFingerprint({ amount: 3000, currency: 'CNY', merchant: 'demo' });
+const request = (paymentId: string, amount = 3000): PaymentRequest => ({
+  idempotencyKey: KEY,
+  fingerprint: requestFingerprint({ amount, currency: 'CNY', merchant: 'demo' }),
+  order: 'order-1001',
+  amount,
+  currency: 'CNY',
+  merchant: 'demo',
+  paymentId,
+});
+const response = (paymentId: string) => ({ paymentId, order: 'order-1001', amount: 3000, currency: 'CNY' });
+const payment = (paymentId: string) => ({ ...response(paymentId), fingerprint });
+
+const HEALTHY_ANSWERS: PaymentAnswer[] = [
+  { request: request('pay-a'), outcome: 'CREATED', response: response('pay-a') },
+  { request: request('pay-b'), outcome: 'REUSED', response: response('pay-a') },
+];
+const healthyKey: KeyReading = { payments: [payment('pay-a')], outbox: [{ paymentId: 'pay-a' }] };
+const AUDIT: PaymentAudit = {
+  payments: 1,
+  outbox: 1,
+  keysWithManyPayments: 0,
+  paymentsWithoutOutbox: 0,
+  outboxWithoutPayment: 0,
+};
+
+const fired = (answers: readonly PaymentAnswer[], key: KeyReading, audit: PaymentAudit = AUDIT) => {
+  const read: PaymentFinalRead = new Map([[KEY, key]]);
+  return [...new Set(paymentInvariantProblems(answers, read, audit).map((p) => p.check))];
+};
+
+describe('payment invariants', () => {
+  it('fire nothing on seed 002 figures: one payment, one outbox row, the loser REUSED', () => {
+    expect(fired(HEALTHY_ANSWERS, healthyKey)).toEqual([]);
+  });
+
+  it('onePaymentPerKey: two payments under one key (the audit agreeing)', () => {
+    const key = {
+      payments: [payment('pay-a'), payment('pay-b')],
+      outbox: [{ paymentId: 'pay-a' }, { paymentId: 'pay-b' }],
+    };
+    const answers = [
+      HEALTHY_ANSWERS[0] as PaymentAnswer,
+      { ...HEALTHY_ANSWERS[0], request: request('pay-b'), response: response('pay-b') } as PaymentAnswer,
+    ];
+    // Two CREATED answers with two ids are also not one key's one response.
+    expect(fired(answers, key, { ...AUDIT, payments: 2, outbox: 2, keysWithManyPayments: 1 })).toEqual([
+      'onePaymentPerKey',
+      'reusedMatchesWinner',
+    ]);
+  });
+
+  it('outboxMatchesPayment: a payment no outbox row announces', () => {
+    expect(
+      fired(
+        HEALTHY_ANSWERS,
+        { ...healthyKey, outbox: [] },
+        { ...AUDIT, outbox: 0, paymentsWithoutOutbox: 1 },
+      ),
+    ).toEqual(['outboxMatchesPayment']);
+  });
+
+  it('outboxMatchesPayment: an outbox row for a payment that is not there', () => {
+    const key = { ...healthyKey, outbox: [{ paymentId: 'pay-a' }, { paymentId: 'pay-b' }] };
+    expect(fired(HEALTHY_ANSWERS, key, { ...AUDIT, outbox: 2, outboxWithoutPayment: 1 })).toEqual([
+      'outboxMatchesPayment',
+    ]);
+  });
+
+  it("reusedMatchesWinner: a REUSED answer that is not the winner's response", () => {
+    const answers = [
+      HEALTHY_ANSWERS[0] as PaymentAnswer,
+      { ...(HEALTHY_ANSWERS[1] as PaymentAnswer), response: response('pay-b') },
+    ];
+    expect(fired(answers, healthyKey)).toEqual(['reusedMatchesWinner']);
+  });
+
+  it('reusedOtherPayload: amount 9999 answered REUSED with the first response', () => {
+    const answers = [
+      HEALTHY_ANSWERS[0] as PaymentAnswer,
+      { request: request('pay-b', 9999), outcome: 'REUSED', response: response('pay-a') },
+    ];
+    expect(fired(answers, healthyKey)).toEqual(['reusedOtherPayload']);
+  });
+
+  it('mismatchWrote: a MISMATCH whose payment id is in the outbox', () => {
+    const answers = [
+      HEALTHY_ANSWERS[0] as PaymentAnswer,
+      { request: request('pay-b', 9999), outcome: 'MISMATCH' },
+    ];
+    expect(fired(answers, healthyKey)).toEqual([]);
+    const key = { ...healthyKey, outbox: [{ paymentId: 'pay-a' }, { paymentId: 'pay-b' }] };
+    // The orphan outbox row also fails the outbox check: mismatchWrote names the request that wrote it.
+    expect(fired(answers, key, { ...AUDIT, outbox: 2, outboxWithoutPayment: 1 })).toEqual([
+      'outboxMatchesPayment',
+      'mismatchWrote',
+    ]);
+  });
+
+  it('mismatchWrote: a MISMATCH for the very payload that was recorded', () => {
+    const answers = [HEALTHY_ANSWERS[0] as PaymentAnswer, { request: request('pay-b'), outcome: 'MISMATCH' }];
+    expect(fired(answers, healthyKey)).toEqual(['mismatchWrote']);
+  });
+
+  it('unacknowledgedPayment: a payment of an attempt that rolled back', () => {
+    const answers = [{ request: request('pay-a'), outcome: 'ROLLED_BACK' }];
+    expect(fired(answers, healthyKey)).toEqual(['unacknowledgedPayment']);
+  });
+
+  it('paymentAuditMismatch: a payment under a key nobody sent, seen only by the audit', () => {
+    expect(fired(HEALTHY_ANSWERS, healthyKey, { ...AUDIT, payments: 2, paymentsWithoutOutbox: 1 })).toEqual([
+      'paymentAuditMismatch',
+    ]);
+  });
+});
