@@ -10,8 +10,9 @@
  * Breaks when: a writer of the table skips the lock (nothing in the schema enforces it: there is no
  * unique key), or the lock is taken at session scope and outlives a rolled-back attempt.
  *
- * Lifecycle: one transaction per request. Pause points: pay `after-read` (lock held, key looked up,
- * nothing written), `before-commit` (payment and outbox written).
+ * Lifecycle: one transaction per request. Pause points: pay `before-commit` (payment and outbox
+ * written, the lock held). No `after-read`: a worker held there would hold the lock every other worker
+ * of the key needs to get there.
  */
 
 import { inTransaction } from '../support/transaction.ts';
@@ -37,7 +38,7 @@ const paymentAdvisoryLock: PaymentDesign = {
   guarantee: 'pg_advisory_xact_lock on the key serialises its requests; the lock ends with the transaction',
   expect: 'hold',
   needs: ['advisoryLocks'],
-  pausePoints: { pay: ['after-read', 'before-commit'] },
+  pausePoints: { pay: ['before-commit'] },
 
   setup: (db) => createPaymentTables(db, { uniqueKey: false }),
 
@@ -47,7 +48,6 @@ const paymentAdvisoryLock: PaymentDesign = {
     return inTransaction(db, async (): Promise<PaymentResult> => {
       await db.query(SQL.lockKey, [request.idempotencyKey]);
       const recorded = await answerForRecordedPayment(db, request);
-      await ctx.pause('after-read');
       if (recorded) return recorded;
       await insertPayment(db, request);
       await insertOutbox(db, request);

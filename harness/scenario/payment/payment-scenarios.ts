@@ -1,0 +1,27 @@
+/**
+ * The payment scenarios: every file in `scenarios/payment/` is one, found when the harness loads (as
+ * index.ts finds the reservation scenarios), each checked to be a payment scenario named by its file.
+ */
+import { readdirSync } from 'node:fs';
+import type { PaymentScenario } from './payment-scenario.ts';
+
+const FOLDER = new URL('../../../scenarios/payment/', import.meta.url);
+
+async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
+  const ids = readdirSync(FOLDER)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -'.ts'.length))
+    .sort();
+  return Promise.all(
+    ids.map(async (id) => {
+      const module = (await import(new URL(`${id}.ts`, FOLDER).href)) as { default?: PaymentScenario };
+      const scenario = module.default;
+      if (scenario?.contract !== 'payment' || scenario.id !== id) {
+        throw new Error(`scenarios/payment/${id}.ts must export default a payment scenario with id "${id}"`);
+      }
+      return scenario;
+    }),
+  );
+}
+
+export const PAYMENT_SCENARIOS: readonly PaymentScenario[] = await loadPaymentScenarios();

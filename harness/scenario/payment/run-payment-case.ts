@@ -1,0 +1,169 @@
+/**
+ * One payment case: a payment scenario against a payment design — n/a when the design sits it out (a
+ * control outside the scenarios that catch it, a refused capability, no pause point to hold), else
+ * driven on a schema of its own, read back through the design per key it sent, audited in one snapshot
+ * and judged. A failure at any stage makes the case broken, naming the stage.
+ */
+import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
+import type { RunDatabase } from '../../database/database.ts';
+import { oneLine } from '../../errors.ts';
+import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
+import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
+import { readPaymentsBack } from '../../verdict/payment-final-read.ts';
+import { countsOf, type PaymentCounts, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
+import {
+  countPaymentOutcomes,
+  erroredPayments,
+  exactObservations,
+  exactOutcomes,
+  judgePayment,
+} from '../../verdict/payment-verdict.ts';
+import { refusedNeed } from '../capability-needs.ts';
+import { withinCaseDeadline } from '../case-deadline.ts';
+import type { CaseSettings } from '../case-spec.ts';
+import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
+import { PaymentSessions } from './payment-sessions.ts';
+
+/** A payment case's result: the case table's columns, and the payment figures the harness read. */
+export interface PaymentCaseResult {
+  id: string;
+  contract: 'payment';
+  scenario: string;
+  strategy: string;
+  expect: PaymentDesign['expect'];
+  status: 'pass' | 'fail' | 'n/a' | 'broken';
+  outcomes: OutcomeCounts;
+  /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
+  counts?: PaymentCounts;
+  observations?: Record<string, Observed>;
+  fired?: string[];
+  problems?: string[];
+  boundary: string;
+  reason?: string;
+}
+
+/** Why the design sits the scenario out, or undefined when the case is to be driven. */
+function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDatabase): string | undefined {
+  if (design.expect === 'violate' && !design.caughtBy?.[scenario.id]) {
+    return `negative control: caught in ${Object.keys(design.caughtBy ?? {}).join(', ')}`;
+  }
+  const refused = refusedNeed(design.needs ?? [], db.capabilities);
+  if (refused) return refused;
+  const hold = scenario.holdAt;
+  if (hold && !hold.some((p) => design.pausePoints.pay.includes(p))) {
+    return `not covered: ${scenario.id} — pay declares no pause point ${hold.join(' or ')}`;
+  }
+  return undefined;
+}
+
+export async function runPaymentCase(
+  db: RunDatabase,
+  ref: PaymentDesignRef,
+  scenario: PaymentScenario,
+  settings: CaseSettings,
+): Promise<PaymentCaseResult> {
+  const { design } = ref;
+  const identity = {
+    id: `${scenario.id}/${design.id}`,
+    contract: 'payment' as const,
+    scenario: scenario.id,
+    strategy: design.id,
+    expect: design.expect,
+  };
+  const skipped = sitsOut(design, scenario, db);
+  if (skipped)
+    return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
+  const schema = await db.createCaseSchema(`${scenario.id}_${design.id}`);
+  let stage = 'setup';
+  let keep = settings.keepFailed;
+  try {
+    await db.admin.query(`SET search_path TO ${schema}`);
+    await design.setup(db.admin);
+    stage = 'driving the payments';
+    const connection = { connectionString: db.connectionString, schema };
+    const sessions = new PaymentSessions(connection, db.admin, design, settings.timeoutMs);
+    const observations: Record<string, Observed> = {};
+    try {
+      await withinCaseDeadline(
+        scenario.run(scriptContext(design, scenario, sessions, observations)),
+        settings.timeoutMs,
+        db,
+      );
+    } finally {
+      await sessions.close();
+    }
+    stage = 'the final read';
+    const answers = sessions.recorded();
+    const read = await readPaymentsBack(
+      connection,
+      design,
+      answers.map((a) => a.request.idempotencyKey),
+    );
+    stage = 'the audit';
+    const audit = await auditPaymentsInSnapshot(db, design);
+    const outcomes = countPaymentOutcomes(answers);
+    const exercised = (scenario.expect.exercised?.(observations, design) ?? []).map((message) => ({
+      check: 'exercised' as const,
+      message,
+    }));
+    const found = [
+      ...paymentInvariantProblems(answers, read, audit),
+      ...exactOutcomes(scenario.expect.outcomes, outcomes),
+      ...exactObservations(scenario.expect.observations, observations),
+      ...erroredPayments(answers),
+      ...exercised,
+    ];
+    const judgement = judgePayment(design, scenario.id, found);
+    keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
+    return { ...identity, ...judgement, outcomes, counts: countsOf(read), observations };
+  } catch (error: unknown) {
+    const problem = `${stage} failed: ${oneLine(error)}`;
+    return { ...identity, status: 'broken', outcomes: {}, boundary: problem, problems: [problem] };
+  } finally {
+    await db.admin.query('RESET search_path').catch(() => undefined);
+    if (!keep) await db.dropCaseSchema(schema);
+  }
+}
+
+function scriptContext(
+  design: PaymentDesign,
+  scenario: PaymentScenario,
+  sessions: PaymentSessions,
+  observations: Record<string, Observed>,
+): PaymentScriptContext {
+  const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
+  return {
+    design,
+    holdAt,
+    pay: (request) => sessions.startPay(request).resume(),
+    startPay: (request, at) => sessions.startPay(request, at),
+    payTogether: (requests, at) => sessions.payTogether(requests, at),
+    countsFor: async (key) => {
+      const { client } = await sessions.connect();
+      return countsOf(
+        new Map([
+          [
+            key,
+            {
+              payments: await design.paymentStatus(client, key),
+              outbox: await design.outboxFor(client, key),
+            },
+          ],
+        ]),
+      );
+    },
+    observe: (name, value) => {
+      observations[name] = value;
+    },
+  };
+}
+
+/** The design's audit in one REPEATABLE READ snapshot, as the reservation audit is taken. */
+async function auditPaymentsInSnapshot(db: RunDatabase, design: PaymentDesign) {
+  await db.admin.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    return await design.audit(db.admin);
+  } finally {
+    await db.admin.query('COMMIT');
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Every payment design through every payment scenario on real PostgreSQL: each safe design passes each
+ * scenario with the seed's figures, each control is caught in its scenarios by the check it names (and
+ * sits the others out), and the same control judged as if it held fails for that check.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
+import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
+import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts';
+import { useRunDatabase } from './db-fixture.ts';
+
+const { db } = useRunDatabase();
+const SETTINGS = { keepFailed: false, timeoutMs: 20_000, permutations: 'listed' as const };
+const scenario = (id: string) => {
+  const found = PAYMENT_SCENARIOS.find((s) => s.id === id);
+  if (!found) throw new Error(`no payment scenario ${id}`);
+  return found;
+};
+
+const SEED_FIGURES = { requests: 2, inserted: 1, reused: 1, distinctResponses: 1, payment: 1, outbox: 1 };
+
+describe('payment cases', () => {
+  it('finds the payment scenarios', () => {
+    expect(PAYMENT_SCENARIOS.map((s) => s.id)).toEqual([
+      'payment-duplicates',
+      'payment-mismatch',
+      'payment-seed-workers',
+      'payment-worker-dies',
+    ]);
+  });
+
+  for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {
+    it(`${id} passes every payment scenario, with seed 002's figures`, async () => {
+      const ref = await loadPaymentDesign(id);
+      const results = [];
+      for (const s of PAYMENT_SCENARIOS) results.push(await runPaymentCase(db(), ref, s, SETTINGS));
+      expect(
+        results.map((r) => `${r.scenario}:${r.status}`),
+        JSON.stringify(results.map((r) => r.problems)),
+      ).toEqual(PAYMENT_SCENARIOS.map((s) => `${s.id}:pass`));
+      const seed = results.find((r) => r.scenario === 'payment-seed-workers');
+      expect(seed?.observations?.figures).toEqual(SEED_FIGURES);
+      expect(seed?.counts).toEqual({ payments: 1, outbox: 1 });
+      const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
+      expect(mismatch?.outcomes).toEqual({ CREATED: 1, MISMATCH: 1 });
+      expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
+    });
+  }
+
+  it('the unique key makes the second worker wait behind the held first one; SSI does not', async () => {
+    const seen: Record<string, unknown> = {};
+    for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {
+      const r = await runPaymentCase(
+        db(),
+        await loadPaymentDesign(id),
+        scenario('payment-seed-workers'),
+        SETTINGS,
+      );
+      seen[id] = r.observations?.secondWhileHeld;
+    }
+    expect(seen['payment-on-conflict']).toBe('blocked');
+    expect(seen['payment-advisory-lock']).toBe('blocked');
+    expect(seen['payment-serializable']).not.toBe('blocked');
+  });
+
+  const CONTROLS: [string, string, string][] = [
+    ['payment-check-then-insert', 'payment-seed-workers', 'onePaymentPerKey'],
+    ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
+    ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
+    ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
+  ];
+  for (const [control, scenarioId, check] of CONTROLS) {
+    it(`${control} is caught in ${scenarioId} by ${check}; judged as holding, it fails for it`, async () => {
+      const ref = await loadPaymentDesign(control);
+      const caught = await runPaymentCase(db(), ref, scenario(scenarioId), SETTINGS);
+      expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
+      expect(caught.fired).toContain(check);
+      const claimed = { ...ref, design: { ...ref.design, expect: 'hold' as const } };
+      const failed = await runPaymentCase(db(), claimed, scenario(scenarioId), SETTINGS);
+      expect(failed.status).toBe('fail');
+      expect(failed.problems?.some((p) => p.startsWith(`${check} `))).toBe(true);
+    });
+  }
+
+  it('a control sits out the scenarios that do not catch it; n/a says where it is caught', async () => {
+    const results = [];
+    for (const { design } of await loadAllPaymentDesigns()) {
+      if (design.expect !== 'violate') continue;
+      for (const s of PAYMENT_SCENARIOS) {
+        if (design.caughtBy?.[s.id]) continue;
+        results.push(await runPaymentCase(db(), { design, moduleUrl: '' }, s, SETTINGS));
+      }
+    }
+    expect(
+      results.every((r) => r.status === 'n/a' && r.reason?.startsWith('negative control: caught in')),
+    ).toBe(true);
+  });
+});
