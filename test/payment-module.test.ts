@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { selectContracts } from '../harness/cli/payment-selection.ts';
 import { checkPaymentAnswer, checkPaymentDesign } from '../harness/registry/payment-module.ts';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import paymentOnConflict from '../strategies/payment/on-conflict.ts';
@@ -50,5 +51,48 @@ describe('payment designs at load', () => {
     expect(
       checkPaymentAnswer({ outcome: 'CREATED', response: { ...response, amount: '3000' } }),
     ).toHaveProperty('problem');
+  });
+});
+
+describe('which contract a run drives', () => {
+  const ids = async (strategies: string[], scenarios: string[], specs = false) => {
+    const s = await selectContracts(strategies, scenarios, specs);
+    return {
+      strategyNames: s.strategyNames,
+      noReservationStrategy: s.noReservationStrategy,
+      noReservationScenario: s.noReservationScenario,
+      designs: s.payments.designs.map((r) => r.design.id),
+      scenarios: s.payments.scenarios.map((p) => p.id),
+    };
+  };
+
+  it('nothing named: every design and scenario of both contracts', async () => {
+    const all = await ids([], []);
+    expect(all.designs).toHaveLength(6);
+    expect(all.scenarios).toHaveLength(4);
+    expect(all).toMatchObject({
+      strategyNames: [],
+      noReservationStrategy: false,
+      noReservationScenario: false,
+    });
+  });
+
+  it('a payment id goes to the payment contract, every other name to reservations', async () => {
+    expect(await ids(['hot-row', 'payment-on-conflict'], ['contention', 'payment-mismatch'])).toEqual({
+      strategyNames: ['hot-row'],
+      noReservationStrategy: false,
+      noReservationScenario: false,
+      designs: ['payment-on-conflict'],
+      scenarios: ['payment-mismatch'],
+    });
+  });
+
+  it('only one contract named: the other runs nothing', async () => {
+    expect(await ids(['payment-serializable'], ['payment-seed-workers'])).toMatchObject({
+      noReservationStrategy: true,
+      noReservationScenario: true,
+    });
+    expect(await ids(['hot-row'], ['contention'])).toMatchObject({ designs: [], scenarios: [] });
+    expect(await ids([], [], true)).toMatchObject({ scenarios: [], noReservationScenario: false });
   });
 });

@@ -15,6 +15,7 @@ import {
   PAUSE_POINTS,
   STATUSES,
 } from '../../strategies/contract.ts';
+import { PAYMENT_CHECKS } from '../../strategies/payment/contract.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
 
 const count = z.number().int().nonnegative();
@@ -425,6 +426,38 @@ export const targetSchema = z.strictObject({
   http: httpFactsSchema.describe('every exchange of the run'),
 });
 
+/** A payment case (payment-case-result.ts): scenario × payment design, judged on the harness's reads. */
+const paymentCaseSchema = z
+  .strictObject({
+    id: z.string().describe('`<scenario>/<design>`'),
+    contract: z.literal('payment'),
+    scenario: z.string(),
+    strategy: z.string().describe('the payment design'),
+    expect: z.enum(['hold', 'violate']),
+    status: z.enum(['pass', 'fail', 'n/a', 'broken']),
+    outcomes: outcomeCountsSchema.describe(
+      'CREATED, REUSED, MISMATCH, … and ROLLED_BACK / INDETERMINATE for a killed worker',
+    ),
+    counts: z
+      .strictObject({ payments: count, outbox: count })
+      .optional()
+      .describe("payment and outbox rows over the keys the case sent, from the harness's own reads"),
+    observations: z.record(z.string(), observedSchema).optional(),
+    fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
+    problems: z.array(z.string()).optional(),
+    boundary: z.string(),
+    reason: z.string().optional().describe('why the case is n/a'),
+  })
+  .describe('One payment case');
+
+const paymentBoundaryRowSchema = z.strictObject({
+  strategy: z.string(),
+  expect: z.enum(['hold', 'violate']),
+  guarantee: z.string(),
+  shows: z.string().describe('what the scenarios held, or which check caught the control'),
+  shownBy: z.string(),
+});
+
 export const reportSchema = z
   .strictObject({
     ok: z.boolean().describe('every case met its expectation (and, with --require-coverage, was covered)'),
@@ -444,6 +477,8 @@ export const reportSchema = z
       .array(versionRowSchema)
       .describe('design × PostgreSQL version, with several --postgres; empty for a run on one server'),
     uncovered: z.array(z.string()).describe('cases not covered, when --require-coverage made them fatal'),
+    payments: z.array(paymentCaseSchema).describe("the payment contract's cases (docs/contract.md#payments)"),
+    paymentBoundary: z.array(paymentBoundaryRowSchema).describe('one row per payment design'),
     target: targetSchema.optional().describe('run --target: the black box the run drove over HTTP'),
   })
   .meta({ title: 'reservebench run report', description: 'report.json of `reservebench run`' });

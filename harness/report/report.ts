@@ -7,15 +7,18 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Strategy } from '../../strategies/contract.ts';
+import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { commitsLine } from '../database/durability.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
 import { failsTheRun } from '../verdict/case-result.ts';
 import { coverageRows } from '../verdict/coverage.ts';
+import { paymentFailsTheRun } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { isolationRows } from './isolation-matrix.ts';
 import { markdownTable } from './markdown-table.ts';
+import { paymentBoundaryRows, paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
 import { checkedReport, type Report } from './report-schema.ts';
 import {
   BOUNDARY_HEADER,
@@ -35,7 +38,11 @@ import { versionRows } from './version-matrix.ts';
 /** The document, inferred from its zod schema (report-schema.ts). */
 export type { Report };
 
-export function buildReport(result: SuiteResult, strategies: readonly Strategy[]): Report {
+export function buildReport(
+  result: SuiteResult,
+  strategies: readonly Strategy[],
+  paymentDesigns: readonly PaymentDesign[] = [],
+): Report {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
@@ -47,6 +54,8 @@ export function buildReport(result: SuiteResult, strategies: readonly Strategy[]
     isolation: isolationRows(result.cases),
     versions: versionRows(result.cases),
     uncovered: result.uncovered,
+    payments: result.payments,
+    paymentBoundary: paymentBoundaryRows(result.payments, paymentDesigns),
   };
 }
 
@@ -185,6 +194,20 @@ function uncoveredLines(report: Report): string[] {
   return ['## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), ''];
 }
 
+function paymentLines(report: Report): string[] {
+  if (report.payments.length === 0) return [];
+  return [
+    '## Payment contract',
+    '',
+    "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
+    '',
+    markdown(paymentBoundaryTable(report.paymentBoundary)),
+    '',
+    markdown(paymentCaseTable(report.payments)),
+    '',
+  ];
+}
+
 function failureLines(failed: Report['cases']): string[] {
   if (failed.length === 0) return [];
   return ['## Failures', '', ...failed.map((c) => `- \`${c.id}\`: ${c.boundary}`), ''];
@@ -192,10 +215,12 @@ function failureLines(failed: Report['cases']): string[] {
 
 export function renderMarkdown(report: Report): string {
   const failed = report.cases.filter(failsTheRun);
+  const paymentsFailed = report.payments.filter(paymentFailsTheRun).length;
   return [
-    ...headLines(report, failed.length),
+    ...headLines(report, failed.length + paymentsFailed),
     ...boundaryLines(report),
     ...caseLines(report),
+    ...paymentLines(report),
     ...coverageLines(report),
     ...targetSectionLines(report),
     ...isolationLines(report),

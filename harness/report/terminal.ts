@@ -7,7 +7,9 @@
 import Table from 'cli-table3';
 import { commitsLine } from '../database/durability.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
+import { paymentMeasured } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
+import { paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
 import type { Report } from './report.ts';
 import {
   BOUNDARY_HEADER,
@@ -152,12 +154,20 @@ export function renderTerminal(report: Report): string {
     prose(`Boundary table (${BOUNDARY_HEADER})`),
     render(boundaryTable(report.boundary, true), [24, 9, 38]),
     '',
+    ...(report.payments.length > 0
+      ? [
+          'Payment contract (seed 002: one payment and one outbox row per idempotency key)',
+          render(paymentCaseTable(report.payments), [34, 9, 7, 22, 9]),
+          render(paymentBoundaryTable(report.paymentBoundary), [26, 9, 30, 34]),
+          '',
+        ]
+      : []),
     ...(report.uncovered.length > 0
       ? [`NOT ok: ${report.uncovered.length} case(s) not covered and --require-coverage was given (exit 1)`]
       : []),
     report.ok
       ? 'ok: every case met its expectation'
-      : !report.cases.some(isMeasured)
+      : !report.cases.some(isMeasured) && !report.payments.some(paymentMeasured)
         ? report.target
           ? 'NOT ok: no case ran against the target (exit 1)'
           : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'

@@ -7,12 +7,20 @@ import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { wasInterrupted } from '../interrupted.ts';
+import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
+import {
+  type PaymentCaseResult,
+  paymentFailsTheRun,
+  paymentMeasured,
+} from '../verdict/payment-case-result.ts';
 import { type Lanes, runInLanes } from './case-lanes.ts';
 import type { CaseSettings, CaseSpec } from './case-spec.ts';
+import type { PaymentScenario } from './payment/payment-scenario.ts';
+import { runPaymentCase } from './payment/run-payment-case.ts';
 import { runCase } from './run-case.ts';
 import { runSources } from './run-sources.ts';
 import { runsAloneBecause } from './runs-alone.ts';
@@ -49,6 +57,12 @@ export interface SuiteOptions {
   jobs?: number | undefined;
   onCase?: (result: CaseResult) => void;
   /**
+   * The payment contract's scenarios, each crossed with the payment designs only (a reservation strategy
+   * is no case of theirs), run after the reservation scenarios.
+   */
+  payments?: { designs: readonly PaymentDesignRef[]; scenarios: readonly PaymentScenario[] };
+  onPaymentCase?: (result: PaymentCaseResult) => void;
+  /**
    * After the scenarios, each design explored (`explore/<id>`): the run command passes the explorer in,
    * so that the suite, which the explorer is built on, does not depend on it.
    */
@@ -61,6 +75,8 @@ export interface SuiteResult {
   /** Every design and scenario file the run ran, with its SHA-256 (seed 002's manifest). */
   sources: SourceEntry[];
   cases: CaseResult[];
+  /** The payment contract's cases (scenario × payment design). */
+  payments: PaymentCaseResult[];
   /** What was kept for inspection and how to reach it. */
   kept: string[];
   /** Cases not covered for lack of an operation or pause point, when `requireCoverage` made them fatal. */
@@ -199,6 +215,23 @@ async function runCases(
   }
 }
 
+/** Every payment scenario against every payment design, in that order, each told to `onPaymentCase`. */
+async function runPaymentCases(
+  db: RunDatabase,
+  options: Pick<SuiteOptions, 'payments' | 'onPaymentCase'>,
+  settings: CaseSettings,
+): Promise<PaymentCaseResult[]> {
+  const results: PaymentCaseResult[] = [];
+  for (const scenario of options.payments?.scenarios ?? []) {
+    for (const ref of options.payments?.designs ?? []) {
+      const result = await runPaymentCase(db, ref, scenario, settings);
+      results.push(result);
+      options.onPaymentCase?.(result);
+    }
+  }
+  return results;
+}
+
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const db = await openRunDatabase({
     databaseUrl: options.databaseUrl,
@@ -206,7 +239,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     postgres: options.postgres,
   });
   const cases: CaseResult[] = [];
-  const failed = () => cases.some(failsTheRun);
+  const payments: PaymentCaseResult[] = [];
+  const failed = () => cases.some(failsTheRun) || payments.some(paymentFailsTheRun);
   const kept: string[] = [];
   try {
     const environment = await readEnvironment(
@@ -226,6 +260,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       permutations: options.permutations,
     };
     cases.push(...(await runCases(db, options, settings, room, kept)));
+    payments.push(...(await runPaymentCases(db, options, settings)));
     const { explore } = options;
     if (explore) {
       const explored = await exploreSideBySide(db, options.strategies, async (on, ref) => {
@@ -243,10 +278,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
       : [];
     // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
-    const measuredAny = cases.some(isMeasured);
+    const measuredAny = cases.some(isMeasured) || payments.some(paymentMeasured);
     const sources = runSources(options.strategies, options.scenarios);
     const ok = !failed() && uncovered.length === 0 && measuredAny;
-    return { ok, environment, sources, cases, kept, uncovered };
+    return { ok, environment, sources, cases, payments, kept, uncovered };
   } finally {
     kept.push(...(await db.close({ keep: options.keep || failed() })));
   }

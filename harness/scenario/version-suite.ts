@@ -4,8 +4,10 @@
  * with it (`pg15/contention/hot-row`, `postgres: "15.18"`), so the ids stay unique and the report can lay
  * them out as design × version; the run passes only if every version's cases do.
  */
+
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
+import { paymentFailsTheRun, paymentMeasured } from '../verdict/payment-case-result.ts';
 import { runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
 
 const tagged = (major: PostgresMajor, postgres: string, c: CaseResult): CaseResult => ({
@@ -44,16 +46,22 @@ export async function runOnVersions(
   }
   const cases = results.flatMap((r) => r.cases);
   const uncovered = results.flatMap((r) => r.uncovered);
+  const payments = results.flatMap((r, i) => r.payments.map((c) => ({ ...c, id: `pg${majors[i]}/${c.id}` })));
   const environment = mergedEnvironment(results);
   if (!environment) throw new Error('no PostgreSQL version was run');
   return {
     // The rule of a single run, over every version: nothing failed, nothing fatally uncovered, and
     // something was measured (a design n/a on one version is not a failure of that version).
-    ok: !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured),
+    ok:
+      !cases.some(failsTheRun) &&
+      !payments.some(paymentFailsTheRun) &&
+      uncovered.length === 0 &&
+      (cases.some(isMeasured) || payments.some(paymentMeasured)),
     environment,
     // Every version ran the same files.
     sources: results[0]?.sources ?? [],
     cases,
+    payments,
     kept: results.flatMap((r) => r.kept),
     uncovered,
   };

@@ -11,13 +11,16 @@ import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
 import { specScenario } from '../../explore/spec-scenario.ts';
 import { wasInterrupted } from '../../interrupted.ts';
+import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
 import { withVariants } from '../../registry/strategy-variants.ts';
+import { paymentCaseLine } from '../../report/payment-report.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
 import { findScenario, SCENARIOS } from '../../scenario/index.ts';
-import type { InterleavingScenario } from '../../scenario/scenario.ts';
+import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
+import type { InterleavingScenario, Scenario } from '../../scenario/scenario.ts';
 import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
 import { runOnVersions } from '../../scenario/version-suite.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
@@ -40,6 +43,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { selectContracts } from '../payment-selection.ts';
 import { junitOption, reportOptions } from './report-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
@@ -47,11 +51,11 @@ const MAX_JOBS = 16;
 
 const OPTIONS = {
   strategy: value(
-    `strategy ids (${BUILT_IN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
+    `strategy ids (${BUILT_IN_IDS.join(', ')}), payment design ids (${PAYMENT_DESIGN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
     { repeatable: true },
   ),
   scenario: value(
-    `scenario ids (${SCENARIOS.map((s) => s.id).join(', ')}), or explore; default all, and explore`,
+    `scenario ids (${[...SCENARIOS, ...PAYMENT_SCENARIOS].map((s) => s.id).join(', ')}), or explore; default all, and explore`,
     { repeatable: true },
   ),
   spec: value('a strategy spec to run as a scenario, such as a finding the explorer wrote', {
@@ -158,16 +162,18 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const permutations = permutationsFrom(args.permutations);
   const isolation = list('isolation', args.isolation).map(isolationLevel);
   const target = targetOf(args, timeoutMs);
-  const scenarioIds = list('scenario', args.scenario);
   const specs = list('spec', args.spec).map(specFileScenario);
-  const named = scenarioIds.filter((id) => id !== 'explore').map(findScenario);
-  const scenarios = scenarioIds.length + specs.length > 0 ? [...named, ...specs] : SCENARIOS;
+  const contracts = await selectContracts(
+    list('strategy', args.strategy),
+    list('scenario', args.scenario),
+    specs.length > 0,
+  );
+  const scenarios = reservationScenarios(contracts, specs);
   const exploreBudget =
     boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
   const exploreSeed =
     boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
-  const explores =
-    exploreBudget > 0 && (scenarioIds.includes('explore') || scenarioIds.length + specs.length === 0);
+  const explores = exploreBudget > 0 && exploresDesigns(contracts, specs.length);
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
     ...(clients !== undefined ? { clients } : {}),
@@ -176,10 +182,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
   const databaseUrl = databaseUrlFrom(args);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
-  const strategies = withVariants(
-    await resolveStrategies(list('strategy', args.strategy)),
-    paramSweepFrom(args.param),
-  );
+  const strategies = contracts.noReservationStrategy
+    ? []
+    : withVariants(await resolveStrategies(contracts.strategyNames), paramSweepFrom(args.param));
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
 
@@ -188,6 +193,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       strategies,
       scenarios,
       ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
+      payments: contracts.payments,
       overrides,
       repeat,
       keep: args.keep,
@@ -199,23 +205,30 @@ export async function runCommand(args: RunArgs): Promise<number> {
       ...(isolation.length > 0 ? { isolation } : {}),
       databaseUrl,
       durability: durabilityFrom(args.durability),
-      // Cases cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
-      ...(args.json
-        ? {}
-        : {
-            onCase: (c) =>
-              c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-          }),
+      ...(args.json ? {} : progressLines()),
     },
     majors,
   );
   const report = buildReport(
     result,
     strategies.map((r) => r.strategy),
+    contracts.payments.designs.map((r) => r.design),
   );
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
+}
+
+/**
+ * One line per case on stderr while the run goes on. Cases cut short by Ctrl-C fail on closed
+ * connections: they are no result, and are not printed.
+ */
+function progressLines(): Pick<SuiteOptions, 'onCase' | 'onPaymentCase'> {
+  return {
+    onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
+    onPaymentCase: (c) =>
+      c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${paymentCaseLine(c)}\n`),
+  };
 }
 
 /** The report's files, what stdout shows of it, and its results where CI reads them (--junit, GitHub). */
@@ -231,6 +244,26 @@ function writeReport(
     process.stdout.write(`\n${renderTerminal(report)}\nreport: ${folder}/report.md\n`);
   }
   publishResults(output.junit, runJunit(report), report.ok);
+}
+
+/** The reservation scenarios a run drives: those named and the --spec files, or all when none is named. */
+function reservationScenarios(
+  contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
+  specs: readonly InterleavingScenario[],
+): Scenario[] {
+  if (contracts.noReservationScenario) return [];
+  const named = contracts.scenarioIds.filter((id) => id !== 'explore').map(findScenario);
+  return contracts.scenarioIds.length + specs.length > 0 ? [...named, ...specs] : [...SCENARIOS];
+}
+
+/** Whether the run explores its designs: `--scenario explore`, or nothing named (reservation designs only). */
+function exploresDesigns(
+  contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
+  specs: number,
+): boolean {
+  const { scenarioIds } = contracts;
+  if (contracts.noReservationScenario) return false;
+  return scenarioIds.includes('explore') || scenarioIds.length + specs === 0;
 }
 
 /** A --spec file as a scenario: bad input (unreadable, not a strategy spec) is one line, exit 2. */

@@ -8,9 +8,10 @@ import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
 import type { RunDatabase } from '../../database/database.ts';
 import { oneLine } from '../../errors.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
+import type { Observed } from '../../verdict/case-result.ts';
+import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { readPaymentsBack } from '../../verdict/payment-final-read.ts';
-import { countsOf, type PaymentCounts, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
+import { countsOf, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
 import {
   countPaymentOutcomes,
   erroredPayments,
@@ -23,24 +24,6 @@ import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
 import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
 import { PaymentSessions } from './payment-sessions.ts';
-
-/** A payment case's result: the case table's columns, and the payment figures the harness read. */
-export interface PaymentCaseResult {
-  id: string;
-  contract: 'payment';
-  scenario: string;
-  strategy: string;
-  expect: PaymentDesign['expect'];
-  status: 'pass' | 'fail' | 'n/a' | 'broken';
-  outcomes: OutcomeCounts;
-  /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
-  counts?: PaymentCounts;
-  observations?: Record<string, Observed>;
-  fired?: string[];
-  problems?: string[];
-  boundary: string;
-  reason?: string;
-}
 
 /** Why the design sits the scenario out, or undefined when the case is to be driven. */
 function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDatabase): string | undefined {

@@ -1,0 +1,45 @@
+/**
+ * Which payment designs and scenarios a run drives, from the same `--strategy` and `--scenario` lists as
+ * the reservation ones: a payment id goes to the payment contract, every other name to the reservation
+ * harness. Nothing named means every design of both; naming only one contract's runs only that one.
+ */
+import { loadPaymentDesign, PAYMENT_DESIGN_IDS } from '../registry/payment-registry.ts';
+import type { PaymentScenario } from '../scenario/payment/payment-scenario.ts';
+import { PAYMENT_SCENARIOS } from '../scenario/payment/payment-scenarios.ts';
+import type { SuiteOptions } from '../scenario/suite.ts';
+
+export interface ContractSelection {
+  /** The reservation strategies named (empty: all, unless only payment designs were named). */
+  strategyNames: string[];
+  /** Only payment designs were named: no reservation strategy runs. */
+  noReservationStrategy: boolean;
+  scenarioIds: string[];
+  /** Only payment scenarios were named: no reservation scenario runs. */
+  noReservationScenario: boolean;
+  payments: NonNullable<SuiteOptions['payments']>;
+}
+
+const isPaymentScenario = (id: string) => PAYMENT_SCENARIOS.some((s) => s.id === id);
+
+export async function selectContracts(
+  strategyNames: readonly string[],
+  scenarioIds: readonly string[],
+  specsGiven: boolean,
+): Promise<ContractSelection> {
+  const paymentNames = strategyNames.filter((n) => PAYMENT_DESIGN_IDS.includes(n));
+  const paymentScenarioIds = scenarioIds.filter(isPaymentScenario);
+  const others = strategyNames.filter((n) => !paymentNames.includes(n));
+  const otherScenarios = scenarioIds.filter((id) => !isPaymentScenario(id));
+  const designIds = strategyNames.length === 0 ? PAYMENT_DESIGN_IDS : paymentNames;
+  const scenarios: readonly PaymentScenario[] =
+    scenarioIds.length === 0 && !specsGiven
+      ? PAYMENT_SCENARIOS
+      : PAYMENT_SCENARIOS.filter((s) => paymentScenarioIds.includes(s.id));
+  return {
+    strategyNames: others,
+    noReservationStrategy: strategyNames.length > 0 && others.length === 0,
+    scenarioIds: otherScenarios,
+    noReservationScenario: scenarioIds.length > 0 && otherScenarios.length === 0 && !specsGiven,
+    payments: { designs: await Promise.all(designIds.map(loadPaymentDesign)), scenarios },
+  };
+}

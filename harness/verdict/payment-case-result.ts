@@ -1,0 +1,35 @@
+/**
+ * A payment case's result, as the report keeps it: the identity and verdict a reservation case has, the
+ * answer counts, and the payment figures the harness read itself (report-schema.ts, `payments`).
+ */
+import type { PaymentCheckName, PaymentDesign } from '../../strategies/payment/contract.ts';
+import type { Observed, OutcomeCounts } from './case-result.ts';
+import type { PaymentCounts } from './payment-invariants.ts';
+
+/** A payment case's result: the case table's columns, and the payment figures the harness read. */
+export interface PaymentCaseResult {
+  id: string;
+  contract: 'payment';
+  scenario: string;
+  strategy: string;
+  expect: PaymentDesign['expect'];
+  status: 'pass' | 'fail' | 'n/a' | 'broken';
+  outcomes: OutcomeCounts;
+  /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
+  counts?: PaymentCounts;
+  observations?: Record<string, Observed>;
+  fired?: PaymentCheckName[];
+  problems?: string[];
+  boundary: string;
+  reason?: string;
+}
+
+/** A payment case that makes the run fail: it missed its expectation, or could not be measured. */
+export function paymentFailsTheRun(c: PaymentCaseResult): boolean {
+  return c.status === 'fail' || c.status === 'broken';
+}
+
+/** A payment case that ran to its end and was judged. */
+export function paymentMeasured(c: PaymentCaseResult): boolean {
+  return c.status === 'pass' || c.status === 'fail';
+}
