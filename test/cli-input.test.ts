@@ -147,8 +147,24 @@ describe('list and help', () => {
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout) as {
       strategies: { id: string; expect: string; guarantee: string }[];
+      payments: { id: string; expect: string; scenarios: string[] | string }[];
       scenarios: { id: string; summary: string }[];
+      paymentScenarios: { id: string; summary: string }[];
     };
+    expect(listing.payments.map((d) => [d.id, d.expect])).toEqual([
+      ['payment-on-conflict', 'hold'],
+      ['payment-advisory-lock', 'hold'],
+      ['payment-serializable', 'hold'],
+      ['payment-check-then-insert', 'violate'],
+      ['payment-no-fingerprint', 'violate'],
+      ['payment-split-outbox', 'violate'],
+    ]);
+    expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
+      'payment-duplicates',
+      'payment-mismatch',
+      'payment-seed-workers',
+      'payment-worker-dies',
+    ]);
     expect(listing.strategies.map((s) => [s.id, s.expect])).toEqual([
       ['hot-row', 'hold'],
       ['skip-locked-slots', 'hold'],

@@ -4,6 +4,7 @@ import { EXIT } from '../../errors.ts';
 import { loadAllPaymentDesigns } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
+import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
 import { type ArgsOf, defineCommand, flag } from '../command-definition.ts';
 
 const OPTIONS = { json: flag('print the strategies and scenarios as JSON') };
@@ -23,13 +24,16 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     scenarios: d.expect === 'violate' ? Object.keys(d.caughtBy ?? {}) : 'all payment scenarios',
   }));
   const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
+  const paymentScenarios = PAYMENT_SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
   if (json) {
-    process.stdout.write(`${JSON.stringify({ strategies, payments, scenarios }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ strategies, payments, scenarios, paymentScenarios }, null, 2)}\n`,
+    );
     return EXIT.ok;
   }
   const width = Math.max(
     ...[...strategies, ...payments].map((s) => s.id.length),
-    ...scenarios.map((s) => s.id.length),
+    ...[...scenarios, ...paymentScenarios].map((s) => s.id.length),
   );
   const lines = [
     'strategies (id, expect, how it stays correct):',
@@ -46,6 +50,9 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     '',
     'scenarios:',
     ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
+    '',
+    'payment scenarios (run against the payment designs):',
+    ...paymentScenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
     '',
     'A strategy can also be given as a path to a module: --strategy ./my-strategy.ts',
   ];
