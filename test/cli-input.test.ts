@@ -160,6 +160,7 @@ describe('list and help', () => {
       ['payment-split-outbox', 'violate'],
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
+      'payment-commit-ack-lost',
       'payment-duplicates',
       'payment-mismatch',
       'payment-seed-workers',

@@ -22,6 +22,7 @@ const SEED_FIGURES = { requests: 2, inserted: 1, reused: 1, distinctResponses: 1
 describe('payment cases', () => {
   it('finds the payment scenarios', () => {
     expect(PAYMENT_SCENARIOS.map((s) => s.id)).toEqual([
+      'payment-commit-ack-lost',
       'payment-duplicates',
       'payment-mismatch',
       'payment-seed-workers',

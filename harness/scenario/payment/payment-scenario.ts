@@ -35,6 +35,8 @@ export interface PaymentScriptContext {
   startPay(request: PaymentRequest, holdAt?: PaymentPausePoint): PayInFlight;
   /** One session per request, every one held at `holdAt` until all have reached it (or ended before it). */
   payTogether(requests: readonly PaymentRequest[], holdAt?: PaymentPausePoint): Promise<PaymentAnswer[]>;
+  /** One pay whose commit answer is lost on the way back: the worker cannot know whether it paid. */
+  payWithLostCommitAnswer(request: PaymentRequest): Promise<PaymentAnswer>;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;

@@ -13,6 +13,7 @@ import type { CaseConnection } from '../../driver/client-task.ts';
 import { Errors, oneLine } from '../../errors.ts';
 import { checkPaymentAnswer } from '../../registry/payment-module.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import { payWithLostCommitAnswer } from './lost-commit-answer.ts';
 import type { PayInFlight } from './payment-scenario.ts';
 
 /** Between two looks at a session's backend: the isolation tester's pace, not an ordering. */
@@ -139,6 +140,13 @@ export class PaymentSessions {
     const inFlight = requests.map((request, i) => this.startPay(request, holdAt, sessions[i]));
     await Promise.all(inFlight.map((p) => p.reached));
     return Promise.all(inFlight.map((p) => p.resume()));
+  }
+
+  /** One pay whose commit answer a proxy cuts off (lost-commit-answer.ts), recorded like the others. */
+  async payWithLostCommitAnswer(request: PaymentRequest): Promise<PaymentAnswer> {
+    const answer = await payWithLostCommitAnswer(this.connection, this.design, request);
+    this.answers.push(answer);
+    return answer;
   }
 
   async close(): Promise<void> {

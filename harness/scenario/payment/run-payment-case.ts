@@ -121,6 +121,7 @@ function scriptContext(
     pay: (request) => sessions.startPay(request).resume(),
     startPay: (request, at) => sessions.startPay(request, at),
     payTogether: (requests, at) => sessions.payTogether(requests, at),
+    payWithLostCommitAnswer: (request) => sessions.payWithLostCommitAnswer(request),
     countsFor: async (key) => {
       const { client } = await sessions.connect();
       return countsOf(

@@ -1,0 +1,52 @@
+/**
+ * One pay on a session whose connection runs through the commit-ack proxy (crash/commit-ack-proxy.ts):
+ * the server commits the key's payment and answers, and the proxy cuts the connection instead of passing
+ * the answer on, so the worker cannot know whether it paid. Which answer is the commit's is read back
+ * on a connection of its own (is the proposed payment id recorded now?), never timed.
+ */
+import pg from 'pg';
+import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
+import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
+import { startCommitAckProxy } from '../../crash/commit-ack-proxy.ts';
+import type { CaseConnection } from '../../driver/client-task.ts';
+import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+
+function caseClient(connection: CaseConnection, connectionString: string, name: string): pg.Client {
+  const client = new pg.Client({
+    connectionString,
+    application_name: name,
+    options: `-c search_path=${connection.schema}`,
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export async function payWithLostCommitAnswer(
+  connection: CaseConnection,
+  design: PaymentDesign,
+  request: PaymentRequest,
+): Promise<PaymentAnswer> {
+  const direct = new URL(connection.connectionString);
+  const proxy = await startCommitAckProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const viaProxy = new URL(connection.connectionString);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  const worker = caseClient(connection, viaProxy.toString(), 'reservebench-payment-proxied');
+  const reader = caseClient(connection, connection.connectionString, 'reservebench-payment-ack-check');
+  try {
+    await Promise.all([worker.connect(), reader.connect()]);
+    proxy.loseCommitAnswer(async () =>
+      (await design.paymentStatus(reader, request.idempotencyKey)).some(
+        (p) => p.paymentId === request.paymentId,
+      ),
+    );
+    const answer = await design.pay({ db: worker, pause: async () => undefined }, request);
+    return { request, ...answer };
+  } catch (error: unknown) {
+    const sqlstate = sqlstateOf(error);
+    return { request, outcome: 'INDETERMINATE', ...(sqlstate ? { sqlstate } : {}) };
+  } finally {
+    await Promise.all([worker.end().catch(() => undefined), reader.end().catch(() => undefined)]);
+    await proxy.close();
+  }
+}
