@@ -279,7 +279,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       : [];
     // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
     const measuredAny = cases.some(isMeasured) || payments.some(paymentMeasured);
-    const sources = runSources(options.strategies, options.scenarios);
+    const sources = runSources(options.strategies, options.scenarios, options.payments);
     const ok = !failed() && uncovered.length === 0 && measuredAny;
     return { ok, environment, sources, cases, payments, kept, uncovered };
   } finally {

@@ -54,6 +54,8 @@ export interface PaymentExpectations {
 export interface PaymentScenario {
   contract: 'payment';
   id: string;
+  /** The file the scenario was loaded from (a `file:` URL), for the report's sources. */
+  source?: string;
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];

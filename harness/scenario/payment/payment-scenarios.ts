@@ -14,12 +14,13 @@ async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
     .sort();
   return Promise.all(
     ids.map(async (id) => {
-      const module = (await import(new URL(`${id}.ts`, FOLDER).href)) as { default?: PaymentScenario };
+      const source = new URL(`${id}.ts`, FOLDER).href;
+      const module = (await import(source)) as { default?: PaymentScenario };
       const scenario = module.default;
       if (scenario?.contract !== 'payment' || scenario.id !== id) {
         throw new Error(`scenarios/payment/${id}.ts must export default a payment scenario with id "${id}"`);
       }
-      return scenario;
+      return { ...scenario, source };
     }),
   );
 }
