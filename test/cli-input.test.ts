@@ -158,6 +158,7 @@ describe('list and help', () => {
       ['payment-check-then-insert', 'violate'],
       ['payment-no-fingerprint', 'violate'],
       ['payment-split-outbox', 'violate'],
+      ['payment-attempt-id-unique', 'violate'],
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',

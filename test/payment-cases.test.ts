@@ -69,6 +69,9 @@ describe('payment cases', () => {
     ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
+    // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
+    ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
+    ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
   ];
   for (const [control, scenarioId, check] of CONTROLS) {
     it(`${control} is caught in ${scenarioId} by ${check}; judged as holding, it fails for it`, async () => {

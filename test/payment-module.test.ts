@@ -14,6 +14,7 @@ describe('payment designs at load', () => {
       'payment-check-then-insert:violate',
       'payment-no-fingerprint:violate',
       'payment-split-outbox:violate',
+      'payment-attempt-id-unique:violate',
     ]);
     for (const d of designs.filter((d) => d.expect === 'violate'))
       expect(Object.keys(d.caughtBy ?? {}).length).toBeGreaterThan(0);
@@ -68,7 +69,7 @@ describe('which contract a run drives', () => {
 
   it('nothing named: every design and scenario of both contracts', async () => {
     const all = await ids([], []);
-    expect(all.designs).toHaveLength(6);
+    expect(all.designs).toHaveLength(7);
     expect(all.scenarios).toHaveLength(5);
     expect(all).toMatchObject({
       strategyNames: [],

@@ -16,6 +16,7 @@ const BUILT_IN_PAYMENT = Object.fromEntries(
     'payment-check-then-insert': 'controls/check-then-insert.ts',
     'payment-no-fingerprint': 'controls/no-fingerprint.ts',
     'payment-split-outbox': 'controls/split-outbox.ts',
+    'payment-attempt-id-unique': 'controls/attempt-id-unique.ts',
   }).map(([id, file]) => [id, new URL(file, DESIGNS).href]),
 ) as Readonly<Record<string, string>>;
 

@@ -2,7 +2,7 @@
  * One pay on a session whose connection runs through the commit-ack proxy (crash/commit-ack-proxy.ts):
  * the server commits the key's payment and answers, and the proxy cuts the connection instead of passing
  * the answer on, so the worker cannot know whether it paid. Which answer is the commit's is read back
- * on a connection of its own (is the proposed payment id recorded now?), never timed.
+ * on a connection of its own (has the key a payment more than before?), never timed.
  */
 import pg from 'pg';
 import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
@@ -35,11 +35,11 @@ export async function payWithLostCommitAnswer(
   const reader = caseClient(connection, connection.connectionString, 'reservebench-payment-ack-check');
   try {
     await Promise.all([worker.connect(), reader.connect()]);
-    proxy.loseCommitAnswer(async () =>
-      (await design.paymentStatus(reader, request.idempotencyKey)).some(
-        (p) => p.paymentId === request.paymentId,
-      ),
-    );
+    // The commit's answer is the one after which the key has a payment more than before: whatever id the
+    // design gave it (a design may make its own instead of the proposed one).
+    const paymentsOfKey = async () => (await design.paymentStatus(reader, request.idempotencyKey)).length;
+    const before = await paymentsOfKey();
+    proxy.loseCommitAnswer(async () => (await paymentsOfKey()) > before);
     const answer = await design.pay({ db: worker, pause: async () => undefined }, request);
     return { request, ...answer };
   } catch (error: unknown) {
