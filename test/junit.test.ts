@@ -54,9 +54,23 @@ const skippedCase: Report['cases'][number] = {
   strategy: 'skipped-one',
   reason: 'negative control: contention catches it',
 };
+const failedPayment: Report['payments'][number] = {
+  id: 'payment-duplicates/payment-check-then-insert',
+  contract: 'payment',
+  scenario: 'payment-duplicates',
+  strategy: 'payment-check-then-insert',
+  expect: 'hold',
+  status: 'fail',
+  fired: ['onePaymentPerKey'],
+  problems: ['onePaymentPerKey 1: keys with more than one payment (idem ×20)'],
+  boundary: 'broke: onePaymentPerKey',
+  outcomes: { CREATED: 20 },
+};
+
 const handMade: Report = {
   ...example,
   ok: false,
+  payments: [],
   cases: [
     passed,
     failCase,
@@ -83,19 +97,27 @@ const handMade: Report = {
   uncovered: ['expiry/uncovered-one: not covered: expiry — no expire'],
 };
 
-const byStatus = (report: Report, status: string) => report.cases.filter((c) => c.status === status).length;
+// Reservation cases and the payment contract's alike: each is one JUnit case.
+const everyCase = (report: Report) => [...report.cases, ...report.payments];
+const byStatus = (report: Report, status: string) =>
+  everyCase(report).filter((c) => c.status === status).length;
 
 describe('run --junit: the report as JUnit XML', () => {
   it('the committed example report: a JUnit reader counts what report.json holds', () => {
     const parsed = parseJunit(renderJunitXml(runJunit(example)));
     const counts = countsOf(parsed);
-    expect(counts.tests).toBe(example.cases.length);
+    expect(example.payments.length).toBeGreaterThan(0);
+    expect(counts.tests).toBe(everyCase(example).length);
     expect(counts.failures).toBe(byStatus(example, 'fail'));
     expect(counts.errors).toBe(byStatus(example, 'broken'));
     expect(counts.skipped).toBe(byStatus(example, 'n/a'));
-    expect(counts.cases.map((c) => c.name).sort()).toEqual(example.cases.map((c) => c.id).sort());
+    expect(counts.cases.map((c) => c.name).sort()).toEqual(
+      everyCase(example)
+        .map((c) => c.id)
+        .sort(),
+    );
     // One suite per strategy, each case's classname its strategy.
-    const strategies = [...new Set(example.cases.map((c) => c.strategy))];
+    const strategies = [...new Set(everyCase(example).map((c) => c.strategy))];
     expect(parsed.testsuites.testsuite.map((s) => s.name)).toEqual(strategies);
     for (const suite of parsed.testsuites.testsuite) {
       expect(new Set(suite.testcase.map((c) => c.classname))).toEqual(new Set([suite.name]));
@@ -103,6 +125,16 @@ describe('run --junit: the report as JUnit XML', () => {
     const contention = counts.cases.find((c) => c.name === 'contention/hot-row');
     const reported = example.cases.find((c) => c.id === 'contention/hot-row');
     expect(Number(contention?.time)).toBe((reported?.durationMs ?? Number.NaN) / 1000);
+  });
+
+  it("a failing payment case is a failure in its design's suite, with its problems", () => {
+    const parsed = parseJunit(
+      renderJunitXml(runJunit({ ...handMade, cases: [], payments: [failedPayment] })),
+    );
+    const counts = countsOf(parsed);
+    expect(counts).toMatchObject({ tests: 1, failures: 1, errors: 0, skipped: 0 });
+    expect(parsed.testsuites.testsuite.map((s) => s.name)).toEqual(['payment-check-then-insert']);
+    expect(counts.cases[0]?.failure?.message).toBe(failedPayment.problems?.[0]);
   });
 
   it('a fail is a failure with its problems, broken an error, n/a skipped with its reason', () => {

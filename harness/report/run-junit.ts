@@ -4,12 +4,14 @@
  * its id. A case fails in JUnit exactly when it fails the run: `fail` is a failure with its problems,
  * `broken` (it could not be measured) an error, an n/a case left uncovered under `--require-coverage` a
  * failure; any other n/a is skipped with its reason. A level the design does not claim (`expect: measure`)
- * never fails the run, so its case passes with what it showed as output.
+ * never fails the run, so its case passes with what it showed as output. The payment contract's cases
+ * join their design's suite by the same rule.
  */
 import type { JunitCase, JunitDocument, JunitOutcome, JunitSuite } from './junit-xml.ts';
 import type { Report } from './report-schema.ts';
 
 type ReportedCase = Report['cases'][number];
+type ReportedPayment = Report['payments'][number];
 
 function failed(
   kind: 'failure' | 'error',
@@ -57,13 +59,31 @@ function junitCase(c: ReportedCase, uncovered: ReadonlySet<string>): JunitCase {
   };
 }
 
-export function runJunit(report: Pick<Report, 'cases' | 'uncovered' | 'generatedAt'>): JunitDocument {
+/** A payment case fails in JUnit as it fails the run; its n/a (a control sitting out) is skipped. */
+function paymentCase(c: ReportedPayment): JunitCase {
+  const problems = c.problems ?? [];
+  const outcome: JunitOutcome =
+    c.status === 'pass'
+      ? { kind: 'passed', output: c.boundary }
+      : c.status === 'fail'
+        ? failed('failure', 'fail', problems, c.boundary)
+        : c.status === 'broken'
+          ? failed('error', 'broken', problems, c.boundary)
+          : { kind: 'skipped', message: c.reason ?? 'n/a' };
+  return { name: c.id, classname: c.strategy, outcome };
+}
+
+export function runJunit(
+  report: Pick<Report, 'cases' | 'uncovered' | 'generatedAt'> & Partial<Pick<Report, 'payments'>>,
+): JunitDocument {
   const uncovered = new Set(report.uncovered);
   const suites = new Map<string, JunitSuite>();
-  for (const c of report.cases) {
-    const suite = suites.get(c.strategy) ?? { name: c.strategy, cases: [] };
-    suite.cases.push(junitCase(c, uncovered));
-    suites.set(c.strategy, suite);
-  }
+  const add = (strategy: string, junit: JunitCase) => {
+    const suite = suites.get(strategy) ?? { name: strategy, cases: [] };
+    suite.cases.push(junit);
+    suites.set(strategy, suite);
+  };
+  for (const c of report.cases) add(c.strategy, junitCase(c, uncovered));
+  for (const c of report.payments ?? []) add(c.strategy, paymentCase(c));
   return { name: 'reservebench run', timestamp: report.generatedAt, suites: [...suites.values()] };
 }
