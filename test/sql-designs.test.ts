@@ -71,6 +71,16 @@ describe('a design in plain SQL (--strategy design.sql)', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it('refuses a file the server rejects in serve too, before its tables, in one line (exit 2)', async () => {
+    const served = await runBounded(
+      ['serve', '--strategy', 'test/fixtures/sql/syntax-error.sql', '--port', '0'],
+      { env: { DATABASE_URL: serverUrl }, timeoutMs: 60_000 },
+    );
+    expect(served.code, served.stderr).toBe(2);
+    expect(oneLineProblem(served.stderr)).toBe(true);
+    expect(served.stderr).toMatch(/syntax-error\.sql:125: syntax error at or near "SELEC"/);
+  });
+
   it('runs in the bench, every series audited', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'reservebench-sql-bench-'));
     try {

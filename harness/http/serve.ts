@@ -40,7 +40,7 @@ export interface ServeOptions {
 /** The strategy's tables, on a server with room for the service's pools. */
 async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
   const tables = await openServiceTables({
-    strategy: options.ref.strategy,
+    ref: options.ref,
     stock: [{ sku: SERVICE_SKU, total: options.stock }],
     databaseUrl: options.databaseUrl,
     postgres: options.postgres,

@@ -10,11 +10,12 @@
  * create (no marker) and one that holds another strategy's tables, and a reset drops only a marked schema.
  */
 import pg from 'pg';
-import type { StockLine, Strategy } from '../../strategies/contract.ts';
+import type { StockLine, Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { openRunDatabase, redact } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
+import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 
 /** A schema name `serve --schema` accepts: an unquoted identifier, so it reads the same in every session. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -107,19 +108,24 @@ async function markerOf(admin: pg.Client, schema: string): Promise<string | null
   return row.comment !== null && MARKER.test(row.comment) ? row.comment : null;
 }
 
-/** A design the server is too old for is refused before its tables are made, in one line. */
-async function refuseTooOld(admin: pg.ClientBase, strategy: Strategy): Promise<void> {
+/**
+ * Before its tables are made, in one line each: a design the server is too old for, and a design in SQL
+ * whose file the server refuses (as run and bench check it before any case).
+ */
+async function refuseUnservable(admin: pg.Client, ref: StrategyRef): Promise<void> {
   const { rows } = await admin.query<{ n: string }>("SELECT current_setting('server_version_num') AS n");
-  const why = belowMinimum(strategy, Number(rows[0]?.n));
-  if (why) throw Errors.badInput(`cannot serve ${strategy.id} on this server: it ${why}`);
+  const why = belowMinimum(ref.strategy, Number(rows[0]?.n));
+  if (why) throw Errors.badInput(`cannot serve ${ref.strategy.id} on this server: it ${why}`);
+  await checkSqlDesignsInstall(admin, [ref]);
 }
 
 async function sharedSchema(
   databaseUrl: string,
   schema: string,
-  strategy: Strategy,
+  ref: StrategyRef,
   stock: readonly StockLine[],
 ): Promise<ServiceTables> {
+  const { strategy } = ref;
   const admin = await adminConnection(databaseUrl);
   const mine = schemaMarker(strategy.id);
   /** The schema is ours to use (and drop) only when it carries this strategy's marker. */
@@ -138,7 +144,7 @@ async function sharedSchema(
   };
   let created = false;
   try {
-    await refuseTooOld(admin, strategy);
+    await refuseUnservable(admin, ref);
     await underLock(admin, schema, async () => {
       const found = await markerOf(admin, schema);
       checkOwned(found);
@@ -175,21 +181,22 @@ async function sharedSchema(
 }
 
 export async function openServiceTables(options: {
-  strategy: Strategy;
+  ref: StrategyRef;
   stock: readonly StockLine[];
   databaseUrl?: string;
   postgres?: PostgresMajor | undefined;
   schema?: string;
 }): Promise<ServiceTables> {
-  const { strategy, stock } = options;
+  const { ref, stock } = options;
+  const { strategy } = ref;
   if (options.schema !== undefined) {
     if (!options.databaseUrl) throw new Error('a shared schema needs a database URL');
-    return sharedSchema(options.databaseUrl, options.schema, strategy, stock);
+    return sharedSchema(options.databaseUrl, options.schema, ref, stock);
   }
   const db = await openRunDatabase({ databaseUrl: options.databaseUrl, postgres: options.postgres });
   let schema: string;
   try {
-    await refuseTooOld(db.admin, strategy);
+    await refuseUnservable(db.admin, ref);
     schema = await db.createCaseSchema(`service_${strategy.id}`);
     await db.admin.query(`SET search_path TO ${schema}`);
     await strategy.setup(db.admin, stock);
