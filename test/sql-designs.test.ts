@@ -9,12 +9,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { BenchReport } from '../harness/bench/bench-report.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
+import { writeBrokenSql } from './broken-sql-designs.ts';
 import { measured, runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
+const broken = mkdtempSync(join(tmpdir(), 'reservebench-broken-sql-'));
+afterAll(() => rmSync(broken, { recursive: true, force: true }));
 const DESIGN = 'strategies/sql/conditional-update.sql';
 const CONTROL = 'strategies/sql/controls/read-then-decrement.sql';
 
@@ -37,9 +40,10 @@ describe('a design in plain SQL (--strategy design.sql)', () => {
   });
 
   it('catches the read-then-decrement twin by oversold, and fails a file whose audit lies', async () => {
+    const lyingAudit = writeBrokenSql(broken, 'lying-audit').path;
     const { run, report } = await runJson(serverUrl, [
       '--strategy',
-      `${CONTROL},test/fixtures/sql/lying-audit.sql`,
+      `${CONTROL},${lyingAudit}`,
       '--scenario',
       'contention',
     ]);
@@ -53,32 +57,32 @@ describe('a design in plain SQL (--strategy design.sql)', () => {
   });
 
   it.each([
-    [
-      'syntax-error',
-      /^reservebench: test\/fixtures\/sql\/syntax-error\.sql:125: syntax error at or near "SELEC"\n$/,
-    ],
-    [
-      'wrong-signature',
-      /^reservebench: test\/fixtures\/sql\/wrong-signature\.sql: remaining\(text\) must return integer, not bigint\n$/,
-    ],
-  ])('refuses test/fixtures/sql/%s.sql in one line before any case (exit 2)', async (name, message) => {
-    const run = await runBounded(
-      ['run', '--strategy', `test/fixtures/sql/${name}.sql`, '--scenario', 'contention'],
-      { env: { DATABASE_URL: serverUrl }, timeoutMs: 60_000 },
-    );
-    expect(run.code, run.stderr).toBe(2);
-    expect(oneLineProblem(run.stderr)).toBe(true);
-    expect(run.stderr).toMatch(message);
-  });
+    ['syntax-error', (line: number) => `syntax-error.sql:${line}: syntax error at or near "SELEC"\n`],
+    ['wrong-signature', () => 'wrong-signature.sql: remaining(text) must return integer, not bigint\n'],
+  ] as const)(
+    'refuses the shipped design broken as %s in one line before any case (exit 2)',
+    async (name, message) => {
+      const { path, line } = writeBrokenSql(broken, name);
+      const run = await runBounded(['run', '--strategy', path, '--scenario', 'contention'], {
+        env: { DATABASE_URL: serverUrl },
+        timeoutMs: 60_000,
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(oneLineProblem(run.stderr)).toBe(true);
+      expect(run.stderr).toMatch(/^reservebench: \S+\//);
+      expect(run.stderr.endsWith(`/${message(line)}`), run.stderr).toBe(true);
+    },
+  );
 
   it('refuses a file the server rejects in serve too, before its tables, in one line (exit 2)', async () => {
-    const served = await runBounded(
-      ['serve', '--strategy', 'test/fixtures/sql/syntax-error.sql', '--port', '0'],
-      { env: { DATABASE_URL: serverUrl }, timeoutMs: 60_000 },
-    );
+    const { path, line } = writeBrokenSql(broken, 'syntax-error');
+    const served = await runBounded(['serve', '--strategy', path, '--port', '0'], {
+      env: { DATABASE_URL: serverUrl },
+      timeoutMs: 60_000,
+    });
     expect(served.code, served.stderr).toBe(2);
     expect(oneLineProblem(served.stderr)).toBe(true);
-    expect(served.stderr).toMatch(/syntax-error\.sql:125: syntax error at or near "SELEC"/);
+    expect(served.stderr).toContain(`syntax-error.sql:${line}: syntax error at or near "SELEC"`);
   });
 
   it('runs in the bench, every series audited', async () => {
