@@ -3,10 +3,12 @@
  * server-free: what designs, scenarios and isolation levels need, and the reason a refused one gives.
  */
 import { describe, expect, it } from 'vitest';
+import { refuseUnbenchable } from '../harness/bench/benchable.ts';
 import type { Capabilities } from '../harness/database/capabilities.ts';
+import { EXIT, HarnessError } from '../harness/errors.ts';
 import { caseNeeds, refusedNeed, scenarioNeeds } from '../harness/scenario/capability-needs.ts';
 import coalesced from '../strategies/coalesced.ts';
-import { CAPABILITIES, type Strategy } from '../strategies/contract.ts';
+import { CAPABILITIES, type Strategy, type StrategyRef } from '../strategies/contract.ts';
 import hotRow from '../strategies/hot-row.ts';
 import serializable from '../strategies/serializable.ts';
 import skipLockedSlots from '../strategies/skip-locked-slots.ts';
@@ -58,5 +60,30 @@ describe('capability needs', () => {
     const { strategyFromModule } = await import('../harness/registry/strategy-module.ts');
     const bad = { ...hotRow, needs: ['telepathy'] } as unknown as Strategy;
     expect(strategyFromModule({ default: bad })).toMatchObject({ problem: expect.stringMatching(/needs/) });
+  });
+
+  it('refuses a bench of a design the server cannot run, in one bad-input line, before any series', () => {
+    const refs = (...strategies: Strategy[]): StrategyRef[] =>
+      strategies.map((strategy) => ({ strategy }) as StrategyRef);
+    const refusal = (strategies: StrategyRef[], db: Parameters<typeof refuseUnbenchable>[1]) => {
+      try {
+        refuseUnbenchable(strategies, db);
+        return undefined;
+      } catch (error: unknown) {
+        return error instanceof HarnessError ? [error.exitCode, error.message] : error;
+      }
+    };
+    const pg18 = { serverVersionNum: 180_000, capabilities: ALL };
+    expect(refusal(refs(hotRow, skipLockedSlots, coalesced), pg18)).toBeUndefined();
+    expect(
+      refusal(refs(hotRow, skipLockedSlots), { ...pg18, capabilities: { ...ALL, skipLocked: 'not here' } }),
+    ).toEqual([
+      EXIT.badInput,
+      'cannot bench skip-locked-slots on this server: it needs FOR UPDATE SKIP LOCKED, which this server refused: not here',
+    ]);
+    expect(refusal(refs(coalesced), { ...pg18, serverVersionNum: 170_004 })).toEqual([
+      EXIT.badInput,
+      expect.stringMatching(/^cannot bench coalesced on this server: it .*18.*RETURNING old/),
+    ]);
   });
 });
