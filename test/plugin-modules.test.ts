@@ -230,3 +230,62 @@ describe('a strategy module that never finishes loading is refused in one line (
     expect(exitCode, stderr).toBe(code);
   });
 });
+
+describe('a payment design in a module of its own (contract: payment)', () => {
+  const onConflict = new URL('../strategies/payment/on-conflict.ts', import.meta.url).href;
+  /** The seed's design, renamed, with `audit` changed by `auditChange` (a TypeScript expression on `a`). */
+  const paymentPlugin = (id: string, auditChange: string) => `
+import design from '${onConflict}';
+export default {
+  ...design,
+  id: '${id}',
+  audit: async (db: Parameters<typeof design.audit>[0]) => {
+    const a = await design.audit(db);
+    return ${auditChange};
+  },
+};
+`;
+
+  it('runs in the payment contract, and an audit that lies fails by the harness’s own read', async () => {
+    const honest = write('own-payment.ts', paymentPlugin('own-payment', 'a'));
+    const lying = write('lying-payment.ts', paymentPlugin('lying-payment', '{ ...a, outbox: a.outbox + 1 }'));
+    const run = await runBounded(
+      [
+        'run',
+        '--json',
+        '--strategy',
+        `${honest},${lying}`,
+        '--scenario',
+        'payment-seed-workers',
+        '--reports',
+        join(folder, 'reports'),
+      ],
+      { timeoutMs: 60_000, env: { DATABASE_URL: serverUrl } },
+    );
+    const report = JSON.parse(run.stdout) as Report;
+    const verdicts = (report.payments ?? []).map((c) => [c.strategy, c.status, c.fired ?? []]);
+    expect(verdicts).toEqual([
+      ['own-payment', 'pass', []],
+      ['lying-payment', 'fail', ['paymentAuditMismatch']],
+    ]);
+    expect(report.cases).toEqual([]);
+    expect(run.code, run.stderr).toBe(1);
+  });
+
+  it('is refused in one line where it is no payment design, or where only reservations run', async () => {
+    const broken = write('no-pay.ts', "export default { contract: 'payment', id: 'no-pay' };\n");
+    const run = await runBounded(['run', '--strategy', broken], { env: { DATABASE_URL: serverUrl } });
+    expect(run.stderr).toMatch(/no-pay\.ts .*pay/);
+    expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
+    expect(run.code).toBe(2);
+    const honest = write('own-payment.ts', paymentPlugin('own-payment', 'a'));
+    const explored = await runBounded(['explore', '--strategy', honest], {
+      env: { DATABASE_URL: serverUrl },
+    });
+    expect(explored.stderr).toMatch(
+      /own-payment\.ts is a payment design \(contract: 'payment'\), not a reservation strategy/,
+    );
+    expect(oneLineProblem(explored.stderr), explored.stderr).toBe(true);
+    expect(explored.code).toBe(2);
+  });
+});

@@ -1,9 +1,15 @@
 /**
  * Which payment designs and scenarios a run drives, from the same `--strategy` and `--scenario` lists as
- * the reservation ones: a payment id goes to the payment contract, every other name to the reservation
- * harness. Nothing named means every design of both; naming only one contract's runs only that one.
+ * the reservation ones: a payment id, or a module path whose design declares `contract: 'payment'`, goes to
+ * the payment contract, every other name to the reservation harness. Nothing named means every design of both; naming only one contract's runs only that one.
  */
-import { loadPaymentDesign, PAYMENT_DESIGN_IDS } from '../registry/payment-registry.ts';
+import {
+  isPaymentDesignId,
+  loadPaymentDesign,
+  PAYMENT_DESIGN_IDS,
+  type PaymentDesignRef,
+  paymentDesignAtPath,
+} from '../registry/payment-registry.ts';
 import type { PaymentScenario } from '../scenario/payment/payment-scenario.ts';
 import { PAYMENT_SCENARIOS } from '../scenario/payment/payment-scenarios.ts';
 import type { SuiteOptions } from '../scenario/suite.ts';
@@ -26,7 +32,13 @@ export async function selectContracts(
   scenarioIds: readonly string[],
   specsGiven: boolean,
 ): Promise<ContractSelection> {
-  const paymentNames = strategyNames.filter((n) => PAYMENT_DESIGN_IDS.includes(n));
+  // A module path goes to the contract its default export declares.
+  const atPaths = new Map<string, PaymentDesignRef>();
+  for (const name of strategyNames) {
+    const ref = isPaymentDesignId(name) ? undefined : await paymentDesignAtPath(name);
+    if (ref) atPaths.set(name, ref);
+  }
+  const paymentNames = strategyNames.filter((n) => isPaymentDesignId(n) || atPaths.has(n));
   const paymentScenarioIds = scenarioIds.filter(isPaymentScenario);
   const others = strategyNames.filter((n) => !paymentNames.includes(n));
   const otherScenarios = scenarioIds.filter((id) => !isPaymentScenario(id));
@@ -40,6 +52,9 @@ export async function selectContracts(
     noReservationStrategy: strategyNames.length > 0 && others.length === 0,
     scenarioIds: otherScenarios,
     noReservationScenario: scenarioIds.length > 0 && otherScenarios.length === 0 && !specsGiven,
-    payments: { designs: await Promise.all(designIds.map(loadPaymentDesign)), scenarios },
+    payments: {
+      designs: await Promise.all(designIds.map((n) => atPaths.get(n) ?? loadPaymentDesign(n))),
+      scenarios,
+    },
   };
 }

@@ -2,9 +2,14 @@
  * The built-in payment designs by id (safe designs first, then the negative controls), each checked when
  * it loads. A scenario names the contract it drives; the suite crosses payment scenarios with these.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { Errors } from '../errors.ts';
 import { checkPaymentDesign } from './payment-module.ts';
+import { declaresPaymentContract, importModulePath, looksLikePath } from './registry.ts';
+import { isSqlDesignUrl } from './sql-design.ts';
 
 const DESIGNS = new URL('../../strategies/payment/', import.meta.url);
 
@@ -37,9 +42,26 @@ export async function loadPaymentDesign(id: string): Promise<PaymentDesignRef> {
   if (!moduleUrl) {
     throw Errors.badInput(`unknown payment design "${id}"; choose one of: ${PAYMENT_DESIGN_IDS.join(', ')}`);
   }
-  const module = (await import(moduleUrl)) as { default?: unknown };
-  const checked = checkPaymentDesign(module.default);
-  if ('problem' in checked) throw Errors.badInput(`${moduleUrl} ${checked.problem}`);
+  return checkedDesign(await import(moduleUrl), moduleUrl, moduleUrl);
+}
+
+/**
+ * The payment design a user's module path exports, or undefined when the path is no module of the payment
+ * contract (a reservation strategy, a design in SQL, a path that is not there: loadStrategy says why).
+ */
+export async function paymentDesignAtPath(name: string): Promise<PaymentDesignRef | undefined> {
+  if (!looksLikePath(name)) return undefined;
+  const file = resolve(name);
+  if (!existsSync(file)) return undefined;
+  const moduleUrl = pathToFileURL(file).href;
+  if (isSqlDesignUrl(moduleUrl)) return undefined;
+  const module = await importModulePath(name, moduleUrl);
+  return declaresPaymentContract(module) ? checkedDesign(module, moduleUrl, name) : undefined;
+}
+
+function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): PaymentDesignRef {
+  const checked = checkPaymentDesign((module as { default?: unknown }).default);
+  if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
   return { design: checked.design, moduleUrl };
 }
 

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register as registerCommonJsHooks } from 'tsx/cjs/api';
 import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
@@ -63,14 +63,19 @@ export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Pr
     const design = sqlDesignAt(base, shownAs);
     return values ? configured(design, values) : design;
   }
-  if (!BUILT_IN_URLS.has(base)) {
-    if (!commonJsHooks) registerCommonJsHooks();
-    commonJsHooks = true;
-    guardExitsOf(base, shownAs);
-  }
-  const checked = strategyFromModule(await import(base));
+  const checked = strategyFromModule(await importDesignModule(base, shownAs));
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
   return values ? configured(checked.strategy, values) : checked.strategy;
+}
+
+/** Imports a design's module (a reservation strategy or a payment design), a plug-in's guarded. */
+export function importDesignModule(moduleUrl: string, shownAs = moduleUrl): Promise<unknown> {
+  if (!BUILT_IN_URLS.has(moduleUrl)) {
+    if (!commonJsHooks) registerCommonJsHooks();
+    commonJsHooks = true;
+    guardExitsOf(moduleUrl, shownAs);
+  }
+  return import(moduleUrl);
 }
 
 /**
@@ -102,7 +107,7 @@ function frameIn(error: unknown, file: string): string | undefined {
   return codeFrames(error instanceof Error ? (error.stack ?? '') : '').find((frame) => frame.url === url)?.at;
 }
 
-function looksLikePath(name: string): boolean {
+export function looksLikePath(name: string): boolean {
   return name.includes('/') || /\.((c|m)?[jt]s|sql)$/.test(name);
 }
 
@@ -119,24 +124,46 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
   if (!existsSync(file)) throw Errors.badInput(`strategy module not found: ${name}`);
   const moduleUrl = pathToFileURL(file).href;
   if (isSqlDesignUrl(moduleUrl)) return { strategy: sqlDesignAt(moduleUrl, name), moduleUrl };
+  const module = await importModulePath(name, moduleUrl);
+  if (declaresPaymentContract(module)) {
+    throw Errors.badInput(`${name} is a payment design (contract: 'payment'), not a reservation strategy`);
+  }
+  const checked = strategyFromModule(module);
+  if ('problem' in checked) throw Errors.badInput(`${name} ${checked.problem}`);
+  return { strategy: checked.strategy, moduleUrl };
+}
+
+/**
+ * A user's module, probed in a worker first and then imported, or a one-line refusal saying where it
+ * failed to load. What it exports is the caller's to check.
+ */
+export async function importModulePath(name: string, moduleUrl: string): Promise<unknown> {
   // Guarded first, so that the probe's thread can end the run too when the module calls process.exit.
   guardExitsOf(moduleUrl, name);
   await probeLoading(moduleUrl, name);
-  let strategy: Strategy;
   try {
-    strategy = await importStrategy(moduleUrl, name);
+    return await importDesignModule(moduleUrl, name);
   } catch (error: unknown) {
     if (error instanceof HarnessError) throw error;
     let why: string;
     try {
-      why = loadFailure(error, file);
+      why = loadFailure(error, fileURLToPath(moduleUrl));
     } catch {
       // A module may throw anything, even a value that cannot be turned into text.
       why = 'it threw a value that cannot be shown';
     }
     throw Errors.badInput(`cannot load strategy module ${name}: ${why}`);
   }
-  return { strategy, moduleUrl };
+}
+
+/** Whether a module's default export says it implements the payment contract (never throws). */
+export function declaresPaymentContract(module: unknown): boolean {
+  try {
+    const exported = (module as { default?: { contract?: unknown } }).default;
+    return exported?.contract === 'payment';
+  } catch {
+    return false;
+  }
 }
 
 export async function loadAllBuiltIn(): Promise<StrategyRef[]> {
