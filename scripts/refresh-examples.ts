@@ -6,8 +6,10 @@
  *   npm run examples -- run       # only the run report
  *   npm run examples -- bench     # only the bench report
  *   npm run examples -- target    # only the black-box example (scripts/target-example.ts publishes it)
- *   npm run examples -- buckets   # seed 004's bucket sweep: hot-row and bucketed × 1…64 buckets, 150 clients
+ *   npm run examples -- buckets   # seed 004's bucket sweep: hot-row and bucketed × 1…256 buckets, 150 clients
  *   npm run examples -- burst     # the flash sale: 150 and 10,000 users on 40 units, with and without 4:8
+ *   npm run examples -- durability  # issue 26's four designs at 16 and 150 clients, durable and not: the cost
+ *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -30,7 +32,7 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
       '--strategy',
       'hot-row,bucketed',
       '--param',
-      'bucketed.buckets=1,4,16,64',
+      'bucketed.buckets=1,4,16,64,256',
       '--clients',
       '150',
       '--trials',
@@ -38,6 +40,38 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
     ],
     latest: 'latest-bench',
     example: 'bench-buckets',
+  },
+  durability: {
+    args: [
+      'bench',
+      '--strategy',
+      'hot-row,bucketed,coalesced,memory-quota',
+      '--clients',
+      '16,150',
+      '--durability',
+      'on,off',
+      '--trials',
+      '3',
+    ],
+    latest: 'latest-bench',
+    example: 'bench-durability',
+  },
+  open: {
+    args: [
+      'bench',
+      '--strategy',
+      'hot-row,skip-locked-slots',
+      '--clients',
+      '16',
+      '--rate',
+      '300,1000,3000',
+      '--latency-limit',
+      '50',
+      '--trials',
+      '3',
+    ],
+    latest: 'latest-bench',
+    example: 'bench-open',
   },
   burst: {
     args: [
@@ -72,7 +106,7 @@ for (const kind of kinds) {
   }
   const job = known[kind];
   if (!job) {
-    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, target)`);
+    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, target)`);
     process.exit(2);
   }
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-examples-'));

@@ -284,3 +284,67 @@ describe('the burst report', () => {
     }
   });
 });
+
+describe('the durability and bucket examples', () => {
+  const example = (name: string) => {
+    const folder = new URL(`../docs/examples/${name}/`, import.meta.url).pathname;
+    return { folder, report: JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport };
+  };
+  const series = (report: BenchReport) =>
+    report.bench.map((e) => `${e.strategy} ${e.durability} ${e.clients} ${e.status}`).sort();
+
+  it('durability: issue 26’s four designs at 16 and 150 clients, each durable and not, with its cost', () => {
+    const { report } = example('bench-durability');
+    expect(schemaErrors(report, 'docs/bench-report.schema.json')).toEqual([]);
+    const expected = ['bucketed', 'coalesced', 'hot-row', 'memory-quota'].flatMap((s) =>
+      ['off', 'on'].flatMap((d) => [16, 150].map((c) => `${s} ${d} ${c} ok`)),
+    );
+    expect(series(report)).toEqual(expected.sort());
+    expect(durabilityCosts(report.bench)).toHaveLength(8);
+    expect(renderBenchMarkdown(report)).toContain('## Durability cost');
+  });
+
+  it('buckets: hot-row and bucketed × 1…256 buckets at 150 clients, every series durable', () => {
+    const { report } = example('bench-buckets');
+    expect(schemaErrors(report, 'docs/bench-report.schema.json')).toEqual([]);
+    expect(series(report)).toEqual(
+      ['hot-row', ...[1, 4, 16, 64, 256].map((n) => `bucketed[buckets=${n}]`)]
+        .map((s) => `${s} on 150 ok`)
+        .sort(),
+    );
+  });
+
+  it('open: two designs at three arrival rates, each with latency from the due time and service time', () => {
+    const { report } = example('bench-open');
+    expect(schemaErrors(report, 'docs/bench-report.schema.json')).toEqual([]);
+    const rows = report.bench.map((e) => [e.strategy, e.clients, e.open?.rate, e.status]);
+    expect(rows).toEqual(
+      ['hot-row', 'skip-locked-slots'].flatMap((s) => [300, 1000, 3000].map((r) => [s, 16, r, 'ok'])),
+    );
+    for (const e of report.bench) {
+      expect(e.open?.latencyLimitMs).toBe(50);
+      expect(e.open?.serviceLatency.p99).toBeGreaterThan(0);
+    }
+    expect(renderBenchMarkdown(report)).toContain('Open model');
+  });
+
+  it.each(['bench-durability', 'bench-buckets', 'bench-open'])(
+    '%s is what `npm run examples:render` makes of it',
+    (name) => {
+      const { folder, report } = example(name);
+      const scratch = mkdtempSync(join(tmpdir(), 'reservebench-example-'));
+      try {
+        writeFileSync(join(scratch, 'report.json'), readFileSync(join(folder, 'report.json')));
+        writeBenchFiles(scratch, report);
+        expect(readdirSync(scratch).sort()).toEqual(readdirSync(folder).sort());
+        for (const file of readdirSync(folder)) {
+          expect(readFileSync(join(scratch, file), 'utf8'), file).toBe(
+            readFileSync(join(folder, file), 'utf8'),
+          );
+        }
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+  );
+});
