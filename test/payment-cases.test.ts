@@ -3,11 +3,12 @@
  * scenario with the seed's figures, each control is caught in its scenarios by the check it names (and
  * sits the others out), and the same control judged as if it held fails for that check.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
 import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { runJson } from './run-cli.ts';
 
 const { db } = useRunDatabase();
 const SETTINGS = { keepFailed: false, timeoutMs: 20_000, permutations: 'listed' as const };
@@ -28,6 +29,25 @@ describe('payment cases', () => {
       'payment-seed-workers',
       'payment-worker-dies',
     ]);
+  });
+
+  it('runs each payment case --repeat times, each judged on tables of its own', async () => {
+    const { run, report } = await runJson(inject('serverUrl'), [
+      '--strategy',
+      'payment-on-conflict',
+      '--scenario',
+      'payment-mismatch',
+      '--repeat',
+      '3',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(report.payments.map((c) => [c.id, c.status, c.outcomes])).toEqual(
+      [1, 2, 3].map((n) => [
+        `payment-mismatch/payment-on-conflict#${n}`,
+        'pass',
+        { CREATED: 1, MISMATCH: 1 },
+      ]),
+    );
   });
 
   for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {

@@ -215,18 +215,24 @@ async function runCases(
   }
 }
 
-/** Every payment scenario against every payment design, in that order, each told to `onPaymentCase`. */
+/**
+ * Every payment scenario against every payment design, `repeat` times each (named `#n` as reservation
+ * cases are), in that order, each told to `onPaymentCase`.
+ */
 async function runPaymentCases(
   db: RunDatabase,
-  options: Pick<SuiteOptions, 'payments' | 'onPaymentCase'>,
+  options: Pick<SuiteOptions, 'payments' | 'onPaymentCase' | 'repeat'>,
   settings: CaseSettings,
 ): Promise<PaymentCaseResult[]> {
   const results: PaymentCaseResult[] = [];
   for (const scenario of options.payments?.scenarios ?? []) {
     for (const ref of options.payments?.designs ?? []) {
-      const result = await runPaymentCase(db, ref, scenario, settings);
-      results.push(result);
-      options.onPaymentCase?.(result);
+      for (let repetition = 1; repetition <= options.repeat; repetition++) {
+        const suffix = options.repeat > 1 ? `#${repetition}` : '';
+        const result = await runPaymentCase(db, ref, scenario, settings, suffix);
+        results.push(result);
+        options.onPaymentCase?.(result);
+      }
     }
   }
   return results;

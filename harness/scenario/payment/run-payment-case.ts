@@ -44,10 +44,12 @@ export async function runPaymentCase(
   ref: PaymentDesignRef,
   scenario: PaymentScenario,
   settings: CaseSettings,
+  /** `#n` for the n-th of `run --repeat`'s runs of the case, else empty. */
+  repetition = '',
 ): Promise<PaymentCaseResult> {
   const { design } = ref;
   const identity = {
-    id: `${scenario.id}/${design.id}`,
+    id: `${scenario.id}/${design.id}${repetition}`,
     contract: 'payment' as const,
     scenario: scenario.id,
     strategy: design.id,
