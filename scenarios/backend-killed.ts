@@ -13,7 +13,6 @@ export default defineScenario({
   summary:
     'backends terminated at before-commit and after-read: 57P01, their units back, a later buyer served',
   input: { clients: 3, stock: [{ sku: LAB_SKU, total: 1 }], user: 'user-0001', ttlMs: TTL_MS },
-  runsAlone: "its kill step ends sessions by application name, which every interleaving's sessions share",
   requires: [
     { operation: 'reserve', anyOf: ['before-commit'] },
     { operation: 'reserve', anyOf: ['after-read'] },
@@ -28,7 +27,7 @@ export default defineScenario({
     step "t2-resume" { RESUME COMMIT }
 
     session op
-    step "op-kill"   { SELECT count(pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE application_name IN ('reservebench-t1', 'reservebench-t2') }
+    step "op-kill"   { SELECT count(pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('reservebench-t1', 'reservebench-t2') }
 
     session t3
     step "t3-buy"    { RESERVE req-k3 user-0003 sku-lab-01 }
