@@ -151,6 +151,39 @@ describe('Ctrl-C on a run against --database-url', () => {
   });
 });
 
+describe('Ctrl-C while a run against --database-url starts', () => {
+  it('drops the run database even when it comes the moment the database appears', async () => {
+    const server = new pg.Client({ connectionString: serverUrl });
+    await server.connect();
+    const marked = async () =>
+      (
+        await server.query<{ datname: string }>(
+          "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1",
+          [OWNED_MARKER],
+        )
+      ).rows.map((r) => r.datname);
+    const before = new Set(await marked());
+    const child = spawn(
+      process.execPath,
+      cliArgv(['run', '--scenario', 'duplicate-key', '--reports', reports]),
+      { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Seen on the server: the run database exists and is marked, while the run still connects and probes.
+    let made: string[] = [];
+    while (made.length === 0) made = (await marked()).filter((d) => !before.has(d));
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr, stderr).not.toMatch(/^duplicate-key\//m);
+    expect((await marked()).filter((d) => !before.has(d))).toEqual([]);
+    await server.end();
+  });
+});
+
 describe('sslmode as libpq means it', () => {
   /** Builds the driver's client, as every connection does, and collects the warnings it emits meanwhile. */
   async function driverView(url: string): Promise<{ ssl: unknown; warnings: string[] }> {

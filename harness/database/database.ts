@@ -322,12 +322,21 @@ export async function openRunDatabase(options: {
   const durability = options.durability ?? DEFAULT_DURABILITY;
   const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
-  const { name, connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
-    server,
-    durability,
-  );
+  // Ctrl-C drops the database also when it comes while the database is being made and probed, as for a
+  // database beside it; a failure to make it leaves no state behind.
+  const name = stampName();
   const closing = { closed: false };
   const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
+  const { connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
+    server,
+    durability,
+    undefined,
+    name,
+  ).catch((error: unknown) => {
+    closing.closed = true;
+    if (stateFile) removeRunState(stateFile);
+    throw error;
+  });
   const count: SchemaCount = { made: 0 };
 
   const run: RunDatabase = {
