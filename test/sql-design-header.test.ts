@@ -105,6 +105,25 @@ describe('a design in SQL, read without a server', () => {
         ),
       ),
     ).toMatch(/^d\.sql:\d+: reservebench_pause\('after-read'\) is not declared in @pausePoints$/);
+    const expireAlsoAfterRead = withLine(
+      text,
+      '-- @pausePoints.expire before-commit',
+      '-- @pausePoints.expire before-commit, after-read',
+    );
+    expect(
+      refused(
+        withLine(
+          expireAlsoAfterRead,
+          '-- @pausePoints.reserve after-read, before-commit',
+          '-- @pausePoints.reserve before-commit',
+        ),
+      ),
+    ).toMatch(
+      /^d\.sql:\d+: reserve passes reservebench_pause\('after-read'\), which @pausePoints\.reserve does not declare$/,
+    );
+    expect(refused(expireAlsoAfterRead)).toBe(
+      "d.sql: @pausePoints.expire declares after-read, but expire never calls reservebench_pause('after-read')",
+    );
     expect(
       refused(withLine(text, '-- @expect hold', '-- @expect hold\n-- @pausePoints.disable before-commit')),
     ).toBe('d.sql: @pausePoints.disable declares pause points for disable, which the file does not define');

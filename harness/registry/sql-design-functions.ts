@@ -42,14 +42,27 @@ function definedFunctions(code: string): Map<SqlFunction, number> {
   return defined;
 }
 
-/** `reservebench_pause('point')` calls: the points passed, by the line of their first call. */
-function pauseCalls(code: string): Map<string, number> {
-  const calls = new Map<string, number>();
-  for (const match of code.matchAll(/\breservebench_pause\s*\(\s*'([^']*)'/gi)) {
-    const point = match[1] ?? '';
-    if (!calls.has(point)) calls.set(point, lineAt(code, match.index));
-  }
-  return calls;
+/** A `reservebench_pause('point')` call: its point, its line, and the function whose body it is in. */
+interface PauseCall {
+  point: string;
+  line: number;
+  /** The name of the last `CREATE FUNCTION` before the call (lower case), or undefined before any. */
+  inFunction: string | undefined;
+}
+
+/** Every `reservebench_pause('point')` call, in the order of the file. */
+function pauseCalls(code: string): PauseCall[] {
+  const starts = [...code.matchAll(/\bcreate\s+(?:or\s+replace\s+)?function\s+"?(\w+)"?\s*\(/gi)].map(
+    (m) => ({
+      at: m.index,
+      name: m[1]?.toLowerCase(),
+    }),
+  );
+  return [...code.matchAll(/\breservebench_pause\s*\(\s*'([^']*)'/gi)].map((match) => ({
+    point: match[1] ?? '',
+    line: lineAt(code, match.index),
+    inFunction: starts.filter((s) => s.at < match.index).at(-1)?.name,
+  }));
 }
 
 /**
@@ -69,29 +82,57 @@ export function sqlDesignFunctions(
     const signatures = missing.map((name) => `${name}(${SQL_FUNCTIONS[name].args})`).join(', ');
     throw Errors.badInput(`${file}: defines no function ${signatures} (docs/contract.md, a design in SQL)`);
   }
-  const declared = new Set<string>();
-  for (const [operation, points] of Object.entries(declaration.pausePoints)) {
+  for (const operation of Object.keys(declaration.pausePoints)) {
     if (!defined.has(operation as PausingOperation)) {
       throw Errors.badInput(
         `${file}: @pausePoints.${operation} declares pause points for ${operation}, which the file does not define`,
       );
     }
-    for (const point of points) declared.add(point);
   }
-  const calls = pauseCalls(code);
-  for (const point of declared) {
-    if (!calls.has(point)) {
-      throw Errors.badInput(
-        `${file}: declares pause point ${point}, but no function calls reservebench_pause('${point}')`,
-      );
-    }
-  }
-  for (const [point, line] of calls) {
+  checkPauseCalls(file, declaration.pausePoints, pauseCalls(code));
+  return new Set(defined.keys());
+}
+
+/**
+ * Each pause point passed where the header says: a call in an operation's own body must be declared for
+ * that operation, and an operation's declared point must be passed in its own body or in a helper
+ * function's (a function that is not one of the contract's, which any operation may call). A body runs
+ * from its `CREATE FUNCTION` to the next one.
+ */
+function checkPauseCalls(
+  file: string,
+  pausePoints: SqlDesignDeclaration['pausePoints'],
+  calls: readonly PauseCall[],
+): void {
+  const declaredFor = (name: string | undefined): readonly string[] | undefined =>
+    name === undefined ? undefined : (pausePoints as Record<string, readonly string[]>)[name];
+  const declared = new Set<string>(Object.values(pausePoints).flat());
+  const isContract = (name: string | undefined) => FUNCTION_NAMES.includes(name as SqlFunction);
+  for (const { point, line, inFunction } of calls) {
     if (!declared.has(point)) {
       throw Errors.badInput(
         `${file}:${line}: reservebench_pause('${point}') is not declared in @pausePoints`,
       );
     }
+    if (isContract(inFunction) && !declaredFor(inFunction)?.includes(point)) {
+      throw Errors.badInput(
+        `${file}:${line}: ${inFunction} passes reservebench_pause('${point}'), which @pausePoints.${inFunction} does not declare`,
+      );
+    }
   }
-  return new Set(defined.keys());
+  for (const [operation, points] of Object.entries(pausePoints)) {
+    for (const point of points) {
+      const passed = calls.filter((c) => c.point === point);
+      if (passed.length === 0) {
+        throw Errors.badInput(
+          `${file}: declares pause point ${point}, but no function calls reservebench_pause('${point}')`,
+        );
+      }
+      if (!passed.some((c) => c.inFunction === operation || !isContract(c.inFunction))) {
+        throw Errors.badInput(
+          `${file}: @pausePoints.${operation} declares ${point}, but ${operation} never calls reservebench_pause('${point}')`,
+        );
+      }
+    }
+  }
 }
