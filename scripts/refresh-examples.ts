@@ -106,7 +106,9 @@ for (const kind of kinds) {
   }
   const job = known[kind];
   if (!job) {
-    console.error(`refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, target)`);
+    console.error(
+      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, target)`,
+    );
     process.exit(2);
   }
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-examples-'));
