@@ -6,17 +6,24 @@
  * (witness.ts). A part the search could not finish within the budget leaves the history `unchecked`,
  * reported with the reason and never counted as checked.
  */
-import type { History, HistoryOperation } from './history.ts';
+
+import type { Change } from './contract-state.ts';
+import { ContractState } from './contract-state.ts';
+import type { Answer, Call, History, HistoryOperation } from './history.ts';
 import { searchLinearization } from './linearizability.ts';
-import type { ModelOptions } from './model.ts';
+import { type ModelOptions, modelResults, sameAnswer, type TimedCall } from './model.ts';
 import { partitionHistory } from './partition.ts';
 import { FINAL_READ_SESSION } from './recorder.ts';
+import { refuted } from './refutations.ts';
+import { RESERVATION_WITNESS_VIEW } from './reservation-witness.ts';
+import type { SearchModel } from './search-model.ts';
 import type { SearchOperation } from './search-operation.ts';
 import { minimalWitness, type WitnessLine } from './witness.ts';
 
 /** Model transitions one case's search may take before its history is `unchecked (budget)`. */
 export const DEFAULT_SEARCH_BUDGET = 100_000;
 
+/** What any contract's history check answers (this one's, and payment-history-check.ts's). */
 export type HistoryVerdict =
   | { status: 'linearizable'; operations: number; parts: number; steps: number; ms: number }
   | {
@@ -90,6 +97,21 @@ function settledByFinalRead(operations: SearchOperation[]): SearchOperation[] {
   });
 }
 
+/** The reservation contract's model as the search takes it (search-model.ts). */
+function reservationModel(
+  totals: ReadonlyMap<string, number>,
+  options: ModelOptions,
+): SearchModel<Call, Answer, TimedCall, Change, ContractState> {
+  return {
+    start: () => new ContractState(totals),
+    results: (state, timed, wanted) => modelResults(state, timed, options, wanted),
+    sameAnswer,
+    // A backdate answers the same whatever it changes: placing it at once would fix what it changed.
+    placedAtOnce: (timed) => timed.call.op !== 'backdate',
+    refuted: (operations) => refuted(operations, totals),
+  };
+}
+
 export function checkHistory(history: History, options: CheckOptions = {}): HistoryVerdict {
   const began = performance.now();
   const budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
@@ -100,7 +122,7 @@ export function checkHistory(history: History, options: CheckOptions = {}): Hist
   let steps = 0;
   for (const part of parts) {
     const searched = searchOperations(part);
-    const result = searchLinearization(searched, totals, { budget: budget - steps, model });
+    const result = searchLinearization(searched, reservationModel(totals, model), budget - steps);
     steps += result.steps;
     const ms = performance.now() - began;
     if (result.kind === 'budget') {
@@ -109,7 +131,11 @@ export function checkHistory(history: History, options: CheckOptions = {}): Hist
     }
     if (result.kind === 'none') {
       const start = Math.min(...history.operations.map((o) => o.invokedAt));
-      const witness = minimalWitness(searched, totals, model, start);
+      const models = {
+        trial: reservationModel(totals, model),
+        explain: reservationModel(totals, { ...model, withoutGaveUp: true }),
+      };
+      const witness = minimalWitness(searched, models, RESERVATION_WITNESS_VIEW, start);
       return { status: 'violation', ...base, steps, ms: performance.now() - began, ...witness };
     }
   }

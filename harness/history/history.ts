@@ -32,12 +32,16 @@ export type Answer =
  * roll back at a pause point). `unknown`: it may or may not have taken effect (a fault cut its answer, it
  * threw, or its process was killed).
  */
-export type Ending = { kind: 'ok'; answer: Answer } | { kind: 'aborted' } | { kind: 'unknown'; why: string };
+export type Ending<A = Answer> =
+  | { kind: 'ok'; answer: A }
+  | { kind: 'aborted' }
+  | { kind: 'unknown'; why: string };
 
-export interface HistoryOperation {
+/** One operation; the reservation contract's calls and answers unless a contract names its own. */
+export interface HistoryOperation<C = Call, A = Answer> {
   /** Position in the case's history, in invocation order. */
   id: number;
-  call: Call;
+  call: C;
   /** Which session and node ran it (`client-12`, `t1`, `job-2`, `final-read`; `node-1`). */
   session: string;
   node?: string | undefined;
@@ -56,7 +60,7 @@ export interface HistoryOperation {
    * database's clock). `to` is null while `completedAt` is.
    */
   db: { from: number; to: number | null };
-  ending: Ending;
+  ending: Ending<A>;
 }
 
 export interface History {
@@ -94,7 +98,8 @@ export function describeAnswer(answer: Answer): string {
   return 'done';
 }
 
-export function describeEnding(ending: Ending): string {
-  if (ending.kind === 'ok') return describeAnswer(ending.answer);
+/** How an operation ended, its answer told by `answer` (the contract's own description). */
+export function describeEnding<A>(ending: Ending<A>, answer: (a: A) => string): string {
+  if (ending.kind === 'ok') return answer(ending.answer);
   return ending.kind === 'aborted' ? 'rolled back' : `no answer (${ending.why})`;
 }

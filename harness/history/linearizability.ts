@@ -13,17 +13,19 @@
  *
  * An operation with an unknown ending may take effect at any point after its invocation, with any answer
  * the model allows, or never; one that was aborted took none and is left out.
+ *
+ * The model is a parameter (search-model.ts): one search for every contract, never one copy per contract.
  */
-import { ContractState } from './contract-state.ts';
-import type { Answer } from './history.ts';
-import { type ModelOptions, modelResults, type Result, sameAnswer } from './model.ts';
-import { refuted } from './refutations.ts';
+import type { ModelResult, ModelState, SearchModel } from './search-model.ts';
 import type { SearchOperation } from './search-operation.ts';
 
-export type SearchResult =
-  | { kind: 'found'; steps: number; order: { id: number; answer: Answer }[] }
+export type SearchResult<A> =
+  | { kind: 'found'; steps: number; order: { id: number; answer: A }[] }
   | { kind: 'none'; steps: number }
   | { kind: 'budget'; steps: number };
+
+/** Any contract's model, as the search takes it: its changes and state are the model's own business. */
+type AnyModel<C, A, T> = SearchModel<C, A, T, unknown, ModelState<unknown>>;
 
 interface Entry {
   index: number;
@@ -34,7 +36,7 @@ interface Entry {
 }
 
 /** The list head: calls and returns in time order, a call before a return at the same instant. */
-function eventList(operations: readonly SearchOperation[]): Entry {
+function eventList<C, A, T>(operations: readonly SearchOperation<C, A, T>[]): Entry {
   const events: { at: number; entry: Entry }[] = [];
   operations.forEach((s, index) => {
     const ret: Entry = { index, call: false, match: undefined, prev: undefined, next: undefined };
@@ -115,13 +117,13 @@ class Explored {
   }
 }
 
-interface Frame {
+interface Frame<A> {
   entry: Entry;
   /** Which candidate and which of its model results this step took, to try the next on backtracking. */
   candidate: number;
   choice: number;
-  undo: ReturnType<ContractState['apply']>;
-  answer: Answer;
+  undo: unknown[];
+  answer: A;
   /** Taken without a choice (a read that fits now): on backtracking there is nothing else to try here. */
   forced: boolean;
 }
@@ -132,20 +134,20 @@ interface Frame {
  * be placed now without loss of generality, since moving it to the front of any order that completes the
  * search keeps every answer and every real-time constraint. So the search takes it without making it a
  * choice to revisit — a partial-order reduction that keeps reads from multiplying the orders tried. Not
- * backdate: it answers the same whatever it changes.
+ * what the model says may not be (the reservation model's backdate: it answers the same whatever it changes).
  */
-function forcedRead(
+function forcedRead<C, A, T>(
   next: readonly Entry[],
-  operations: readonly SearchOperation[],
-  state: ContractState,
-  options: ModelOptions,
+  operations: readonly SearchOperation<C, A, T>[],
+  model: AnyModel<C, A, T>,
+  state: ModelState<unknown>,
   meter: Meter,
-): { entry: Entry; result: Result } | undefined {
+): { entry: Entry; result: ModelResult<A, unknown> } | undefined {
   for (const entry of next) {
-    const s = operations[entry.index] as SearchOperation;
-    if (!s.required || s.deferred || s.op.call.op === 'backdate') continue;
+    const s = operations[entry.index] as SearchOperation<C, A, T>;
+    if (!s.required || s.deferred || model.placedAtOnce?.(s.timed) === false) continue;
     meter.steps += 1;
-    const result = resultsFor(state, s, options).find((r) => r.changes.length === 0);
+    const result = resultsFor(model, state, s).find((r) => r.changes.length === 0);
     if (result) return { entry, result };
   }
   return undefined;
@@ -163,13 +165,13 @@ interface Meter {
  * placed as late as they can be), then the other answered calls, and calls that may never have taken
  * effect last — they are placed only when nothing else fits.
  */
-function candidates(head: Entry, operations: readonly SearchOperation[]): Entry[] {
+function candidates<C, A, T>(head: Entry, operations: readonly SearchOperation<C, A, T>[]): Entry[] {
   const due: Entry[] = [];
   const answered: Entry[] = [];
   const optional: Entry[] = [];
   let entry = head.next;
   for (; entry?.call; entry = entry.next) {
-    const s = operations[entry.index] as SearchOperation;
+    const s = operations[entry.index] as SearchOperation<C, A, T>;
     (!s.required || s.deferred ? optional : answered).push(entry);
   }
   const first = entry;
@@ -182,33 +184,37 @@ function candidates(head: Entry, operations: readonly SearchOperation[]): Entry[
  * The model's results that fit the operation: its recorded answer's; for one that may never have taken
  * effect, only results that change something (one that changes nothing is the same as never).
  */
-function resultsFor(state: ContractState, s: SearchOperation, options: ModelOptions): Result[] {
-  const all = modelResults(state, s.timed, options, s.wanted);
+function resultsFor<C, A, T>(
+  model: AnyModel<C, A, T>,
+  state: ModelState<unknown>,
+  s: SearchOperation<C, A, T>,
+): ModelResult<A, unknown>[] {
+  const all = model.results(state, s.timed, s.wanted);
   const { wanted } = s;
-  if (wanted !== undefined) return all.filter((r) => sameAnswer(r.answer, wanted));
+  if (wanted !== undefined) return all.filter((r) => model.sameAnswer(r.answer, wanted));
   return s.required ? all : all.filter((r) => r.changes.length > 0);
 }
 
 /** Searches an order of `operations` (one part of a history) that the model explains. */
-export function searchLinearization(
-  operations: readonly SearchOperation[],
-  totals: ReadonlyMap<string, number>,
-  options: { budget: number; model: ModelOptions },
-): SearchResult {
-  if (refuted(operations, totals)) return { kind: 'none', steps: 0 };
+export function searchLinearization<C, A, T>(
+  operations: readonly SearchOperation<C, A, T>[],
+  model: AnyModel<C, A, T>,
+  budget: number,
+): SearchResult<A> {
+  if (model.refuted?.(operations)) return { kind: 'none', steps: 0 };
   const head = eventList(operations);
-  const state = new ContractState(totals);
+  const state = model.start();
   const explored = new Explored(operations.length);
-  const stack: Frame[] = [];
+  const stack: Frame<A>[] = [];
   let required = operations.filter((s) => s.required).length;
   const meter: Meter = { steps: 0 };
   let resume = { candidate: 0, choice: 0 };
   while (required > 0) {
-    if (meter.steps > options.budget) return { kind: 'budget', steps: meter.steps };
+    if (meter.steps > budget) return { kind: 'budget', steps: meter.steps };
     const next = candidates(head, operations);
     const read =
       resume.candidate === 0 && resume.choice === 0
-        ? forcedRead(next, operations, state, options.model, meter)
+        ? forcedRead(next, operations, model, state, meter)
         : undefined;
     if (read) {
       explored.toggle(read.entry.index);
@@ -224,14 +230,14 @@ export function searchLinearization(
       required -= 1;
       continue;
     }
-    let taken: Frame | undefined;
+    let taken: Frame<A> | undefined;
     for (let c = resume.candidate; c < next.length && !taken; c++) {
       const entry = next[c] as Entry;
-      const s = operations[entry.index] as SearchOperation;
+      const s = operations[entry.index] as SearchOperation<C, A, T>;
       meter.steps += 1;
-      const results = resultsFor(state, s, options.model);
+      const results = resultsFor(model, state, s);
       for (let r = c === resume.candidate ? resume.choice : 0; r < results.length && !taken; r++) {
-        const result = results[r] as Result;
+        const result = results[r] as ModelResult<A, unknown>;
         const undo = state.apply(result.changes);
         explored.toggle(entry.index);
         if (explored.visit(state.fingerprint())) {
@@ -263,7 +269,7 @@ export function searchLinearization(
     resume = { candidate: frame.candidate, choice: frame.choice + 1 };
   }
   const order = stack.map((f) => ({
-    id: (operations[f.entry.index] as SearchOperation).op.id,
+    id: (operations[f.entry.index] as SearchOperation<C, A, T>).op.id,
     answer: f.answer,
   }));
   return { kind: 'found', steps: meter.steps, order };

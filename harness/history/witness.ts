@@ -1,11 +1,12 @@
 /**
  * What a reviewer reads when a history admits no order: a smallest set of its operations that still admits
  * none (delta debugging: drop operations while the rest stays unexplainable), each with its answer, and for
- * every operation whose answer alone is to blame, what the model answers there instead.
+ * every operation whose answer alone is to blame, what the model answers there instead. The contract's
+ * model and how its operations read (`WitnessView`) are parameters, as the search's model is.
  */
-import { type Answer, type Call, describeAnswer, describeCall, describeEnding } from './history.ts';
+import { describeEnding } from './history.ts';
 import { type SearchResult, searchLinearization } from './linearizability.ts';
-import type { ModelOptions } from './model.ts';
+import type { ModelState, SearchModel } from './search-model.ts';
 import type { SearchOperation } from './search-operation.ts';
 
 /** Model steps each trial search of the shrinking may take (a trial past it keeps the operation). */
@@ -22,44 +23,32 @@ export interface WitnessLine {
   modelAnswers?: string | undefined;
 }
 
-type Trial = (operations: readonly SearchOperation[]) => SearchResult;
-
-/** The request keys an operation names. */
-function keysNamed(call: Call): readonly string[] {
-  if (call.op === 'backdate') return call.requestKeys;
-  return 'requestKey' in call ? [call.requestKey] : [];
+/** How a contract's operations read in a witness, and which of them the shrinking may drop. */
+export interface WitnessView<C, A, T> {
+  describeCall(call: C): string;
+  describeAnswer(answer: A): string;
+  /**
+   * Whether dropping `chunk` keeps what `rest` needs to be read right: the writers of every key it names
+   * (a stale answer is shown with the writes it ignored, not alone as an answer about nothing).
+   */
+  droppable(chunk: readonly SearchOperation<C, A, T>[], rest: readonly SearchOperation<C, A, T>[]): boolean;
 }
 
-/**
- * The keys an operation may have written ('every' for expire, which moves whichever keys expired). A
- * witness keeps each key's writers while it keeps an operation naming the key, so a stale REPLAY is shown
- * with the reserve and the confirm it ignored, not alone as a replay of a key never recorded.
- */
-function keysWritten(s: SearchOperation): readonly string[] | 'every' {
-  const { call } = s.op;
-  if (call.op === 'expire') return 'every';
-  if (call.op === 'status' || call.op === 'remaining' || call.op === 'disable') return [];
-  return keysNamed(call);
-}
-
-/** An expire's answer counts whichever keys were HELD; a remaining read, every key of its sku. */
-const readsEveryKey = (call: Call) => call.op === 'expire' || call.op === 'remaining';
-
-/** Whether dropping `chunk` keeps the history of every key the rest names. */
-function droppable(chunk: readonly SearchOperation[], rest: readonly SearchOperation[]): boolean {
-  const named = new Set(rest.flatMap((s) => keysNamed(s.op.call)));
-  const everyKey = rest.some((s) => readsEveryKey(s.op.call));
-  return chunk.every((s) => {
-    const written = keysWritten(s);
-    if (written === 'every') return named.size === 0 && !everyKey;
-    return everyKey ? written.length === 0 : written.every((k) => !named.has(k));
-  });
+/** The models a witness searches with: the checker's, and one without always-allowed answers (GAVE_UP). */
+export interface WitnessModels<C, A, T> {
+  trial: SearchModel<C, A, T, unknown, ModelState<unknown>>;
+  /**
+   * Explains what the model answers instead: an answer always allowed would otherwise always be the
+   * explanation.
+   */
+  explain: SearchModel<C, A, T, unknown, ModelState<unknown>>;
 }
 
 /** Drops operations (halves, then smaller chunks) while what is left still admits no order. */
-function shrink(
-  operations: readonly SearchOperation[],
-  admitsNone: (ops: readonly SearchOperation[]) => boolean,
+function shrink<C, A, T>(
+  operations: readonly SearchOperation<C, A, T>[],
+  view: WitnessView<C, A, T>,
+  admitsNone: (ops: readonly SearchOperation<C, A, T>[]) => boolean,
 ) {
   let current = [...operations];
   let chunk = Math.max(1, Math.ceil(current.length / 2));
@@ -68,7 +57,7 @@ function shrink(
     for (let start = 0; start < current.length; ) {
       const candidate = [...current.slice(0, start), ...current.slice(start + chunk)];
       const removed = current.slice(start, start + chunk);
-      if (candidate.some((s) => s.required) && droppable(removed, candidate) && admitsNone(candidate)) {
+      if (candidate.some((s) => s.required) && view.droppable(removed, candidate) && admitsNone(candidate)) {
         current = candidate;
         dropped = true;
       } else {
@@ -81,11 +70,11 @@ function shrink(
 }
 
 /** The model's answer for operation `i` when its recorded answer is set aside, if that explains the rest. */
-function answerInstead(
-  operations: readonly SearchOperation[],
+function answerInstead<C, A, T>(
+  operations: readonly SearchOperation<C, A, T>[],
   i: number,
-  explain: Trial,
-): Answer | undefined {
+  explain: (ops: readonly SearchOperation<C, A, T>[]) => SearchResult<A>,
+): A | undefined {
   const target = operations[i];
   if (!target || target.wanted === undefined) return undefined;
   const relaxed = operations.map((s, j) =>
@@ -96,25 +85,26 @@ function answerInstead(
   return result.order.find((o) => o.id === target.op.id)?.answer;
 }
 
-export function minimalWitness(
-  operations: readonly SearchOperation[],
-  totals: ReadonlyMap<string, number>,
-  model: ModelOptions,
+export function minimalWitness<C, A, T>(
+  operations: readonly SearchOperation<C, A, T>[],
+  models: WitnessModels<C, A, T>,
+  view: WitnessView<C, A, T>,
   start: number,
 ): { summary: string; witness: WitnessLine[] } {
-  const trial: Trial = (ops) => searchLinearization(ops, totals, { budget: TRIAL_BUDGET, model });
-  const explain: Trial = (ops) =>
-    searchLinearization(ops, totals, { budget: TRIAL_BUDGET, model: { ...model, withoutGaveUp: true } });
-  const smallest = shrink(operations, (ops) => trial(ops).kind === 'none');
+  const trial = (ops: readonly SearchOperation<C, A, T>[]) =>
+    searchLinearization(ops, models.trial, TRIAL_BUDGET);
+  const explain = (ops: readonly SearchOperation<C, A, T>[]) =>
+    searchLinearization(ops, models.explain, TRIAL_BUDGET);
+  const smallest = shrink(operations, view, (ops) => trial(ops).kind === 'none');
   const lines = smallest.map((s, i): WitnessLine => {
     const instead = answerInstead(smallest, i, explain);
     return {
       at: Math.round((s.op.invokedAt - start) * 10) / 10,
       session: s.op.session,
       node: s.op.node,
-      call: describeCall(s.op.call),
-      answer: describeEnding(s.op.ending),
-      modelAnswers: instead ? describeAnswer(instead) : undefined,
+      call: view.describeCall(s.op.call),
+      answer: describeEnding(s.op.ending, (a) => view.describeAnswer(a)),
+      modelAnswers: instead === undefined ? undefined : view.describeAnswer(instead),
     };
   });
   const blamed = lines.find((l) => l.modelAnswers !== undefined);

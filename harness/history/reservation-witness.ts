@@ -1,0 +1,43 @@
+/**
+ * How the reservation contract's operations read in a witness (witness.ts), and which of them the
+ * shrinking may drop: an operation that names a key keeps every writer of that key, so a stale REPLAY is
+ * shown with the reserve and the confirm it ignored, not alone as a replay of a key never recorded.
+ */
+import { type Answer, type Call, describeAnswer, describeCall } from './history.ts';
+import type { TimedCall } from './model.ts';
+import type { SearchOperation } from './search-operation.ts';
+import type { WitnessView } from './witness.ts';
+
+/** The request keys an operation names. */
+function keysNamed(call: Call): readonly string[] {
+  if (call.op === 'backdate') return call.requestKeys;
+  return 'requestKey' in call ? [call.requestKey] : [];
+}
+
+/** The keys an operation may have written ('every' for expire, which moves whichever keys expired). */
+function keysWritten(s: SearchOperation): readonly string[] | 'every' {
+  const { call } = s.op;
+  if (call.op === 'expire') return 'every';
+  if (call.op === 'status' || call.op === 'remaining' || call.op === 'disable') return [];
+  return keysNamed(call);
+}
+
+/** An expire's answer counts whichever keys were HELD; a remaining read, every key of its sku. */
+const readsEveryKey = (call: Call) => call.op === 'expire' || call.op === 'remaining';
+
+/** Whether dropping `chunk` keeps the history of every key the rest names. */
+function droppable(chunk: readonly SearchOperation[], rest: readonly SearchOperation[]): boolean {
+  const named = new Set(rest.flatMap((s) => keysNamed(s.op.call)));
+  const everyKey = rest.some((s) => readsEveryKey(s.op.call));
+  return chunk.every((s) => {
+    const written = keysWritten(s);
+    if (written === 'every') return named.size === 0 && !everyKey;
+    return everyKey ? written.length === 0 : written.every((k) => !named.has(k));
+  });
+}
+
+export const RESERVATION_WITNESS_VIEW: WitnessView<Call, Answer, TimedCall> = {
+  describeCall,
+  describeAnswer,
+  droppable,
+};
