@@ -22,6 +22,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/invariants.test.ts',
   'test/junit.test.ts',
   'test/layout.test.ts',
+  'test/payment-history-checker.test.ts',
   'test/payment-invariants.test.ts',
   'test/payment-module.test.ts',
   'test/open-model.test.ts',
