@@ -59,6 +59,8 @@ describe('payment cases', () => {
         results.map((r) => `${r.scenario}:${r.status}`),
         JSON.stringify(results.map((r) => r.problems)),
       ).toEqual(PAYMENT_SCENARIOS.map((s) => `${s.id}:pass`));
+      // Every case's pays and reads were checked against the payment model, none left unchecked.
+      expect(results.map((r) => r.history?.status)).toEqual(PAYMENT_SCENARIOS.map(() => 'linearizable'));
       const seed = results.find((r) => r.scenario === 'payment-seed-workers');
       expect(seed?.observations?.figures).toEqual(SEED_FIGURES);
       expect(seed?.counts).toEqual({ payments: 1, outbox: 1 });

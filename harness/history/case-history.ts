@@ -25,7 +25,7 @@ export interface HistorySummary {
   witness?: WitnessLine[];
 }
 
-function summaryOf(verdict: HistoryVerdict): HistorySummary {
+export function summaryOf(verdict: HistoryVerdict): HistorySummary {
   const base = {
     status: verdict.status,
     operations: verdict.operations,

@@ -176,7 +176,7 @@ const historySchema = z
   .strictObject({
     status: z.enum(['linearizable', 'violation', 'unchecked']),
     operations: count.describe('operations recorded, the final read included'),
-    parts: count.describe('independent parts (skus and what joins them) checked apart'),
+    parts: count.describe('independent parts (skus and what joins them; payment keys) checked apart'),
     steps: count.describe('model steps the search took'),
     ms: z.number().nonnegative().describe('how long the check took'),
     reason: z.string().optional().describe('why the history was not checked (never a pass)'),
@@ -443,6 +443,7 @@ const paymentCaseSchema = z
       .optional()
       .describe("payment and outbox rows over the keys the case sent, from the harness's own reads"),
     observations: z.record(z.string(), observedSchema).optional(),
+    history: historySchema.optional().describe("the case's pays and reads checked against the payment model"),
     fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
     problems: z.array(z.string()).optional(),
     boundary: z.string(),

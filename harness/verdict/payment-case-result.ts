@@ -3,6 +3,7 @@
  * answer counts, and the payment figures the harness read itself (report-schema.ts, `payments`).
  */
 import type { PaymentCheckName, PaymentDesign } from '../../strategies/payment/contract.ts';
+import type { HistorySummary } from '../history/case-history.ts';
 import type { Observed, OutcomeCounts } from './case-result.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 
@@ -18,6 +19,8 @@ export interface PaymentCaseResult {
   /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
   counts?: PaymentCounts;
   observations?: Record<string, Observed>;
+  /** The case's pays and reads checked against the payment model (`linearizable`). */
+  history?: HistorySummary;
   fired?: PaymentCheckName[];
   problems?: string[];
   boundary: string;

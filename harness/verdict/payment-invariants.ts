@@ -19,6 +19,9 @@ export interface PaymentAnswer {
   response?: PaymentResponse;
   sqlstate?: string;
   error?: string;
+  /** Harness clock, ms (recorder.ts): when the pay was sent and when its answer (or its loss) was in. */
+  invokedAt?: number;
+  completedAt?: number;
 }
 
 export interface PaymentProblem {

@@ -76,6 +76,7 @@ export const PAYMENT_CHECKS = [
   'reusedOtherPayload',
   'unacknowledgedPayment',
   'paymentAuditMismatch',
+  'linearizable',
   'outcomes',
   'observations',
   'errors',
@@ -96,6 +97,8 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
   unacknowledgedPayment:
     'payments under a sent key that no answer created (a rolled-back or killed attempt left a payment behind)',
   paymentAuditMismatch: "the design's own audit() disagrees with the harness's reads of the keys it sent",
+  linearizable:
+    "no order of the case's pays and reads, consistent with real time, gives every recorded answer under the payment model (a REUSED before any payment it could reuse, a CREATED after the key was paid)",
   outcomes: "the answer counts differ from the scenario's exact expectation",
   observations: "a figure the scenario observed (requests, inserted, reused, …) differs from the seed's",
   errors: 'a request failed with an exception the scenario did not cause on purpose',

@@ -9,6 +9,7 @@ import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
 import { startCommitAckProxy } from '../../crash/commit-ack-proxy.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
+import { harnessNow } from '../../history/recorder.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
 
 function caseClient(connection: CaseConnection, connectionString: string, name: string): pg.Client {
@@ -33,6 +34,7 @@ export async function payWithLostCommitAnswer(
   viaProxy.port = String(proxy.port);
   const worker = caseClient(connection, viaProxy.toString(), 'reservebench-payment-proxied');
   const reader = caseClient(connection, connection.connectionString, 'reservebench-payment-ack-check');
+  let invokedAt = harnessNow();
   try {
     await Promise.all([worker.connect(), reader.connect()]);
     // The commit's answer is the one after which the key has a payment more than before: whatever id the
@@ -40,11 +42,13 @@ export async function payWithLostCommitAnswer(
     const paymentsOfKey = async () => (await design.paymentStatus(reader, request.idempotencyKey)).length;
     const before = await paymentsOfKey();
     proxy.loseCommitAnswer(async () => (await paymentsOfKey()) > before);
+    invokedAt = harnessNow();
     const answer = await design.pay({ db: worker, pause: async () => undefined }, request);
-    return { request, ...answer };
+    return { request, ...answer, invokedAt, completedAt: harnessNow() };
   } catch (error: unknown) {
     const sqlstate = sqlstateOf(error);
-    return { request, outcome: 'INDETERMINATE', ...(sqlstate ? { sqlstate } : {}) };
+    const lost = { request, outcome: 'INDETERMINATE', invokedAt, completedAt: harnessNow() };
+    return { ...lost, ...(sqlstate ? { sqlstate } : {}) };
   } finally {
     await Promise.all([worker.end().catch(() => undefined), reader.end().catch(() => undefined)]);
     await proxy.close();

@@ -11,6 +11,7 @@ import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { Errors, oneLine } from '../../errors.ts';
+import { harnessNow } from '../../history/recorder.ts';
 import { checkPaymentAnswer } from '../../registry/payment-module.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
 import { payWithLostCommitAnswer } from './lost-commit-answer.ts';
@@ -69,6 +70,7 @@ export class PaymentSessions {
       ended: false,
       retried: false,
     };
+    const times = { invokedAt: 0 };
     const finished = (async (): Promise<PaymentAnswer> => {
       const { client } = await connected;
       const pause = async (point: PausePoint) => {
@@ -81,6 +83,7 @@ export class PaymentSessions {
         state.retried = true;
       };
       try {
+        times.invokedAt = harnessNow();
         const checked = checkPaymentAnswer(await this.design.pay({ db: client, pause, retried }, request));
         if ('problem' in checked) return { request, outcome: 'ERROR', error: checked.problem };
         return { request, ...checked.answer };
@@ -90,7 +93,8 @@ export class PaymentSessions {
           return { request, outcome: lostOutcome(state.pausedAt), ...(sqlstate ? { sqlstate } : {}) };
         return { request, outcome: 'ERROR', error: oneLine(error), ...(sqlstate ? { sqlstate } : {}) };
       }
-    })().then((answer) => {
+    })().then((untimed) => {
+      const answer = { ...untimed, invokedAt: times.invokedAt, completedAt: harnessNow() };
       state.ended = true;
       this.answers.push(answer);
       reachedWith('finished');

@@ -7,10 +7,12 @@
 import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
 import type { RunDatabase } from '../../database/database.ts';
 import { oneLine } from '../../errors.ts';
+import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
 import type { Observed } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
-import { readPaymentsBack } from '../../verdict/payment-final-read.ts';
+import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
+import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
 import { countsOf, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
 import {
   countPaymentOutcomes,
@@ -68,9 +70,10 @@ export async function runPaymentCase(
     const connection = { connectionString: db.connectionString, schema };
     const sessions = new PaymentSessions(connection, db.admin, design, settings.timeoutMs);
     const observations: Record<string, Observed> = {};
+    const reads: PaymentRead[] = [];
     try {
       await withinCaseDeadline(
-        scenario.run(scriptContext(design, scenario, sessions, observations)),
+        scenario.run(scriptContext(design, scenario, sessions, { observations, reads })),
         settings.timeoutMs,
         db,
       );
@@ -79,11 +82,13 @@ export async function runPaymentCase(
     }
     stage = 'the final read';
     const answers = sessions.recorded();
+    const readFrom = harnessNow();
     const read = await readPaymentsBack(
       connection,
       design,
       answers.map((a) => a.request.idempotencyKey),
     );
+    reads.push(...finalReads(read, readFrom, harnessNow()));
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
     const outcomes = countPaymentOutcomes(answers);
@@ -91,8 +96,10 @@ export async function runPaymentCase(
       check: 'exercised' as const,
       message,
     }));
+    const history = judgePaymentHistory(answers, reads);
     const found = [
       ...paymentInvariantProblems(answers, read, audit),
+      ...history.problems,
       ...exactOutcomes(scenario.expect.outcomes, outcomes),
       ...exactObservations(scenario.expect.observations, observations),
       ...erroredPayments(answers),
@@ -100,7 +107,14 @@ export async function runPaymentCase(
     ];
     const judgement = judgePayment(design, scenario.id, found);
     keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
-    return { ...identity, ...judgement, outcomes, counts: countsOf(read), observations };
+    return {
+      ...identity,
+      ...judgement,
+      outcomes,
+      counts: countsOf(read),
+      observations,
+      history: history.summary,
+    };
   } catch (error: unknown) {
     const problem = `${stage} failed: ${oneLine(error)}`;
     return { ...identity, status: 'broken', outcomes: {}, boundary: problem, problems: [problem] };
@@ -110,11 +124,22 @@ export async function runPaymentCase(
   }
 }
 
+/** The final read as the history records it: every key read on one connection between two instants. */
+function finalReads(read: PaymentFinalRead, invokedAt: number, completedAt: number): PaymentRead[] {
+  return [...read].map(([idempotencyKey, k]) => ({
+    idempotencyKey,
+    payments: k.payments,
+    session: FINAL_READ_SESSION,
+    invokedAt,
+    completedAt,
+  }));
+}
+
 function scriptContext(
   design: PaymentDesign,
   scenario: PaymentScenario,
   sessions: PaymentSessions,
-  observations: Record<string, Observed>,
+  seen: { observations: Record<string, Observed>; reads: PaymentRead[] },
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
   return {
@@ -126,20 +151,14 @@ function scriptContext(
     payWithLostCommitAnswer: (request) => sessions.payWithLostCommitAnswer(request),
     countsFor: async (key) => {
       const { client } = await sessions.connect();
-      return countsOf(
-        new Map([
-          [
-            key,
-            {
-              payments: await design.paymentStatus(client, key),
-              outbox: await design.outboxFor(client, key),
-            },
-          ],
-        ]),
-      );
+      const invokedAt = harnessNow();
+      const payments = await design.paymentStatus(client, key);
+      const at = { invokedAt, completedAt: harnessNow() };
+      seen.reads.push({ idempotencyKey: key, payments, session: 'counts', ...at });
+      return countsOf(new Map([[key, { payments, outbox: await design.outboxFor(client, key) }]]));
     },
     observe: (name, value) => {
-      observations[name] = value;
+      seen.observations[name] = value;
     },
   };
 }
