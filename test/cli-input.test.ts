@@ -159,11 +159,13 @@ describe('list and help', () => {
       ['payment-no-fingerprint', 'violate'],
       ['payment-split-outbox', 'violate'],
       ['payment-attempt-id-unique', 'violate'],
+      ['payment-pending-cache', 'violate'],
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',
       'payment-duplicates',
       'payment-mismatch',
+      'payment-retry-in-flight',
       'payment-seed-workers',
       'payment-worker-dies',
     ]);

@@ -26,6 +26,7 @@ describe('payment cases', () => {
       'payment-commit-ack-lost',
       'payment-duplicates',
       'payment-mismatch',
+      'payment-retry-in-flight',
       'payment-seed-workers',
       'payment-worker-dies',
     ]);
@@ -50,17 +51,19 @@ describe('payment cases', () => {
     );
   });
 
+  const UP = PAYMENT_SCENARIOS;
+
   for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {
     it(`${id} passes every payment scenario, with seed 002's figures`, async () => {
       const ref = await loadPaymentDesign(id);
       const results = [];
-      for (const s of PAYMENT_SCENARIOS) results.push(await runPaymentCase(db(), ref, s, SETTINGS));
+      for (const s of UP) results.push(await runPaymentCase(db(), ref, s, SETTINGS));
       expect(
         results.map((r) => `${r.scenario}:${r.status}`),
         JSON.stringify(results.map((r) => r.problems)),
-      ).toEqual(PAYMENT_SCENARIOS.map((s) => `${s.id}:pass`));
+      ).toEqual(UP.map((s) => `${s.id}:pass`));
       // Every case's pays and reads were checked against the payment model, none left unchecked.
-      expect(results.map((r) => r.history?.status)).toEqual(PAYMENT_SCENARIOS.map(() => 'linearizable'));
+      expect(results.map((r) => r.history?.status)).toEqual(UP.map(() => 'linearizable'));
       const seed = results.find((r) => r.scenario === 'payment-seed-workers');
       expect(seed?.observations?.figures).toEqual(SEED_FIGURES);
       expect(seed?.counts).toEqual({ payments: 1, outbox: 1 });
@@ -94,6 +97,8 @@ describe('payment cases', () => {
     // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
     ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
     ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
+    // Only the order of its answers is wrong: the history check alone sees it.
+    ['payment-pending-cache', 'payment-retry-in-flight', 'linearizable'],
   ];
   for (const [control, scenarioId, check] of CONTROLS) {
     it(`${control} is caught in ${scenarioId} by ${check}; judged as holding, it fails for it`, async () => {
@@ -107,6 +112,24 @@ describe('payment cases', () => {
       expect(failed.problems?.some((p) => p.startsWith(`${check} `))).toBe(true);
     });
   }
+
+  it('payment-pending-cache passes every other check: only the order of its answers is wrong', async () => {
+    const ref = await loadPaymentDesign('payment-pending-cache');
+    const claimed = { ...ref, design: { ...ref.design, expect: 'hold' as const } };
+    const r = await runPaymentCase(db(), claimed, scenario('payment-retry-in-flight'), SETTINGS);
+    // The counts, responses and outcomes of a safe design: one payment, one outbox row, one response.
+    expect(r).toMatchObject({
+      outcomes: { ROLLED_BACK: 1, CREATED: 1, REUSED: 1 },
+      counts: { payments: 1, outbox: 1 },
+    });
+    expect(r.fired).toEqual(['linearizable']);
+    expect(r.observations?.retryWhileHeld).toBe('done');
+    // The witness: the retry told REUSED, and the last retry that created the payment after it.
+    expect(r.history?.witness?.map((w) => w.answer)).toEqual([
+      'REUSED pay-in-flight',
+      'CREATED pay-in-flight',
+    ]);
+  });
 
   it('a control sits out the scenarios that do not catch it; n/a says where it is caught', async () => {
     const results = [];

@@ -15,6 +15,7 @@ describe('payment designs at load', () => {
       'payment-no-fingerprint:violate',
       'payment-split-outbox:violate',
       'payment-attempt-id-unique:violate',
+      'payment-pending-cache:violate',
     ]);
     for (const d of designs.filter((d) => d.expect === 'violate'))
       expect(Object.keys(d.caughtBy ?? {}).length).toBeGreaterThan(0);
@@ -69,8 +70,8 @@ describe('which contract a run drives', () => {
 
   it('nothing named: every design and scenario of both contracts', async () => {
     const all = await ids([], []);
-    expect(all.designs).toHaveLength(7);
-    expect(all.scenarios).toHaveLength(5);
+    expect(all.designs).toHaveLength(8);
+    expect(all.scenarios).toHaveLength(6);
     expect(all).toMatchObject({
       strategyNames: [],
       noReservationStrategy: false,

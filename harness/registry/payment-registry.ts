@@ -22,6 +22,7 @@ const BUILT_IN_PAYMENT = Object.fromEntries(
     'payment-no-fingerprint': 'controls/no-fingerprint.ts',
     'payment-split-outbox': 'controls/split-outbox.ts',
     'payment-attempt-id-unique': 'controls/attempt-id-unique.ts',
+    'payment-pending-cache': 'controls/pending-cache.ts',
   }).map(([id, file]) => [id, new URL(file, DESIGNS).href]),
 ) as Readonly<Record<string, string>>;
 

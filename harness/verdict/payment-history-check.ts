@@ -79,9 +79,14 @@ export function judgePaymentHistory(
   reads: readonly PaymentRead[],
 ): { summary: HistorySummary; problems: PaymentProblem[] } {
   const verdict = checkPaymentHistory(paymentCaseHistory(answers, reads));
+  // The report shows a payment case's problems, not its witness: the message carries the witness too.
+  const witness =
+    verdict.status === 'violation'
+      ? verdict.witness.map((w) => `${w.call} → ${w.answer} at ${w.at} ms`).join('; ')
+      : '';
   const problems: PaymentProblem[] =
     verdict.status === 'violation'
-      ? [{ check: 'linearizable', message: `linearizable violated: ${verdict.summary}` }]
+      ? [{ check: 'linearizable', message: `linearizable violated: ${verdict.summary} (${witness})` }]
       : [];
   return { summary: summaryOf(verdict), problems };
 }
