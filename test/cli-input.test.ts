@@ -163,6 +163,7 @@ describe('list and help', () => {
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',
+      'payment-db-crash',
       'payment-duplicates',
       'payment-mismatch',
       'payment-retry-in-flight',

@@ -67,6 +67,41 @@ describe('db-crash (immediate shutdown under 40 clients in a closed loop, then r
   });
 });
 
+describe('payment-db-crash (immediate shutdown while a pay is held before its commit, then the retry)', () => {
+  it('rolls the held pay back: the retry creates the one payment, and the history admits the crash', async () => {
+    const designs = ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable'];
+    const { code, report } = await runEmbedded([
+      '--scenario',
+      'payment-db-crash',
+      '--strategy',
+      designs.join(','),
+    ]);
+    expect(code, JSON.stringify(report.payments.map((c) => c.problems))).toBe(0);
+    for (const design of designs) {
+      const c = report.payments.find((p) => p.id === `payment-db-crash/${design}`);
+      expect(c, design).toMatchObject({
+        status: 'pass',
+        outcomes: { INDETERMINATE: 1, CREATED: 1 },
+        counts: { payments: 1, outbox: 1 },
+        history: { status: 'linearizable' },
+      });
+    }
+  });
+
+  it('is n/a, with the reason, on a server given by URL', async () => {
+    const { report } = await runJson(serverUrl, [
+      '--scenario',
+      'payment-db-crash',
+      '--strategy',
+      'payment-on-conflict',
+    ]);
+    expect(report.payments[0]).toMatchObject({
+      status: 'n/a',
+      reason: expect.stringMatching(/no way to restart/),
+    });
+  });
+});
+
 describe('backend-killed (pg_terminate_backend at before-commit and after-read)', () => {
   it('answers INDETERMINATE, rolls their work back and serves a later buyer with the unit', async () => {
     const { run, report } = await runJson(serverUrl, [

@@ -43,6 +43,10 @@ function excludedReason(scenario: Scenario, strategy: Strategy): string | undefi
   return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
 }
 
+/** Why a scenario that crashes the database is n/a on a server given by URL (payment cases say it too). */
+export const NO_RESTART =
+  'the scenario crashes and restarts the database: the run has no way to restart a server given by URL';
+
 /** The case's n/a result, or undefined when the case applies and is to be driven. */
 export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | undefined {
   const { strategy } = spec.ref;
@@ -52,9 +56,7 @@ export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | und
     belowMinimum(strategy, db.serverVersionNum) ??
     refusedNeed(caseNeeds(strategy, scenario, spec.isolation), db.capabilities) ??
     spec.blackBox?.notApplicable(scenario) ??
-    (scenario.crashesDatabase && !db.crashAndRestart
-      ? 'the scenario crashes and restarts the database: the run has no way to restart a server given by URL'
-      : undefined);
+    (scenario.crashesDatabase && !db.crashAndRestart ? NO_RESTART : undefined);
   const missing = excluded ? [] : missingFor(scenario, strategy);
   if (!excluded && missing.length === 0) return undefined;
   const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;

@@ -37,6 +37,11 @@ export interface PaymentScriptContext {
   payTogether(requests: readonly PaymentRequest[], holdAt?: PaymentPausePoint): Promise<PaymentAnswer[]>;
   /** One pay whose commit answer is lost on the way back: the worker cannot know whether it paid. */
   payWithLostCommitAnswer(request: PaymentRequest): Promise<PaymentAnswer>;
+  /**
+   * Crashes the server (immediate shutdown) and restarts it on the same data directory; a pay in flight
+   * across it answers INDETERMINATE. Only in a scenario that declares `crashesDatabase`.
+   */
+  crashDatabase(): Promise<void>;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;
@@ -59,6 +64,12 @@ export interface PaymentScenario {
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];
+  /**
+   * The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`), as a
+   * reservation scenario's crash is. Payment cases run one at a time after the reservation cases (suite.ts),
+   * so nothing runs beside the crash.
+   */
+  crashesDatabase?: boolean;
   run(ctx: PaymentScriptContext): Promise<void>;
   expect: PaymentExpectations;
 }

@@ -28,10 +28,13 @@ interface Connected {
 export class PaymentSessions {
   private readonly answers: PaymentAnswer[] = [];
   private readonly clients: pg.Client[] = [];
+  /** Database crashes so far: a pay that fails after one began while it was in flight lost its answer. */
+  private crashes = 0;
 
   constructor(
     private readonly connection: CaseConnection,
-    private readonly admin: pg.ClientBase,
+    /** The control connection of the moment: a database crash and restart replaces it. */
+    private readonly admin: () => pg.ClientBase,
     private readonly design: PaymentDesign,
     private readonly timeoutMs: number,
   ) {}
@@ -70,7 +73,7 @@ export class PaymentSessions {
       ended: false,
       retried: false,
     };
-    const times = { invokedAt: 0 };
+    const times = { invokedAt: 0, crashesBefore: this.crashes };
     const finished = (async (): Promise<PaymentAnswer> => {
       const { client } = await connected;
       const pause = async (point: PausePoint) => {
@@ -89,8 +92,12 @@ export class PaymentSessions {
         return { request, ...checked.answer };
       } catch (error: unknown) {
         const sqlstate = sqlstateOf(error);
-        if (state.killed)
-          return { request, outcome: lostOutcome(state.pausedAt), ...(sqlstate ? { sqlstate } : {}) };
+        const lost = state.killed
+          ? lostOutcome(state.pausedAt)
+          : this.crashes > times.crashesBefore
+            ? 'INDETERMINATE'
+            : undefined;
+        if (lost) return { request, outcome: lost, ...(sqlstate ? { sqlstate } : {}) };
         return { request, outcome: 'ERROR', error: oneLine(error), ...(sqlstate ? { sqlstate } : {}) };
       }
     })().then((untimed) => {
@@ -109,7 +116,7 @@ export class PaymentSessions {
       },
       kill: async () => {
         state.killed = true;
-        await this.admin.query('SELECT pg_terminate_backend($1)', [(await connected).pid]);
+        await this.admin().query('SELECT pg_terminate_backend($1)', [(await connected).pid]);
         release();
         return finished;
       },
@@ -126,7 +133,7 @@ export class PaymentSessions {
     for (;;) {
       if (state.ended) return 'done';
       if (state.retried) return 'retrying';
-      const { rows } = await this.admin.query<{ n: number }>(
+      const { rows } = await this.admin().query<{ n: number }>(
         'SELECT cardinality(pg_blocking_pids($1))::int AS n',
         [pid],
       );
@@ -151,6 +158,11 @@ export class PaymentSessions {
     const answer = await payWithLostCommitAnswer(this.connection, this.design, request);
     this.answers.push(answer);
     return answer;
+  }
+
+  /** Called before the database crashes: every pay in flight from now on may lose its answer to it. */
+  databaseCrashing(): void {
+    this.crashes += 1;
   }
 
   async close(): Promise<void> {

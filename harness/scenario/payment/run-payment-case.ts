@@ -4,7 +4,7 @@
  * driven on a schema of its own, read back through the design per key it sent, audited in one snapshot
  * and judged. A failure at any stage makes the case broken, naming the stage.
  */
-import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
+import type { PaymentAudit, PaymentDesign } from '../../../strategies/payment/contract.ts';
 import type { RunDatabase } from '../../database/database.ts';
 import { oneLine } from '../../errors.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
@@ -13,7 +13,7 @@ import type { Observed } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
-import { countsOf, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
+import { countsOf, type PaymentAnswer, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
 import {
   countPaymentOutcomes,
   erroredPayments,
@@ -21,9 +21,11 @@ import {
   exactOutcomes,
   judgePayment,
 } from '../../verdict/payment-verdict.ts';
+import { NO_RESTART } from '../applicability.ts';
 import { refusedNeed } from '../capability-needs.ts';
 import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
+import { crashPaymentDatabase } from './crash-payment-database.ts';
 import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
 import { PaymentSessions } from './payment-sessions.ts';
 
@@ -34,6 +36,7 @@ function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDataba
   }
   const refused = refusedNeed(design.needs ?? [], db.capabilities);
   if (refused) return refused;
+  if (scenario.crashesDatabase && !db.crashAndRestart) return NO_RESTART;
   const hold = scenario.holdAt;
   if (hold && !hold.some((p) => design.pausePoints.pay.includes(p))) {
     return `not covered: ${scenario.id} — pay declares no pause point ${hold.join(' or ')}`;
@@ -68,12 +71,18 @@ export async function runPaymentCase(
     await design.setup(db.admin);
     stage = 'driving the payments';
     const connection = { connectionString: db.connectionString, schema };
-    const sessions = new PaymentSessions(connection, db.admin, design, settings.timeoutMs);
+    const sessions = new PaymentSessions(connection, () => db.admin, design, settings.timeoutMs);
     const observations: Record<string, Observed> = {};
     const reads: PaymentRead[] = [];
     try {
       await withinCaseDeadline(
-        scenario.run(scriptContext(design, scenario, sessions, { observations, reads })),
+        scenario.run(
+          scriptContext(design, scenario, sessions, {
+            observations,
+            reads,
+            crash: () => crashPaymentDatabase(db, schema, sessions),
+          }),
+        ),
         settings.timeoutMs,
         db,
       );
@@ -91,30 +100,9 @@ export async function runPaymentCase(
     reads.push(...finalReads(read, readFrom, harnessNow()));
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
-    const outcomes = countPaymentOutcomes(answers);
-    const exercised = (scenario.expect.exercised?.(observations, design) ?? []).map((message) => ({
-      check: 'exercised' as const,
-      message,
-    }));
-    const history = judgePaymentHistory(answers, reads);
-    const found = [
-      ...paymentInvariantProblems(answers, read, audit),
-      ...history.problems,
-      ...exactOutcomes(scenario.expect.outcomes, outcomes),
-      ...exactObservations(scenario.expect.observations, observations),
-      ...erroredPayments(answers),
-      ...exercised,
-    ];
-    const judgement = judgePayment(design, scenario.id, found);
-    keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
-    return {
-      ...identity,
-      ...judgement,
-      outcomes,
-      counts: countsOf(read),
-      observations,
-      history: history.summary,
-    };
+    const judged = judgeCase(design, scenario, { answers, read, audit, reads, observations });
+    keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
+    return { ...identity, ...judged, counts: countsOf(read), observations };
   } catch (error: unknown) {
     const problem = `${stage} failed: ${oneLine(error)}`;
     return { ...identity, status: 'broken', outcomes: {}, boundary: problem, problems: [problem] };
@@ -122,6 +110,34 @@ export async function runPaymentCase(
     await db.admin.query('RESET search_path').catch(() => undefined);
     if (!keep) await db.dropCaseSchema(schema);
   }
+}
+
+/** What the harness recorded and read of a case, for its judgement. */
+interface CaseEvidence {
+  answers: readonly PaymentAnswer[];
+  read: PaymentFinalRead;
+  audit: PaymentAudit;
+  reads: readonly PaymentRead[];
+  observations: Readonly<Record<string, Observed>>;
+}
+
+/** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
+function judgeCase(design: PaymentDesign, scenario: PaymentScenario, e: CaseEvidence) {
+  const outcomes = countPaymentOutcomes(e.answers);
+  const exercised = (scenario.expect.exercised?.(e.observations, design) ?? []).map((message) => ({
+    check: 'exercised' as const,
+    message,
+  }));
+  const history = judgePaymentHistory(e.answers, e.reads);
+  const found = [
+    ...paymentInvariantProblems(e.answers, e.read, e.audit),
+    ...history.problems,
+    ...exactOutcomes(scenario.expect.outcomes, outcomes),
+    ...exactObservations(scenario.expect.observations, e.observations),
+    ...erroredPayments(e.answers),
+    ...exercised,
+  ];
+  return { ...judgePayment(design, scenario.id, found), outcomes, history: history.summary };
 }
 
 /** The final read as the history records it: every key read on one connection between two instants. */
@@ -139,7 +155,7 @@ function scriptContext(
   design: PaymentDesign,
   scenario: PaymentScenario,
   sessions: PaymentSessions,
-  seen: { observations: Record<string, Observed>; reads: PaymentRead[] },
+  seen: { observations: Record<string, Observed>; reads: PaymentRead[]; crash: () => Promise<void> },
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
   return {
@@ -149,6 +165,10 @@ function scriptContext(
     startPay: (request, at) => sessions.startPay(request, at),
     payTogether: (requests, at) => sessions.payTogether(requests, at),
     payWithLostCommitAnswer: (request) => sessions.payWithLostCommitAnswer(request),
+    crashDatabase: async () => {
+      if (!scenario.crashesDatabase) throw new Error(`${scenario.id} crashes the database undeclared`);
+      await seen.crash();
+    },
     countsFor: async (key) => {
       const { client } = await sessions.connect();
       const invokedAt = harnessNow();
