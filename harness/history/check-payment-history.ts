@@ -50,7 +50,9 @@ function byKey(operations: readonly PaymentHistoryOperation[]): PaymentHistoryOp
   const parts = new Map<string, PaymentHistoryOperation[]>();
   for (const op of operations) {
     const key = keyOf(op.call);
-    parts.set(key, [...(parts.get(key) ?? []), op]);
+    const part = parts.get(key);
+    if (part) part.push(op);
+    else parts.set(key, [op]);
   }
   return [...parts.values()];
 }
