@@ -2,7 +2,8 @@
  * The payment contract's history check against small histories whose verdict is known by hand: each
  * transition of the per-key register, real-time order, concurrency, unknown and aborted endings, a
  * response nobody heard told by a later answer, independent keys, and the witness a violation is shown
- * with; then histories linearizable by construction, for false alarms.
+ * with; histories linearizable by construction, for false alarms; and a case's history as the harness
+ * builds it from its records (a killed pay left out, a crashed one of unknown ending).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import type {
 } from '../harness/history/payment-history.ts';
 import { syntheticPaymentHistory } from '../harness/history/synthetic-payment-history.ts';
 import { paymentRequest } from '../harness/scenario/payment/payment-scenario.ts';
+import { judgePaymentHistory, type PaymentRead } from '../harness/verdict/payment-history-check.ts';
+import type { PaymentAnswer } from '../harness/verdict/payment-invariants.ts';
 
 type Row = [
   call: PaymentCall,
@@ -229,5 +232,42 @@ describe('the payment history checker on histories linearizable by construction'
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a payment case's history, as the harness builds it from its records", () => {
+  const request = paymentRequest(KEY, 'pay-in-flight');
+  const answer = (outcome: string, invokedAt: number, completedAt: number, paid = false): PaymentAnswer => ({
+    request,
+    outcome,
+    ...(paid ? { response: response('pay-in-flight') } : {}),
+    invokedAt,
+    completedAt,
+  });
+  const finalRead: PaymentRead = {
+    idempotencyKey: KEY,
+    payments: [{ fingerprint: request.fingerprint, ...response('pay-in-flight') }],
+    session: 'final-read',
+    invokedAt: 50,
+    completedAt: 51,
+  };
+
+  it('leaves a killed pay out, and judges the REUSED told before the CREATED was sent', () => {
+    const judged = judgePaymentHistory(
+      [answer('REUSED', 1, 2, true), answer('ROLLED_BACK', 0, 3), answer('CREATED', 4, 5, true)],
+      [finalRead],
+    );
+    expect(judged.summary).toMatchObject({ status: 'violation', operations: 4, parts: 1 });
+    expect(judged.problems.map((p) => p.check)).toEqual(['linearizable']);
+    expect(judged.problems[0]?.message).toContain(
+      `pay ${KEY} pay-in-flight 3000 → REUSED pay-in-flight at 1 ms`,
+    );
+  });
+
+  it('places a pay the crash cut off (INDETERMINATE) anywhere, or nowhere', () => {
+    for (const retry of [answer('CREATED', 10, 11, true), answer('REUSED', 10, 11, true)]) {
+      const judged = judgePaymentHistory([answer('INDETERMINATE', 0, 5), retry], [finalRead]);
+      expect(judged).toMatchObject({ summary: { status: 'linearizable' }, problems: [] });
+    }
   });
 });
