@@ -163,6 +163,7 @@ describe('list and help', () => {
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',
       'payment-duplicates',
+      'payment-kill-9',
       'payment-mismatch',
       'payment-seed-workers',
       'payment-worker-dies',

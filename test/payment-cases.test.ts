@@ -25,6 +25,7 @@ describe('payment cases', () => {
     expect(PAYMENT_SCENARIOS.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',
       'payment-duplicates',
+      'payment-kill-9',
       'payment-mismatch',
       'payment-seed-workers',
       'payment-worker-dies',
@@ -65,6 +66,8 @@ describe('payment cases', () => {
       const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
       expect(mismatch?.outcomes).toEqual({ CREATED: 1, MISMATCH: 1 });
       expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
+      const killed = results.find((r) => r.scenario === 'payment-kill-9');
+      expect(killed?.outcomes).toEqual({ CREATED: 1, ROLLED_BACK: 1 });
     });
   }
 
@@ -89,6 +92,7 @@ describe('payment cases', () => {
     ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
+    ['payment-split-outbox', 'payment-kill-9', 'outboxMatchesPayment'],
     // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
     ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
     ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
@@ -105,6 +109,13 @@ describe('payment cases', () => {
       expect(failed.problems?.some((p) => p.startsWith(`${check} `))).toBe(true);
     });
   }
+
+  it('split-outbox killed -9 after its payment committed: the kill is INDETERMINATE, the retry REUSED', async () => {
+    const ref = await loadPaymentDesign('payment-split-outbox');
+    const r = await runPaymentCase(db(), ref, scenario('payment-kill-9'), SETTINGS);
+    expect(r.outcomes).toEqual({ REUSED: 1, INDETERMINATE: 1 });
+    expect(r.observations?.counts).toEqual({ payment: 1, outbox: 0 });
+  });
 
   it('a control sits out the scenarios that do not catch it; n/a says where it is caught', async () => {
     const results = [];

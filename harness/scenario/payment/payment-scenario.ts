@@ -25,6 +25,14 @@ export interface PayInFlight {
   kill(): Promise<PaymentAnswer>;
 }
 
+/** A pay killed -9 in a crash child: the stage line it printed, the signal it died of, what was recorded. */
+export interface PaymentCrash {
+  /** The pause point it printed its stage line at, or 'done' when it finished before reaching it. */
+  stage: string;
+  signal: string;
+  answer: PaymentAnswer;
+}
+
 export interface PaymentScriptContext {
   design: PaymentDesign;
   /** The first of the scenario's `holdAt` points the design declares (the scenario is n/a without one). */
@@ -37,6 +45,8 @@ export interface PaymentScriptContext {
   payTogether(requests: readonly PaymentRequest[], holdAt?: PaymentPausePoint): Promise<PaymentAnswer[]>;
   /** One pay whose commit answer is lost on the way back: the worker cannot know whether it paid. */
   payWithLostCommitAnswer(request: PaymentRequest): Promise<PaymentAnswer>;
+  /** One pay in a child process killed -9 at `crashAt` (seen there by its stage line), then seen gone. */
+  crashPay(request: PaymentRequest, crashAt: PaymentPausePoint): Promise<PaymentCrash>;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;

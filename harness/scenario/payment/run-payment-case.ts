@@ -22,6 +22,7 @@ import {
 import { refusedNeed } from '../capability-needs.ts';
 import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
+import { crashPayOf } from './payment-crash.ts';
 import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
 import { PaymentSessions } from './payment-sessions.ts';
 
@@ -67,10 +68,12 @@ export async function runPaymentCase(
     stage = 'driving the payments';
     const connection = { connectionString: db.connectionString, schema };
     const sessions = new PaymentSessions(connection, db.admin, design, settings.timeoutMs);
+    const control = { admin: db.admin, timeoutMs: settings.timeoutMs };
+    const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions) };
     const observations: Record<string, Observed> = {};
     try {
       await withinCaseDeadline(
-        scenario.run(scriptContext(design, scenario, sessions, observations)),
+        scenario.run(scriptContext(design, scenario, sessions, observations, faults)),
         settings.timeoutMs,
         db,
       );
@@ -115,6 +118,7 @@ function scriptContext(
   scenario: PaymentScenario,
   sessions: PaymentSessions,
   observations: Record<string, Observed>,
+  faults: Pick<PaymentScriptContext, 'crashPay'>,
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
   return {
@@ -124,6 +128,7 @@ function scriptContext(
     startPay: (request, at) => sessions.startPay(request, at),
     payTogether: (requests, at) => sessions.payTogether(requests, at),
     payWithLostCommitAnswer: (request) => sessions.payWithLostCommitAnswer(request),
+    ...faults,
     countsFor: async (key) => {
       const { client } = await sessions.connect();
       return countsOf(
