@@ -165,6 +165,7 @@ describe('list and help', () => {
       'payment-duplicates',
       'payment-kill-9',
       'payment-mismatch',
+      'payment-order-flow',
       'payment-seed-workers',
       'payment-worker-dies',
     ]);

@@ -27,6 +27,7 @@ describe('payment cases', () => {
       'payment-duplicates',
       'payment-kill-9',
       'payment-mismatch',
+      'payment-order-flow',
       'payment-seed-workers',
       'payment-worker-dies',
     ]);
@@ -68,6 +69,13 @@ describe('payment cases', () => {
       expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
       const killed = results.find((r) => r.scenario === 'payment-kill-9');
       expect(killed?.outcomes).toEqual({ CREATED: 1, ROLLED_BACK: 1 });
+      const flow = results.find((r) => r.scenario === 'payment-order-flow');
+      const payPoints = ref.design.pausePoints.pay.map((p) => `pay:${p}`);
+      expect(flow?.observations?.crashedAt).toBe(
+        ['reserve:after-read', 'reserve:before-commit', ...payPoints].join(', '),
+      );
+      // One order per crash point, each paid once: the killed pays rolled back, the retries created.
+      expect(flow?.counts).toEqual({ payments: 2 + payPoints.length, outbox: 2 + payPoints.length });
     });
   }
 
@@ -93,6 +101,7 @@ describe('payment cases', () => {
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
     ['payment-split-outbox', 'payment-kill-9', 'outboxMatchesPayment'],
+    ['payment-split-outbox', 'payment-order-flow', 'outboxMatchesPayment'],
     // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
     ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
     ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
@@ -116,6 +125,23 @@ describe('payment cases', () => {
     expect(r.outcomes).toEqual({ REUSED: 1, INDETERMINATE: 1 });
     expect(r.observations?.counts).toEqual({ payment: 1, outbox: 0 });
   });
+
+  // The order flow's own checks, each broken alone by a reservation fixture paired with payment-on-conflict.
+  const ORDER_BREAKERS: [string, string][] = [
+    ['confirm-gives-unit-back', 'soldMatchesOrders'],
+    ['confirm-answers-true', 'paidUnconfirmed'],
+  ];
+  for (const [fixture, check] of ORDER_BREAKERS) {
+    it(`payment-order-flow beside ${fixture} fails for ${check} alone`, async () => {
+      const flow = scenario('payment-order-flow');
+      const stock = flow.orderFlow?.stock ?? { sku: '', total: 0 };
+      const paired = { ...flow, orderFlow: { strategy: `test/fixtures/checks/${fixture}.ts`, stock } };
+      const r = await runPaymentCase(db(), await loadPaymentDesign('payment-on-conflict'), paired, SETTINGS);
+      expect(r.status).toBe('fail');
+      expect(r.fired).toEqual([check]);
+      expect(r.problems?.every((p) => p.startsWith(`${check} `))).toBe(true);
+    });
+  }
 
   it('a control sits out the scenarios that do not catch it; n/a says where it is caught', async () => {
     const results = [];

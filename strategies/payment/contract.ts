@@ -76,6 +76,8 @@ export const PAYMENT_CHECKS = [
   'reusedOtherPayload',
   'unacknowledgedPayment',
   'paymentAuditMismatch',
+  'soldMatchesOrders',
+  'paidUnconfirmed',
   'outcomes',
   'observations',
   'errors',
@@ -96,6 +98,9 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
   unacknowledgedPayment:
     'payments under a sent key that no answer created (a rolled-back or killed attempt left a payment behind)',
   paymentAuditMismatch: "the design's own audit() disagrees with the harness's reads of the keys it sent",
+  soldMatchesOrders:
+    "in an order flow: units gone from the reservation strategy's stock (total − remaining) differ from the orders whose reservation is HELD or CONFIRMED",
+  paidUnconfirmed: "in an order flow: a payment under an order's key whose reservation is not CONFIRMED",
   outcomes: "the answer counts differ from the scenario's exact expectation",
   observations: "a figure the scenario observed (requests, inserted, reused, …) differs from the seed's",
   errors: 'a request failed with an exception the scenario did not cause on purpose',

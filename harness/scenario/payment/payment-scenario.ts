@@ -12,6 +12,7 @@ import type {
 import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { OrderFlow, OrderFlowSpec } from './order-flow-scenario.ts';
 
 /** A `pay` started on a session of its own, held at a pause point or on its way to its answer. */
 export interface PayInFlight {
@@ -47,6 +48,8 @@ export interface PaymentScriptContext {
   payWithLostCommitAnswer(request: PaymentRequest): Promise<PaymentAnswer>;
   /** One pay in a child process killed -9 at `crashAt` (seen there by its stage line), then seen gone. */
   crashPay(request: PaymentRequest, crashAt: PaymentPausePoint): Promise<PaymentCrash>;
+  /** The order flow, when the scenario declares `orderFlow`. */
+  orders?: OrderFlow;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;
@@ -69,6 +72,8 @@ export interface PaymentScenario {
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];
+  /** A reservation strategy driven beside the design (order-flow-scenario.ts); its reads join the checks. */
+  orderFlow?: OrderFlowSpec;
   run(ctx: PaymentScriptContext): Promise<void>;
   expect: PaymentExpectations;
 }

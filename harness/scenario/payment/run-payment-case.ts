@@ -22,6 +22,7 @@ import {
 import { refusedNeed } from '../capability-needs.ts';
 import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
+import { openOrderFlow } from './order-flow.ts';
 import { crashPayOf } from './payment-crash.ts';
 import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
 import { PaymentSessions } from './payment-sessions.ts';
@@ -69,7 +70,13 @@ export async function runPaymentCase(
     const connection = { connectionString: db.connectionString, schema };
     const sessions = new PaymentSessions(connection, db.admin, design, settings.timeoutMs);
     const control = { admin: db.admin, timeoutMs: settings.timeoutMs };
-    const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions) };
+    const orders = await openOrderFlow(scenario.orderFlow, {
+      connection,
+      ...control,
+      payment: ref,
+      sessions,
+    });
+    const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions), orders };
     const observations: Record<string, Observed> = {};
     try {
       await withinCaseDeadline(
@@ -78,15 +85,12 @@ export async function runPaymentCase(
         db,
       );
     } finally {
-      await sessions.close();
+      await Promise.all([sessions.close(), orders?.close()]);
     }
     stage = 'the final read';
     const answers = sessions.recorded();
-    const read = await readPaymentsBack(
-      connection,
-      design,
-      answers.map((a) => a.request.idempotencyKey),
-    );
+    const keys = [...answers.map((a) => a.request.idempotencyKey), ...(orders?.keys ?? [])];
+    const read = await readPaymentsBack(connection, design, keys);
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
     const outcomes = countPaymentOutcomes(answers);
@@ -96,6 +100,7 @@ export async function runPaymentCase(
     }));
     const found = [
       ...paymentInvariantProblems(answers, read, audit),
+      ...((await orders?.problems(read)) ?? []),
       ...exactOutcomes(scenario.expect.outcomes, outcomes),
       ...exactObservations(scenario.expect.observations, observations),
       ...erroredPayments(answers),
@@ -118,7 +123,7 @@ function scriptContext(
   scenario: PaymentScenario,
   sessions: PaymentSessions,
   observations: Record<string, Observed>,
-  faults: Pick<PaymentScriptContext, 'crashPay'>,
+  faults: Pick<PaymentScriptContext, 'crashPay' | 'orders'>,
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
   return {

@@ -8,8 +8,9 @@
  *
  * How the suite catches it every run: payment-worker-dies holds the first worker at
  * `between-transactions` and terminates its backend there, then retries the key on another session;
- * payment-kill-9 kills the worker's process -9 there (a crash child). The harness reads the key's payment
- * and outbox rows.
+ * payment-kill-9 kills the worker's process -9 there (a crash child), and payment-order-flow kills the pay
+ * step of an order there before retrying the flow from the top. The harness reads the key's payment and
+ * outbox rows.
  */
 
 import { inTransaction } from '../../support/transaction.ts';
@@ -33,6 +34,7 @@ const paymentSplitOutbox: PaymentDesign = {
   caughtBy: {
     'payment-worker-dies': ['outboxMatchesPayment'],
     'payment-kill-9': ['outboxMatchesPayment'],
+    'payment-order-flow': ['outboxMatchesPayment'],
   },
   pausePoints: { pay: ['between-transactions'] },
 
