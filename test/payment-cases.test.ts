@@ -95,36 +95,32 @@ describe('payment cases', () => {
     expect(seen['payment-serializable']).not.toBe('blocked');
   });
 
-  const CONTROLS: [string, string, string][] = [
+  /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */
+  const CONTROLS: [string, string, string, Record<string, number>?][] = [
     ['payment-check-then-insert', 'payment-seed-workers', 'onePaymentPerKey'],
     ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
-    ['payment-split-outbox', 'payment-kill-9', 'outboxMatchesPayment'],
+    // Killed -9 after its payment committed: the kill is INDETERMINATE, the retry finds it, REUSED.
+    ['payment-split-outbox', 'payment-kill-9', 'outboxMatchesPayment', { REUSED: 1, INDETERMINATE: 1 }],
     ['payment-split-outbox', 'payment-order-flow', 'outboxMatchesPayment'],
     // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
     ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
     ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
   ];
-  for (const [control, scenarioId, check] of CONTROLS) {
+  for (const [control, scenarioId, check, outcomes] of CONTROLS) {
     it(`${control} is caught in ${scenarioId} by ${check}; judged as holding, it fails for it`, async () => {
       const ref = await loadPaymentDesign(control);
       const caught = await runPaymentCase(db(), ref, scenario(scenarioId), SETTINGS);
       expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
       expect(caught.fired).toContain(check);
+      if (outcomes) expect(caught.outcomes).toEqual(outcomes);
       const claimed = { ...ref, design: { ...ref.design, expect: 'hold' as const } };
       const failed = await runPaymentCase(db(), claimed, scenario(scenarioId), SETTINGS);
       expect(failed.status).toBe('fail');
       expect(failed.problems?.some((p) => p.startsWith(`${check} `))).toBe(true);
     });
   }
-
-  it('split-outbox killed -9 after its payment committed: the kill is INDETERMINATE, the retry REUSED', async () => {
-    const ref = await loadPaymentDesign('payment-split-outbox');
-    const r = await runPaymentCase(db(), ref, scenario('payment-kill-9'), SETTINGS);
-    expect(r.outcomes).toEqual({ REUSED: 1, INDETERMINATE: 1 });
-    expect(r.observations?.counts).toEqual({ payment: 1, outbox: 0 });
-  });
 
   // The order flow's own checks, each broken alone by a reservation fixture paired with payment-on-conflict.
   const ORDER_BREAKERS: [string, string][] = [
