@@ -26,8 +26,6 @@ export interface OrderRun {
 }
 
 export interface OrderFlow {
-  /** The reservation strategy's id. */
-  strategyId: string;
   /** Every pause point the two designs declare, step by step in the flow's order. */
   crashPoints: readonly OrderCrashPoint[];
   /** Runs order `n`'s steps before the crash's in process, then its step in a crash child killed -9 there. */

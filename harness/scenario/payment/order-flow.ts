@@ -20,10 +20,15 @@ import type { PaymentProblem } from '../../verdict/payment-invariants.ts';
 import { TTL_MS } from '../scenario.ts';
 import type { OrderCrashPoint, OrderFlow, OrderFlowSpec, OrderRun } from './order-flow-scenario.ts';
 import { crashPayOf } from './payment-crash.ts';
+import { SEED_PAYMENT } from './payment-scenario.ts';
 import type { PaymentSessions } from './payment-sessions.ts';
 
 /** Seed 002's payload, paid for every order. */
-const PAYLOAD = { amount: 3000, currency: 'CNY', merchant: 'demo' } as const;
+const PAYLOAD = {
+  amount: SEED_PAYMENT.amount,
+  currency: SEED_PAYMENT.currency,
+  merchant: SEED_PAYMENT.merchant,
+} as const;
 
 export interface OrderFlowDeps {
   connection: CaseConnection;
@@ -36,7 +41,6 @@ export interface OrderFlowDeps {
 }
 
 export class OrderFlowDriver implements OrderFlow {
-  readonly strategyId: string;
   readonly crashPoints: readonly OrderCrashPoint[];
   /** Every order key the case drove, for the final read. */
   readonly keys = new Set<string>();
@@ -45,7 +49,6 @@ export class OrderFlowDriver implements OrderFlow {
 
   constructor(private readonly deps: OrderFlowDeps) {
     const { strategy } = deps.strategy;
-    this.strategyId = strategy.id;
     // Every pause point of each step, in the flow's order: reserve's, confirm's, then pay's.
     this.crashPoints = [
       ...(strategy.pausePoints.reserve ?? []).map((point) => ({ step: 'reserve' as const, point })),

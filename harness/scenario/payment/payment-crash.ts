@@ -28,7 +28,7 @@ export function crashPayOf(
   };
 }
 
-export async function payKilledAt(
+async function payKilledAt(
   connection: CaseConnection,
   control: { admin: ClientBase; timeoutMs: number },
   moduleUrl: string,
