@@ -26,7 +26,9 @@ describe('payment cases', () => {
       'payment-commit-ack-lost',
       'payment-db-crash',
       'payment-duplicates',
+      'payment-kill-9',
       'payment-mismatch',
+      'payment-order-flow',
       'payment-retry-in-flight',
       'payment-seed-workers',
       'payment-worker-dies',
@@ -72,6 +74,15 @@ describe('payment cases', () => {
       const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
       expect(mismatch?.outcomes).toEqual({ CREATED: 1, MISMATCH: 1 });
       expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
+      const killed = results.find((r) => r.scenario === 'payment-kill-9');
+      expect(killed?.outcomes).toEqual({ CREATED: 1, ROLLED_BACK: 1 });
+      const flow = results.find((r) => r.scenario === 'payment-order-flow');
+      const payPoints = ref.design.pausePoints.pay.map((p) => `pay:${p}`);
+      expect(flow?.observations?.crashedAt).toBe(
+        ['reserve:after-read', 'reserve:before-commit', ...payPoints].join(', '),
+      );
+      // One order per crash point, each paid once: the killed pays rolled back, the retries created.
+      expect(flow?.counts).toEqual({ payments: 2 + payPoints.length, outbox: 2 + payPoints.length });
     });
   }
 
@@ -91,23 +102,28 @@ describe('payment cases', () => {
     expect(seen['payment-serializable']).not.toBe('blocked');
   });
 
-  const CONTROLS: [string, string, string][] = [
+  /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */
+  const CONTROLS: [string, string, string, Record<string, number>?][] = [
     ['payment-check-then-insert', 'payment-seed-workers', 'onePaymentPerKey'],
     ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],
+    // Killed -9 after its payment committed: the kill is INDETERMINATE, the retry finds it, REUSED.
+    ['payment-split-outbox', 'payment-kill-9', 'outboxMatchesPayment', { REUSED: 1, INDETERMINATE: 1 }],
+    ['payment-split-outbox', 'payment-order-flow', 'outboxMatchesPayment'],
     // Proves payment-commit-ack-lost can fail: a retry of a committed key that pays again.
     ['payment-attempt-id-unique', 'payment-commit-ack-lost', 'onePaymentPerKey'],
     ['payment-attempt-id-unique', 'payment-duplicates', 'onePaymentPerKey'],
     // Only the order of its answers is wrong: the history check alone sees it.
     ['payment-pending-cache', 'payment-retry-in-flight', 'linearizable'],
   ];
-  for (const [control, scenarioId, check] of CONTROLS) {
+  for (const [control, scenarioId, check, outcomes] of CONTROLS) {
     it(`${control} is caught in ${scenarioId} by ${check}; judged as holding, it fails for it`, async () => {
       const ref = await loadPaymentDesign(control);
       const caught = await runPaymentCase(db(), ref, scenario(scenarioId), SETTINGS);
       expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
       expect(caught.fired).toContain(check);
+      if (outcomes) expect(caught.outcomes).toEqual(outcomes);
       const claimed = { ...ref, design: { ...ref.design, expect: 'hold' as const } };
       const failed = await runPaymentCase(db(), claimed, scenario(scenarioId), SETTINGS);
       expect(failed.status).toBe('fail');
@@ -132,6 +148,22 @@ describe('payment cases', () => {
       'CREATED pay-in-flight',
     ]);
   });
+  // The order flow's own checks, each broken alone by a reservation fixture paired with payment-on-conflict.
+  const ORDER_BREAKERS: [string, string][] = [
+    ['confirm-gives-unit-back', 'soldMatchesOrders'],
+    ['confirm-answers-true', 'paidUnconfirmed'],
+  ];
+  for (const [fixture, check] of ORDER_BREAKERS) {
+    it(`payment-order-flow beside ${fixture} fails for ${check} alone`, async () => {
+      const flow = scenario('payment-order-flow');
+      const stock = flow.orderFlow?.stock ?? { sku: '', total: 0 };
+      const paired = { ...flow, orderFlow: { strategy: `test/fixtures/checks/${fixture}.ts`, stock } };
+      const r = await runPaymentCase(db(), await loadPaymentDesign('payment-on-conflict'), paired, SETTINGS);
+      expect(r.status).toBe('fail');
+      expect(r.fired).toEqual([check]);
+      expect(r.problems?.every((p) => p.startsWith(`${check} `))).toBe(true);
+    });
+  }
 
   it('a control sits out the scenarios that do not catch it; n/a says where it is caught', async () => {
     const results = [];

@@ -5,6 +5,8 @@
  * (payment-cases.test.ts) show the controls caught by these checks on real rows.
  */
 import { describe, expect, it } from 'vitest';
+import type { KeyStatus } from '../harness/verdict/final-read.ts';
+import { type OrdersRead, orderInvariantProblems } from '../harness/verdict/order-invariants.ts';
 import type { KeyReading, PaymentFinalRead } from '../harness/verdict/payment-final-read.ts';
 import { type PaymentAnswer, paymentInvariantProblems } from '../harness/verdict/payment-invariants.ts';
 import type { PaymentAudit, PaymentRequest } from '../strategies/payment/contract.ts';
@@ -124,5 +126,60 @@ describe('payment invariants', () => {
     expect(fired(HEALTHY_ANSWERS, healthyKey, { ...AUDIT, payments: 2, paymentsWithoutOutbox: 1 })).toEqual([
       'paymentAuditMismatch',
     ]);
+  });
+});
+
+describe('order flow invariants', () => {
+  const stock = { sku: 'sku-lab-01', total: 10 };
+  const orders = (statuses: [string, KeyStatus][], remaining: number): OrdersRead => ({
+    stock,
+    reservations: { statuses: new Map(statuses), remaining: new Map([[stock.sku, remaining]]) },
+  });
+  const paid: PaymentFinalRead = new Map([
+    [KEY, healthyKey],
+    ['order-2', { payments: [], outbox: [] }],
+  ]);
+  const firedOn = (read: OrdersRead) => orderInvariantProblems(read, paid).map((p) => p.check);
+
+  it('fire nothing when the paid order is CONFIRMED and each held unit is gone from the stock', () => {
+    expect(
+      firedOn(
+        orders(
+          [
+            [KEY, 'CONFIRMED'],
+            ['order-2', 'HELD'],
+          ],
+          8,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('soldMatchesOrders: a confirmed unit back on the stock row', () => {
+    expect(
+      firedOn(
+        orders(
+          [
+            [KEY, 'CONFIRMED'],
+            ['order-2', 'HELD'],
+          ],
+          9,
+        ),
+      ),
+    ).toEqual(['soldMatchesOrders']);
+  });
+
+  it('paidUnconfirmed: a payment under an order still HELD (its stock agreeing)', () => {
+    expect(
+      firedOn(
+        orders(
+          [
+            [KEY, 'HELD'],
+            ['order-2', 'EXPIRED'],
+          ],
+          9,
+        ),
+      ),
+    ).toEqual(['paidUnconfirmed']);
   });
 });

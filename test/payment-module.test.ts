@@ -71,7 +71,7 @@ describe('which contract a run drives', () => {
   it('nothing named: every design and scenario of both contracts', async () => {
     const all = await ids([], []);
     expect(all.designs).toHaveLength(8);
-    expect(all.scenarios).toHaveLength(7);
+    expect(all.scenarios).toHaveLength(9);
     expect(all).toMatchObject({
       strategyNames: [],
       noReservationStrategy: false,

@@ -1,11 +1,13 @@
 /**
- * A separate Node process that runs one strategy operation on its own connection and, at the named pause
+ * A separate Node process that runs one operation on its own connection — a reservation strategy's
+ * reserve, confirm or expire, or a payment design's pay, as the order says — and, at the named pause
  * point, prints a stage line and waits — to be killed with SIGKILL by the parent (seed C28-09/C28-11). Its
  * work is exactly as far as the pause point: nothing after it ever runs.
  */
 import pg from 'pg';
-import type { PausePoint } from '../../strategies/contract.ts';
+import type { PausePoint, SessionContext } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
+import { importPaymentDesign } from '../registry/payment-registry.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
@@ -14,7 +16,6 @@ const order = await new Promise<CrashOrder>((resolve) =>
 );
 // Nothing more comes over the channel; an open one would keep the process alive after its work is done.
 process.disconnect?.();
-const strategy = await importStrategy(order.strategyModuleUrl);
 const client = new pg.Client({
   connectionString: order.connectionString,
   application_name: order.applicationName,
@@ -27,14 +28,25 @@ const pause = async (point: PausePoint): Promise<void> => {
   // Never resumes; the open connection keeps the process alive until the parent kills it.
   await new Promise<never>(() => undefined);
 };
-const pausesAt = (point: PausePoint): boolean => point === order.crashAt;
-const { operation } = order;
-let result: unknown;
-if (operation === 'expire') {
-  if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);
-  result = await strategy.expire({ db: client, pause, pausesAt });
-} else {
-  result = await strategy.reserve({ db: client, pause, pausesAt, node: operation.node }, operation.reserve);
+const session: SessionContext = { db: client, pause, pausesAt: (point) => point === order.crashAt };
+
+async function run(): Promise<unknown> {
+  if (order.contract === 'payment') {
+    return (await importPaymentDesign(order.moduleUrl)).pay(session, order.operation.pay);
+  }
+  const strategy = await importStrategy(order.moduleUrl);
+  const { operation } = order;
+  if (operation === 'expire') {
+    if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);
+    return strategy.expire(session);
+  }
+  if ('confirm' in operation) {
+    if (!strategy.confirm) throw new Error(`${strategy.id} has no confirm`);
+    return strategy.confirm(session, operation.confirm);
+  }
+  return strategy.reserve({ ...session, node: operation.node }, operation.reserve);
 }
+
+const result = await run();
 process.stdout.write(`${DONE_PREFIX}${JSON.stringify(result)}\n`);
 await client.end();

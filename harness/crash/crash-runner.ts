@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
 import { Errors } from '../errors.ts';
-import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
+import { type CrashOrder, crashOperationName, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
 const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -16,6 +16,18 @@ const TSX_LOADER = import.meta.resolve('tsx');
 export type CrashedChild =
   | { stage: string; killAndWaitGone(): Promise<{ signal: NodeJS.Signals | null }> }
   | { stage: 'done'; result: unknown };
+
+/**
+ * Crash children started by this process: one count over every case, so that two cases running side by
+ * side (`run --jobs`) never give two children the name the kill waits on.
+ */
+let crashChildren = 0;
+
+/** A name no other crash child of this process has, for its application_name. */
+export function crashChildName(): string {
+  crashChildren += 1;
+  return `reservebench-crash-${process.pid}-${crashChildren}`;
+}
 
 export async function runUntilStage(
   order: CrashOrder,
@@ -51,7 +63,7 @@ export async function runUntilStage(
   if (line === 'timeout' || line === undefined) {
     child.kill('SIGKILL');
     throw Errors.barrierTimeout(
-      `crash child (${typeof order.operation === 'string' ? order.operation : 'reserve'} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+      `crash child (${crashOperationName(order)} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
       timeoutMs / 1000,
     );
   }

@@ -60,6 +60,11 @@ export async function paymentDesignAtPath(name: string): Promise<PaymentDesignRe
   return declaresPaymentContract(module) ? checkedDesign(module, moduleUrl, name) : undefined;
 }
 
+/** The payment design a module exports, checked (a crash child imports its case's design again by URL). */
+export async function importPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
+  return checkedDesign(await import(moduleUrl), moduleUrl, moduleUrl).design;
+}
+
 function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): PaymentDesignRef {
   const checked = checkPaymentDesign((module as { default?: unknown }).default);
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);

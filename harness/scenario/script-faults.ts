@@ -5,15 +5,9 @@
  */
 import pg from 'pg';
 import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
-import { runUntilStage } from '../crash/crash-runner.ts';
+import { crashChildName, runUntilStage } from '../crash/crash-runner.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
-
-/**
- * Crash children started by this process: one count over every case, so that two cases running side by
- * side (`run --jobs`) never give two children the name the kill waits on.
- */
-let crashChildren = 0;
 
 export function scriptFaults(
   scope: ScriptScope,
@@ -21,13 +15,13 @@ export function scriptFaults(
   const { db, ref, connection, timeoutMs, sessions, record } = scope;
   return {
     crash(operation, crashAt) {
-      crashChildren += 1;
       const order = {
-        strategyModuleUrl: ref.moduleUrl,
+        contract: 'reservation' as const,
+        moduleUrl: ref.moduleUrl,
         connectionString: db.connectionString,
         schema: connection.schema,
         ...(connection.isolation ? { isolation: connection.isolation } : {}),
-        applicationName: `reservebench-crash-${process.pid}-${crashChildren}`,
+        applicationName: crashChildName(),
         operation,
         crashAt,
       };

@@ -77,6 +77,8 @@ export const PAYMENT_CHECKS = [
   'unacknowledgedPayment',
   'paymentAuditMismatch',
   'linearizable',
+  'soldMatchesOrders',
+  'paidUnconfirmed',
   'outcomes',
   'observations',
   'errors',
@@ -99,6 +101,9 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
   paymentAuditMismatch: "the design's own audit() disagrees with the harness's reads of the keys it sent",
   linearizable:
     "no order of the case's pays and reads, consistent with real time, gives every recorded answer under the payment model (a REUSED before any payment it could reuse, a CREATED after the key was paid)",
+  soldMatchesOrders:
+    "in an order flow: units gone from the reservation strategy's stock (total − remaining) differ from the orders whose reservation is HELD or CONFIRMED",
+  paidUnconfirmed: "in an order flow: a payment under an order's key whose reservation is not CONFIRMED",
   outcomes: "the answer counts differ from the scenario's exact expectation",
   observations: "a figure the scenario observed (requests, inserted, reused, …) differs from the seed's",
   errors: 'a request failed with an exception the scenario did not cause on purpose',

@@ -12,6 +12,7 @@ import type {
 import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { OrderFlow, OrderFlowSpec } from './order-flow-scenario.ts';
 
 /** A `pay` started on a session of its own, held at a pause point or on its way to its answer. */
 export interface PayInFlight {
@@ -23,6 +24,14 @@ export interface PayInFlight {
   resume(): Promise<PaymentAnswer>;
   /** Terminates the session's backend where it is held (a worker dying there) and records the loss. */
   kill(): Promise<PaymentAnswer>;
+}
+
+/** A pay killed -9 in a crash child: the stage line it printed, the signal it died of, what was recorded. */
+export interface PaymentCrash {
+  /** The pause point it printed its stage line at, or 'done' when it finished before reaching it. */
+  stage: string;
+  signal: string;
+  answer: PaymentAnswer;
 }
 
 export interface PaymentScriptContext {
@@ -42,6 +51,10 @@ export interface PaymentScriptContext {
    * across it answers INDETERMINATE. Only in a scenario that declares `crashesDatabase`.
    */
   crashDatabase(): Promise<void>;
+  /** One pay in a child process killed -9 at `crashAt` (seen there by its stage line), then seen gone. */
+  crashPay(request: PaymentRequest, crashAt: PaymentPausePoint): Promise<PaymentCrash>;
+  /** The order flow, when the scenario declares `orderFlow`. */
+  orders?: OrderFlow;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;
@@ -70,6 +83,8 @@ export interface PaymentScenario {
    * so nothing runs beside the crash.
    */
   crashesDatabase?: boolean;
+  /** A reservation strategy driven beside the design (order-flow-scenario.ts); its reads join the checks. */
+  orderFlow?: OrderFlowSpec;
   run(ctx: PaymentScriptContext): Promise<void>;
   expect: PaymentExpectations;
 }

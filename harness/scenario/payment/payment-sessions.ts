@@ -165,12 +165,17 @@ export class PaymentSessions {
     this.crashes += 1;
   }
 
+  /** An answer the case got elsewhere (a pay killed in a crash child), recorded like the others. */
+  record(answer: PaymentAnswer): void {
+    this.answers.push(answer);
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.clients.map((c) => c.end().catch(() => undefined)));
   }
 }
 
 /** A pay killed where it was held: nothing of it may persist before its commit; after one, it may. */
-function lostOutcome(pausedAt: PausePoint | undefined): string {
+export function lostOutcome(pausedAt: PausePoint | undefined): string {
   return pausedAt && UNDECIDED_PAUSE_POINTS.includes(pausedAt) ? 'ROLLED_BACK' : 'INDETERMINATE';
 }

@@ -13,7 +13,12 @@ import type { Observed } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
-import { countsOf, type PaymentAnswer, paymentInvariantProblems } from '../../verdict/payment-invariants.ts';
+import {
+  countsOf,
+  type PaymentAnswer,
+  type PaymentProblem,
+  paymentInvariantProblems,
+} from '../../verdict/payment-invariants.ts';
 import {
   countPaymentOutcomes,
   erroredPayments,
@@ -26,6 +31,8 @@ import { refusedNeed } from '../capability-needs.ts';
 import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
 import { crashPaymentDatabase } from './crash-payment-database.ts';
+import { openOrderFlow } from './order-flow.ts';
+import { crashPayOf } from './payment-crash.ts';
 import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
 import { PaymentSessions } from './payment-sessions.ts';
 
@@ -72,6 +79,14 @@ export async function runPaymentCase(
     stage = 'driving the payments';
     const connection = { connectionString: db.connectionString, schema };
     const sessions = new PaymentSessions(connection, () => db.admin, design, settings.timeoutMs);
+    const control = { admin: db.admin, timeoutMs: settings.timeoutMs };
+    const orders = await openOrderFlow(scenario.orderFlow, {
+      connection,
+      ...control,
+      payment: ref,
+      sessions,
+    });
+    const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions), orders };
     const observations: Record<string, Observed> = {};
     const reads: PaymentRead[] = [];
     try {
@@ -81,26 +96,25 @@ export async function runPaymentCase(
             observations,
             reads,
             crash: () => crashPaymentDatabase(db, schema, sessions),
+            faults,
           }),
         ),
         settings.timeoutMs,
         db,
       );
     } finally {
-      await sessions.close();
+      await Promise.all([sessions.close(), orders?.close()]);
     }
     stage = 'the final read';
     const answers = sessions.recorded();
     const readFrom = harnessNow();
-    const read = await readPaymentsBack(
-      connection,
-      design,
-      answers.map((a) => a.request.idempotencyKey),
-    );
+    const keys = [...answers.map((a) => a.request.idempotencyKey), ...(orders?.keys ?? [])];
+    const read = await readPaymentsBack(connection, design, keys);
     reads.push(...finalReads(read, readFrom, harnessNow()));
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
-    const judged = judgeCase(design, scenario, { answers, read, audit, reads, observations });
+    const orderProblems = (await orders?.problems(read)) ?? [];
+    const judged = judgeCase(design, scenario, { answers, read, audit, reads, observations, orderProblems });
     keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
     return { ...identity, ...judged, counts: countsOf(read), observations };
   } catch (error: unknown) {
@@ -119,6 +133,8 @@ interface CaseEvidence {
   audit: PaymentAudit;
   reads: readonly PaymentRead[];
   observations: Readonly<Record<string, Observed>>;
+  /** The order flow's own checks over its reads (order-flow.ts), none outside an order flow. */
+  orderProblems: readonly PaymentProblem[];
 }
 
 /** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
@@ -131,6 +147,7 @@ function judgeCase(design: PaymentDesign, scenario: PaymentScenario, e: CaseEvid
   const history = judgePaymentHistory(e.answers, e.reads);
   const found = [
     ...paymentInvariantProblems(e.answers, e.read, e.audit),
+    ...e.orderProblems,
     ...history.problems,
     ...exactOutcomes(scenario.expect.outcomes, outcomes),
     ...exactObservations(scenario.expect.observations, e.observations),
@@ -155,7 +172,12 @@ function scriptContext(
   design: PaymentDesign,
   scenario: PaymentScenario,
   sessions: PaymentSessions,
-  seen: { observations: Record<string, Observed>; reads: PaymentRead[]; crash: () => Promise<void> },
+  seen: {
+    observations: Record<string, Observed>;
+    reads: PaymentRead[];
+    crash: () => Promise<void>;
+    faults: Pick<PaymentScriptContext, 'crashPay' | 'orders'>;
+  },
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
   return {
@@ -169,6 +191,7 @@ function scriptContext(
       if (!scenario.crashesDatabase) throw new Error(`${scenario.id} crashes the database undeclared`);
       await seen.crash();
     },
+    ...seen.faults,
     countsFor: async (key) => {
       const { client } = await sessions.connect();
       const invokedAt = harnessNow();

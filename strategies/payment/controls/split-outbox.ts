@@ -7,8 +7,10 @@
  * key finds the payment, answers REUSED and writes nothing: the payment is never announced.
  *
  * How the suite catches it every run: payment-worker-dies holds the first worker at
- * `between-transactions` and terminates its backend there, then retries the key on another session; the
- * harness reads the key's payment and outbox rows.
+ * `between-transactions` and terminates its backend there, then retries the key on another session;
+ * payment-kill-9 kills the worker's process -9 there (a crash child), and payment-order-flow kills the pay
+ * step of an order there before retrying the flow from the top. The harness reads the key's payment and
+ * outbox rows.
  */
 
 import { inTransaction } from '../../support/transaction.ts';
@@ -29,7 +31,11 @@ const paymentSplitOutbox: PaymentDesign = {
   title: 'Unique key, payment committed first, outbox in a second transaction',
   guarantee: 'none across a crash: a worker dying between the commits leaves a payment with no outbox row',
   expect: 'violate',
-  caughtBy: { 'payment-worker-dies': ['outboxMatchesPayment'] },
+  caughtBy: {
+    'payment-worker-dies': ['outboxMatchesPayment'],
+    'payment-kill-9': ['outboxMatchesPayment'],
+    'payment-order-flow': ['outboxMatchesPayment'],
+  },
   pausePoints: { pay: ['between-transactions'] },
 
   setup: (db) => createPaymentTables(db, { uniqueKey: true }),
