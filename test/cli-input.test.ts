@@ -155,6 +155,7 @@ describe('list and help', () => {
       ['payment-on-conflict', 'hold'],
       ['payment-advisory-lock', 'hold'],
       ['payment-serializable', 'hold'],
+      ['payment-external-call-inside', 'hold'],
       ['payment-check-then-insert', 'violate'],
       ['payment-no-fingerprint', 'violate'],
       ['payment-split-outbox', 'violate'],

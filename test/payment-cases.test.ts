@@ -50,7 +50,13 @@ describe('payment cases', () => {
     );
   });
 
-  for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {
+  // payment-external-call-inside at its default 800 ms: one call per CREATED answer, six in all.
+  for (const id of [
+    'payment-on-conflict',
+    'payment-advisory-lock',
+    'payment-serializable',
+    'payment-external-call-inside',
+  ]) {
     it(`${id} passes every payment scenario, with seed 002's figures`, async () => {
       const ref = await loadPaymentDesign(id);
       const results = [];
