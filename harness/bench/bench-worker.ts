@@ -95,13 +95,14 @@ async function sendOnce(
 
 /**
  * One client's closed loop, from the start barrier until the phase says stop. Its first request is sent
- * whatever the phase, so that every client of a payment pair sends the pair's first key.
+ * whatever the phase, and one turned away by admission is tried again as the same request n, so that
+ * both clients of a payment pair send every key of the pair's.
  */
 async function sendUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
   const { task, phase, gate, result } = thread;
   const ctx = sessionContext(thread, client);
   await thread.start.arriveAndWait(task.timeoutMs, 'bench start');
-  for (let n = 0; n === 0 || Atomics.load(phase, 0) !== PHASE.stop; n++) {
+  for (let n = 0; n === 0 || Atomics.load(phase, 0) !== PHASE.stop; ) {
     const measuring = Atomics.load(phase, 0) === PHASE.measure;
     const began = performance.now();
     if (gate) {
@@ -117,6 +118,7 @@ async function sendUntilStopped(thread: BenchThread, { index, client }: BenchCli
     } finally {
       gate?.exit();
     }
+    n += 1;
     if (measuring) result.latenciesMs.push(performance.now() - began);
   }
 }
