@@ -9,7 +9,7 @@ import { checkPaymentDesign } from '../harness/registry/payment-module.ts';
 import { importPaymentDesign, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
-import { parseParamSweep, withVariants } from '../harness/registry/strategy-variants.ts';
+import { parseParamSweep } from '../harness/registry/strategy-variants.ts';
 
 describe('--param', () => {
   it('parses one knob per value given, each value a whole number', () => {
@@ -29,7 +29,7 @@ describe('--param', () => {
 
   it('turns a design into one variant per value, with its own id and module URL', async () => {
     const ref = await loadStrategy('bucketed');
-    const variants = withVariants([ref], parseParamSweep(['bucketed.buckets=1,16']));
+    const variants = withKnobVariants([ref], [], parseParamSweep(['bucketed.buckets=1,16'])).strategies;
     expect(variants.map((v) => v.strategy.id)).toEqual(['bucketed[buckets=1]', 'bucketed[buckets=16]']);
     expect(variants.map((v) => v.moduleUrl)).toEqual([
       `${ref.moduleUrl}#buckets=1`,
@@ -45,7 +45,7 @@ describe('--param', () => {
     const bucketed = await loadStrategy('bucketed');
     const hotRow = await loadStrategy('hot-row');
     const refused = (refs: (typeof bucketed)[], param: string) => () =>
-      withVariants(refs, parseParamSweep([param]));
+      withKnobVariants(refs, [], parseParamSweep([param]));
     expect(refused([bucketed], 'bucketed.buckets=0')).toThrow(
       /bucketed\.buckets must be a whole number from 1 to 256, got 0/,
     );

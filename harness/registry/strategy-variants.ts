@@ -124,16 +124,7 @@ export function variantsOf<R extends { moduleUrl: string }, D extends Knobbed<D>
   });
 }
 
-/** The reservation strategies to run, with the sweep's variants; the sweep names none but these. */
-export function withVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
-  refuseStraySweep(
-    sweep,
-    refs.map((r) => r.strategy.id),
-  );
-  return strategyVariants(refs, sweep);
-}
-
-/** The reservation strategies with the sweep's variants (a sweep naming other designs is not checked). */
+/** The reservation strategies with the sweep's variants (refuseStraySweep checks what the sweep names). */
 export function strategyVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
   return variantsOf(
     refs,
