@@ -10,6 +10,7 @@
  *   npm run examples -- burst     # the flash sale: 150 and 10,000 users on 40 units, with and without 4:8
  *   npm run examples -- durability  # issue 26's four designs at 16 and 150 clients, durable and not: the cost
  *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
+ *   npm run examples -- payments  # seed 004's rule: on-conflict beside it with a call of 0 and 800 ms inside
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -88,6 +89,19 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
     latest: 'latest-bench',
     example: 'bench-burst',
   },
+  payments: {
+    args: [
+      'bench',
+      '--strategy',
+      'payment-on-conflict,payment-external-call-inside',
+      '--param',
+      'payment-external-call-inside.callMs=0,800',
+      '--clients',
+      '16,64',
+    ],
+    latest: 'latest-bench',
+    example: 'bench-payments',
+  },
 };
 
 for (const kind of kinds) {
@@ -107,7 +121,7 @@ for (const kind of kinds) {
   const job = known[kind];
   if (!job) {
     console.error(
-      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, target)`,
+      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, payments, target)`,
     );
     process.exit(2);
   }

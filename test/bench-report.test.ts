@@ -348,3 +348,43 @@ describe('the durability and bucket examples', () => {
     },
   );
 });
+
+describe('the payment bench example', () => {
+  const folder = new URL('../docs/examples/bench-payments/', import.meta.url).pathname;
+  const example = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport;
+
+  it('has the pair side by side at 16 and 64 clients, the call at 0 and 800 ms, every key paid once', () => {
+    expect(schemaErrors(example, 'docs/bench-report.schema.json')).toEqual([]);
+    const designs = [
+      'payment-on-conflict',
+      'payment-external-call-inside[callMs=0]',
+      'payment-external-call-inside[callMs=800]',
+    ];
+    expect(example.bench.map((e) => [e.strategy, e.clients, e.status])).toEqual(
+      designs.flatMap((d) => [
+        [d, 16, 'ok'],
+        [d, 64, 'ok'],
+      ]),
+    );
+    for (const e of example.bench) {
+      expect(e.payments?.created, e.strategy).toBe(e.payments?.keys);
+      expect(e.errors).toEqual({});
+    }
+  });
+
+  it('is what `npm run examples:render` makes of its report.json', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'reservebench-payments-example-'));
+    try {
+      writeFileSync(join(scratch, 'report.json'), readFileSync(join(folder, 'report.json')));
+      writeBenchFiles(scratch, example);
+      for (const file of readdirSync(folder)) {
+        expect(readFileSync(join(scratch, file), 'utf8'), file).toBe(
+          readFileSync(join(folder, file), 'utf8'),
+        );
+      }
+      expect(renderBenchTerminal(example)).toContain('pay/s [95% CI]');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});

@@ -11,8 +11,10 @@ import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { CSV_COLUMNS, OPEN_CSV_COLUMNS } from '../harness/bench/bench-csv.ts';
 import type { BenchReport } from '../harness/bench/bench-report.ts';
-import type { BenchEntry } from '../harness/bench/run-bench.ts';
+import { type BenchEntry, runBench } from '../harness/bench/run-bench.ts';
 import { CLIENT_BOUND_CORES } from '../harness/bench/saturation.ts';
+import paymentOutboxUndercounted from './fixtures/checks/payment-outbox-undercounted.ts';
+import { schemaErrors } from './report-schema-validator.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -301,6 +303,84 @@ describe('reservebench bench --json', () => {
     expect(csv[0]).toBe([...CSV_COLUMNS, ...OPEN_CSV_COLUMNS].join(','));
     expect(readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8')).toContain('## Open model');
     rmSync(reports, { recursive: true, force: true });
+  });
+
+  it('benches payment designs side by side: each key sent by a pair, paid once, the rows together', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'reservebench-bench-pay-'));
+    const designs = ['payment-on-conflict', 'payment-external-call-inside[callMs=50]'];
+    const short = ['--trials', '1', '--warmup-ms', '100', '--duration-ms', '300', '--reports', reports];
+    const run = await runCli(
+      [
+        'bench',
+        '--json',
+        '--strategy',
+        'payment-on-conflict,payment-external-call-inside',
+        '--param',
+        'payment-external-call-inside.callMs=50',
+        '--clients',
+        '2,3',
+        ...short,
+      ],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as BenchReport;
+    expect(report.bench.map((e) => [e.strategy, e.clients, e.status])).toEqual(
+      designs.flatMap((d) => [
+        [d, 2, 'ok'],
+        [d, 3, 'ok'],
+      ]),
+    );
+    for (const e of report.bench) {
+      const { CREATED = 0, REUSED = 0, ...others } = e.outcomes;
+      expect(others, e.strategy).toEqual({});
+      expect(CREATED + REUSED).toBe(e.requests);
+      expect(e.errors).toEqual({});
+      expect(e.payments?.created).toBe(e.payments?.keys);
+      expect(e.payments?.created).toBeGreaterThanOrEqual(CREATED);
+      expect(e.lockWait.shareOfTime).toBeLessThanOrEqual(1);
+    }
+    expect(report.uncontended).toEqual([]);
+    expect(schemaErrors(report, 'docs/bench-report.schema.json')).toEqual([]);
+    expect(report.sources?.map((s) => s.id)).toEqual(designs);
+    const markdown = readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8');
+    expect(markdown).toContain('throughput median (payments/s)');
+    expect(markdown).toMatch(/## Payments[\s\S]*\| payment-on-conflict +\| durable +\| 2 +\| \d/);
+
+    // A design paying a key once per attempt is caught by the harness's count of its own answers.
+    const twice = await runCli(
+      ['bench', '--json', '--strategy', 'payment-attempt-id-unique', '--clients', '2', ...short],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(twice.code, twice.stderr).toBe(1);
+    const caught = (JSON.parse(twice.stdout) as BenchReport).bench[0];
+    expect(caught?.problems).toEqual([
+      expect.stringMatching(/^trial 1: \d+ CREATED answers for \d+ keys answered: a key paid twice/),
+    ]);
+    rmSync(reports, { recursive: true, force: true });
+  });
+
+  it("fails a payment series whose design's count of its writes is not the harness's", async () => {
+    const result = await runBench({
+      strategies: [],
+      payments: [
+        {
+          design: paymentOutboxUndercounted,
+          moduleUrl: new URL('./fixtures/checks/payment-outbox-undercounted.ts', import.meta.url).href,
+        },
+      ],
+      clients: [2],
+      warmupMs: 0,
+      durationMs: 100,
+      stock: 1,
+      timeoutMs: 20_000,
+      threads: 1,
+      databaseUrl: serverUrl,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.bench[0]?.problems).toEqual([
+      expect.stringMatching(/^trial 1: the design counts (\d+) payments and \d+ outbox rows for \1 CREATED/),
+    ]);
   });
 
   it('rejects a malformed --admission with exit 2', async () => {

@@ -53,6 +53,26 @@ const ODD_VALUES: [string[], RegExp][] = [
   ],
   [['bench', '--param', 'hot-row.x=1', '--strategy', 'hot-row'], /--param: hot-row has no knobs/],
   [
+    ['bench', '--strategy', 'hot-row,payment-on-conflict'],
+    /and reservation strategies .* cannot share a bench/,
+  ],
+  [['bench', '--strategy', 'payment-on-conflict', '--burst', '10'], /--burst drives reservations only/],
+  [['bench', '--strategy', 'payment-on-conflict', '--rate', '10'], /--rate drives reservations only/],
+  [
+    [
+      'run',
+      '--strategy',
+      'payment-external-call-inside',
+      '--param',
+      'payment-external-call-inside.callMs=-1',
+    ],
+    /--param must be <design>\.<knob>=/,
+  ],
+  [
+    ['bench', '--strategy', 'payment-on-conflict', '--param', 'payment-on-conflict.callMs=1'],
+    /--param: payment-on-conflict has no knobs/,
+  ],
+  [
     ['run', '--param', 'buckets=4'],
     /--param must be <design>\.<knob>=<whole numbers, comma-separated>, got "buckets=4"/,
   ],

@@ -147,7 +147,7 @@ describe('list and help', () => {
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout) as {
       strategies: { id: string; expect: string; guarantee: string }[];
-      payments: { id: string; expect: string; scenarios: string[] | string }[];
+      payments: { id: string; expect: string; scenarios: string[] | string; knobs: { knob: string }[] }[];
       scenarios: { id: string; summary: string }[];
       paymentScenarios: { id: string; summary: string }[];
     };
@@ -155,11 +155,18 @@ describe('list and help', () => {
       ['payment-on-conflict', 'hold'],
       ['payment-advisory-lock', 'hold'],
       ['payment-serializable', 'hold'],
+      ['payment-external-call-inside', 'hold'],
       ['payment-check-then-insert', 'violate'],
       ['payment-no-fingerprint', 'violate'],
       ['payment-split-outbox', 'violate'],
       ['payment-attempt-id-unique', 'violate'],
       ['payment-pending-cache', 'violate'],
+    ]);
+    expect(listing.payments.filter((d) => d.knobs.length > 0).map((d) => [d.id, d.knobs])).toEqual([
+      [
+        'payment-external-call-inside',
+        [{ knob: 'callMs', describe: expect.any(String), default: 800, min: 0, max: 10_000 }],
+      ],
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',

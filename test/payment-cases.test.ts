@@ -57,7 +57,13 @@ describe('payment cases', () => {
   // The shared test server is given by URL: a scenario that restarts it is n/a here (db-faults.test.ts).
   const UP = PAYMENT_SCENARIOS.filter((s) => !s.crashesDatabase);
 
-  for (const id of ['payment-on-conflict', 'payment-advisory-lock', 'payment-serializable']) {
+  // payment-external-call-inside at its default 800 ms: one call per CREATED answer.
+  for (const id of [
+    'payment-on-conflict',
+    'payment-advisory-lock',
+    'payment-serializable',
+    'payment-external-call-inside',
+  ]) {
     it(`${id} passes every payment scenario, with seed 002's figures`, async () => {
       const ref = await loadPaymentDesign(id);
       const results = [];

@@ -11,6 +11,7 @@ describe('payment designs at load', () => {
       'payment-on-conflict:hold',
       'payment-advisory-lock:hold',
       'payment-serializable:hold',
+      'payment-external-call-inside:hold',
       'payment-check-then-insert:violate',
       'payment-no-fingerprint:violate',
       'payment-split-outbox:violate',
@@ -70,7 +71,7 @@ describe('which contract a run drives', () => {
 
   it('nothing named: every design and scenario of both contracts', async () => {
     const all = await ids([], []);
-    expect(all.designs).toHaveLength(8);
+    expect(all.designs).toHaveLength(9);
     expect(all.scenarios).toHaveLength(9);
     expect(all).toMatchObject({
       strategyNames: [],

@@ -98,6 +98,24 @@ describe('bucketed as a knob (--param bucketed.buckets=1,16)', () => {
   });
 });
 
+describe("seed 004's external call inside the transaction, as a knob of a payment design", () => {
+  it('runs each call length as a payment design of its own, each correct', async () => {
+    const { run, report } = await runJson(inject('serverUrl'), [
+      '--strategy',
+      'payment-external-call-inside',
+      '--param',
+      'payment-external-call-inside.callMs=0,50',
+      '--scenario',
+      'payment-seed-workers',
+    ]);
+    expect(report.payments.map((c) => [c.id, c.status, c.outcomes])).toEqual([
+      ['payment-seed-workers/payment-external-call-inside[callMs=0]', 'pass', { CREATED: 1, REUSED: 1 }],
+      ['payment-seed-workers/payment-external-call-inside[callMs=50]', 'pass', { CREATED: 1, REUSED: 1 }],
+    ]);
+    expect([report.ok, run.code]).toEqual([true, 0]);
+  });
+});
+
 describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed-no-fallback)', () => {
   it('name the cases this file expects', () => {
     const loaded = [releaseFrozenOnly, releaseTwice, bucketedNoFallback];

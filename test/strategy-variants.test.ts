@@ -4,9 +4,12 @@
  * importing the design by URL builds the same variant.
  */
 import { describe, expect, it } from 'vitest';
+import { withKnobVariants } from '../harness/cli/payment-selection.ts';
+import { checkPaymentDesign } from '../harness/registry/payment-module.ts';
+import { importPaymentDesign, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
-import { parseParamSweep, withVariants } from '../harness/registry/strategy-variants.ts';
+import { parseParamSweep } from '../harness/registry/strategy-variants.ts';
 
 describe('--param', () => {
   it('parses one knob per value given, each value a whole number', () => {
@@ -26,7 +29,7 @@ describe('--param', () => {
 
   it('turns a design into one variant per value, with its own id and module URL', async () => {
     const ref = await loadStrategy('bucketed');
-    const variants = withVariants([ref], parseParamSweep(['bucketed.buckets=1,16']));
+    const variants = withKnobVariants([ref], [], parseParamSweep(['bucketed.buckets=1,16'])).strategies;
     expect(variants.map((v) => v.strategy.id)).toEqual(['bucketed[buckets=1]', 'bucketed[buckets=16]']);
     expect(variants.map((v) => v.moduleUrl)).toEqual([
       `${ref.moduleUrl}#buckets=1`,
@@ -42,7 +45,7 @@ describe('--param', () => {
     const bucketed = await loadStrategy('bucketed');
     const hotRow = await loadStrategy('hot-row');
     const refused = (refs: (typeof bucketed)[], param: string) => () =>
-      withVariants(refs, parseParamSweep([param]));
+      withKnobVariants(refs, [], parseParamSweep([param]));
     expect(refused([bucketed], 'bucketed.buckets=0')).toThrow(
       /bucketed\.buckets must be a whole number from 1 to 256, got 0/,
     );
@@ -67,5 +70,37 @@ describe('--param', () => {
       }),
     ).toMatchObject({ problem: expect.stringMatching(/default 9 is outside 1–8/) });
     expect(BUILT_IN_IDS).toContain('bucketed');
+  });
+
+  it('gives a payment design its knobs the same way, beside the reservation strategies', async () => {
+    const bucketed = await loadStrategy('bucketed');
+    const call = await loadPaymentDesign('payment-external-call-inside');
+    const onConflict = await loadPaymentDesign('payment-on-conflict');
+    const swept = withKnobVariants(
+      [bucketed],
+      [onConflict, call],
+      parseParamSweep(['payment-external-call-inside.callMs=0,50', 'bucketed.buckets=2']),
+    );
+    expect(swept.strategies.map((r) => r.strategy.id)).toEqual(['bucketed[buckets=2]']);
+    expect(swept.payments.map((r) => r.design.id)).toEqual([
+      'payment-on-conflict',
+      'payment-external-call-inside[callMs=0]',
+      'payment-external-call-inside[callMs=50]',
+    ]);
+    const again = await importPaymentDesign(swept.payments[2]?.moduleUrl ?? '');
+    expect(again.id).toBe('payment-external-call-inside[callMs=50]');
+    expect(again.expect).toBe('hold');
+    const refused = (param: string) => () => withKnobVariants([], [call], parseParamSweep([param]));
+    expect(refused('payment-external-call-inside.callMs=10001')).toThrow(
+      /payment-external-call-inside\.callMs must be a whole number from 0 to 10000, got 10001/,
+    );
+    expect(refused('payment-on-conflict.callMs=1')).toThrow(/"payment-on-conflict", which is not run here/);
+    expect(() => withKnobVariants([], [onConflict], parseParamSweep(['payment-on-conflict.x=1']))).toThrow(
+      /payment-on-conflict has no knobs/,
+    );
+    const { configure: _, ...halfKnob } = call.design;
+    expect(checkPaymentDesign(halfKnob)).toMatchObject({
+      problem: expect.stringMatching(/configure is missing/),
+    });
   });
 });

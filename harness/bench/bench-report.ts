@@ -103,13 +103,17 @@ const SATURATION_NOTE = `Generator and server CPU are CPU time ÷ wall time of t
 
 const commitsCell = (durability: Durability) => (durability === 'on' ? 'durable' : 'not durable');
 
-const SERIES_HEADERS = [
+/** A bench of payment designs (never mixed with reservation strategies): its series count payments. */
+export const paysIn = (bench: readonly BenchEntry[]) => bench.some((e) => e.payments);
+const throughputUnit = (bench: readonly BenchEntry[]) => (paysIn(bench) ? 'payments/s' : 'reservations/s');
+
+const seriesHeaders = (unit: string) => [
   'strategy',
   'commits',
   'admission',
   'clients',
-  'throughput median (reservations/s)',
-  'throughput 95% CI (reservations/s)',
+  `throughput median (${unit})`,
+  `throughput 95% CI (${unit})`,
   'p50 (ms)',
   'p95 (ms)',
   'p99 median (ms)',
@@ -132,7 +136,7 @@ const shownCounts = (counts: Record<string, number>) =>
     .map(([k, v]) => `${k}:${v}`)
     .join(' ') || '0';
 
-/** One row per series, in SERIES_HEADERS' order. */
+/** One row per series, in seriesHeaders' order. */
 function seriesRow(e: BenchEntry): string[] {
   return [
     `${e.strategy}${openSuffix(e)}`,
@@ -158,15 +162,26 @@ function seriesRow(e: BenchEntry): string[] {
   ];
 }
 
+const PAYMENT_NOTE = [
+  'Throughput is CREATED answers (payments made) per second in the measured window. Clients pay in pairs,',
+  "seed 002's two workers per key: clients 2k and 2k+1 send the same keys in turn, so each key is sent twice",
+  '(with an odd count the last client pays alone); latency per request in ms (HDR histogram),',
+];
+
 /** The title, the environment and how to read the series table. */
 function benchIntroLines(report: BenchReport): string[] {
+  const pays = paysIn(report.bench);
   return [
     ...environmentLines(report, {
-      ok: 'every series ran and kept drift 0',
+      ok: pays ? 'every series ran and paid each key once' : 'every series ran and kept drift 0',
       failed: '**a series failed (see problems)**',
     }),
     `${benchCommitsLine(report.bench, report.environment.settings)}.`,
-    'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
+    ...(pays
+      ? PAYMENT_NOTE
+      : [
+          'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
+        ]),
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',
     '',
@@ -182,6 +197,7 @@ function benchIntroLines(report: BenchReport): string[] {
 }
 
 function uncontendedLines(uncontended: readonly UncontendedEntry[]): string[] {
+  if (uncontended.length === 0) return [];
   return [
     '## Uncontended cost (tinybench, one client)',
     '',
@@ -208,6 +224,40 @@ function admissionLines(bench: readonly BenchEntry[]): string[] {
     markdownTable([
       ['strategy', 'commits', 'clients', 'throughput with ÷ without admission (ratio of medians)'],
       ...factors.map((f) => [f.strategy, commitsCell(f.durability), String(f.clients), String(f.factor)]),
+    ]),
+    '',
+  ];
+}
+
+/** The payment series' answers and the audit's counts, where the bench ran payment designs. */
+function paymentLines(bench: readonly BenchEntry[]): string[] {
+  if (!paysIn(bench)) return [];
+  return [
+    '## Payments',
+    '',
+    "Counted over every trial, warm-up included: the harness's audit holds CREATED answers = distinct keys answered = the payments and outbox rows the design counts.",
+    '',
+    markdownTable([
+      [
+        'strategy',
+        'commits',
+        'clients',
+        'CREATED',
+        'keys answered',
+        'REUSED (measured)',
+        'other answers (measured)',
+      ],
+      ...bench.map((e) => [
+        e.strategy,
+        commitsCell(e.durability),
+        String(e.clients),
+        String(e.payments?.created ?? 0),
+        String(e.payments?.keys ?? 0),
+        String(e.outcomes.REUSED ?? 0),
+        shownCounts(
+          Object.fromEntries(Object.entries(e.outcomes).filter(([k]) => k !== 'CREATED' && k !== 'REUSED')),
+        ),
+      ]),
     ]),
     '',
   ];
@@ -283,10 +333,11 @@ export function renderBenchMarkdown(report: BenchReport): string {
   if (report.burst) return burstMarkdown(report, report.burst);
   return [
     ...benchIntroLines(report),
-    markdownTable([SERIES_HEADERS, ...report.bench.map(seriesRow)]),
+    markdownTable([seriesHeaders(throughputUnit(report.bench)), ...report.bench.map(seriesRow)]),
     '',
     'Every trial of every series: [bench.csv](bench.csv).',
     '',
+    ...paymentLines(report.bench),
     ...openLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
@@ -315,7 +366,7 @@ export function writeBenchFiles(folder: string, report: BenchReport): void {
     renderLineChart({
       title: 'Throughput vs clients (median of trials)',
       xLabel: 'clients',
-      yLabel: 'reservations / s',
+      yLabel: paysIn(report.bench) ? 'payments / s' : 'reservations / s',
       series: chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: e.ci95?.throughput })),
       ...shared,
     }),

@@ -10,7 +10,12 @@ export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;
 /** Each client's connection is named this plus its index, so the server's share of a series can be found. */
 export const CLIENT_APPLICATION_PREFIX = 'reservebench-bench-';
 
+/** Which contract's operation a series' clients run: reserve, or pay (payment-bench.ts). */
+export type BenchContract = 'reservation' | 'payment';
+
 export interface BenchTask {
+  contract: BenchContract;
+  /** The design's module URL, a variant's knobs in its fragment. */
   strategyModuleUrl: string;
   connection: CaseConnection;
   /** Indices of the virtual clients this thread runs (they also make their keys unique). */
@@ -43,6 +48,11 @@ export interface BenchThreadResult {
   designRetries: Record<string, number>;
   /** HELD answers over the whole series, warm-up included: what the stock must account for afterwards. */
   heldTotal: number;
+  /**
+   * A payment series only, over the whole series, warm-up included: CREATED answers, and the distinct keys
+   * answered CREATED or REUSED (a pair's two clients run on one thread, so threads share no key).
+   */
+  payments?: { created: number; keys: number };
   /** Open model only: what became of the arrivals this thread took while measuring. */
   open?: OpenTally;
 }

@@ -1,6 +1,6 @@
 /** The bench table on the terminal. */
 import Table from 'cli-table3';
-import type { BenchReport } from './bench-report.ts';
+import { type BenchReport, paysIn } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
@@ -24,7 +24,7 @@ export function renderBenchTerminal(report: BenchReport): string {
       'strategy',
       'admission',
       'clients',
-      'res/s [95% CI]',
+      paysIn(report.bench) ? 'pay/s [95% CI]' : 'res/s [95% CI]',
       'p50 ms',
       'p95 ms',
       'p99 ms [95% CI]',
@@ -78,7 +78,7 @@ export function renderBenchTerminal(report: BenchReport): string {
         ]
       : []),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,
-    `uncontended (tinybench, one client): ${single.join('; ')}`,
+    ...(single.length > 0 ? [`uncontended (tinybench, one client): ${single.join('; ')}`] : []),
     ...(factors.length > 0 ? [`throughput with ÷ without admission: ${factors.join('; ')}`] : []),
     ...(costs.length > 0 ? [`throughput durable ÷ not durable: ${costs.join('; ')}`] : []),
   ].join('\n');

@@ -1,8 +1,8 @@
 /**
  * Worker side of a benchmark series: each virtual client reserves in a closed loop (next request as soon
  * as the last one answered), or in the open model serves arrivals due on a schedule, with a fresh key and
- * user each time, until the main thread says stop. Only requests that started while the phase was
- * `measure` are counted.
+ * user each time, until the main thread says stop; in a payment series it pays its pair's keys instead
+ * (bench-pay.ts). Only requests that started while the phase was `measure` are counted.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -11,18 +11,20 @@ import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../http/admission.ts';
+import { importPaymentDesign } from '../registry/payment-registry.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { shareOfArrivals } from './arrivals.ts';
+import { payOnce, type SendOnce } from './bench-pay.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */
 const REJECTED_BACKOFF_MS = 2;
 
-/** What every client loop on this thread shares: the strategy, the shared cells, and the counts. */
+/** What every client loop on this thread shares: the design's request, the shared cells, and the counts. */
 interface BenchThread {
   task: BenchTask;
-  strategy: Strategy;
+  send: SendOnce;
   phase: Int32Array;
   start: SharedBarrier;
   gate: Admission | undefined;
@@ -62,22 +64,26 @@ function sessionContext(thread: BenchThread, client: pg.Client): SessionContext 
   };
 }
 
-/** One reservation with a fresh key and user; its outcome, or ERROR (counted by SQLSTATE when measuring). */
-async function reserveOnce(
+/** A reservation with a fresh key and user (`client-n`), every time. */
+function reserveOnce(strategy: Strategy, sku: string): SendOnce {
+  return async (ctx, client, n) => {
+    const key = `${client}-${n}`;
+    const request = { requestKey: `bench-${key}`, user: `bench-user-${key}`, sku, ttlMs: 60_000 };
+    return (await strategy.reserve(ctx, request)).outcome;
+  };
+}
+
+/** One request of the client's; its outcome, or ERROR (counted by SQLSTATE when measuring). */
+async function sendOnce(
   thread: BenchThread,
   ctx: SessionContext,
-  key: string,
+  client: number,
+  n: number,
   measuring: boolean,
 ): Promise<string> {
-  const request = {
-    requestKey: `bench-${key}`,
-    user: `bench-user-${key}`,
-    sku: thread.task.sku,
-    ttlMs: 60_000,
-  };
   let outcome: string;
   try {
-    outcome = (await thread.strategy.reserve(ctx, request)).outcome;
+    outcome = await thread.send(ctx, client, n);
   } catch (error: unknown) {
     outcome = 'ERROR';
     if (measuring) count(thread.result.errorsBySqlstate, sqlstateOf(error) ?? 'other');
@@ -87,12 +93,16 @@ async function reserveOnce(
   return outcome;
 }
 
-/** One client's closed loop, from the start barrier until the phase says stop. */
-async function reserveUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
+/**
+ * One client's closed loop, from the start barrier until the phase says stop. Its first request is sent
+ * whatever the phase, and one turned away by admission is tried again as the same request n, so that
+ * both clients of a payment pair send every key of the pair's.
+ */
+async function sendUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
   const { task, phase, gate, result } = thread;
   const ctx = sessionContext(thread, client);
   await thread.start.arriveAndWait(task.timeoutMs, 'bench start');
-  for (let n = 0; Atomics.load(phase, 0) !== PHASE.stop; n++) {
+  for (let n = 0; n === 0 || Atomics.load(phase, 0) !== PHASE.stop; ) {
     const measuring = Atomics.load(phase, 0) === PHASE.measure;
     const began = performance.now();
     if (gate) {
@@ -104,10 +114,11 @@ async function reserveUntilStopped(thread: BenchThread, { index, client }: Bench
       }
     }
     try {
-      await reserveOnce(thread, ctx, `${index}-${n}`, measuring);
+      await sendOnce(thread, ctx, index, n, measuring);
     } finally {
       gate?.exit();
     }
+    n += 1;
     if (measuring) result.latenciesMs.push(performance.now() - began);
   }
 }
@@ -137,7 +148,7 @@ async function serveArrivals(thread: BenchThread, { index, client }: BenchClient
       if (measuring) tally.dropped += 1;
       continue;
     }
-    const outcome = await reserveOnce(thread, ctx, `${index}-${n}`, measuring);
+    const outcome = await sendOnce(thread, ctx, index, n, measuring);
     if (!measuring) continue;
     const times = { dueMs, sentMs, answeredMs: performance.now() };
     result.latenciesMs.push(times.answeredMs - dueMs);
@@ -156,7 +167,7 @@ function dueTimes(open: NonNullable<BenchTask['open']>): () => number {
 async function runClients(thread: BenchThread, clients: readonly BenchClient[]): Promise<void> {
   const open = thread.task.open;
   if (!open) {
-    await Promise.all(clients.map((client) => reserveUntilStopped(thread, client)));
+    await Promise.all(clients.map((client) => sendUntilStopped(thread, client)));
     return;
   }
   await Promise.all(clients.map(() => thread.start.arriveAndWait(thread.task.timeoutMs, 'bench start')));
@@ -164,22 +175,29 @@ async function runClients(thread: BenchThread, clients: readonly BenchClient[]):
   await Promise.all(clients.map((client) => serveArrivals(thread, client, due)));
 }
 
+/** The request the task's clients send: reserve, or pay (a payment design's tally kept in `result`). */
+async function sendOf(task: BenchTask, result: BenchThreadResult): Promise<SendOnce> {
+  if (task.contract === 'payment') return payOnce(await importPaymentDesign(task.strategyModuleUrl), result);
+  return reserveOnce(await importStrategy(task.strategyModuleUrl), task.sku);
+}
+
 export default async function runBenchClients(task: BenchTask): Promise<BenchThreadResult> {
+  const result: BenchThreadResult = {
+    latenciesMs: [],
+    outcomes: {},
+    errorsBySqlstate: {},
+    rejected: 0,
+    designRetries: {},
+    heldTotal: 0,
+    ...(task.open ? { open: emptyTally() } : {}),
+  };
   const thread: BenchThread = {
     task,
-    strategy: await importStrategy(task.strategyModuleUrl),
+    send: await sendOf(task, result),
     phase: new Int32Array(task.phase),
     start: new SharedBarrier(task.start.buffer, task.start.parties),
     gate: task.admission && new Admission(task.admission.settings, task.admission.buffer),
-    result: {
-      latenciesMs: [],
-      outcomes: {},
-      errorsBySqlstate: {},
-      rejected: 0,
-      designRetries: {},
-      heldTotal: 0,
-      ...(task.open ? { open: emptyTally() } : {}),
-    },
+    result,
   };
   const clients = await Promise.all(task.clients.map((index) => connectClient(task, index)));
   try {

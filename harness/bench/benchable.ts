@@ -7,6 +7,7 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
 import { Errors } from '../errors.ts';
+import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import { caseNeeds, refusedNeed } from '../scenario/capability-needs.ts';
 
 export function refuseUnbenchable(
@@ -18,5 +19,16 @@ export function refuseUnbenchable(
       belowMinimum(strategy, db.serverVersionNum) ??
       refusedNeed(caseNeeds(strategy, undefined, undefined), db.capabilities);
     if (why) throw Errors.badInput(`cannot bench ${strategy.id} on this server: it ${why}`);
+  }
+}
+
+/** A payment design needing a capability the server refused (payment-serializable: SSI), likewise. */
+export function refuseUnbenchablePayments(
+  payments: readonly PaymentDesignRef[],
+  db: Pick<RunDatabase, 'capabilities'>,
+): void {
+  for (const { design } of payments) {
+    const why = refusedNeed(design.needs ?? [], db.capabilities);
+    if (why) throw Errors.badInput(`cannot bench ${design.id} on this server: it ${why}`);
   }
 }

@@ -4,7 +4,8 @@
  * latency percentiles (HDR histogram), errors by SQLSTATE, lock waiting sampled from pg_stat_activity,
  * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
  * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,
- * and is summarized by the median and a 95% interval over its trials.
+ * and is summarized by the median and a 95% interval over its trials. A payment design's series pays keys
+ * in pairs instead (payment-bench.ts), in the same loop, trials and report.
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
@@ -19,22 +20,25 @@ import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts'
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../http/admission.ts';
+import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
+import { BENCH_SKU, type BenchAudit, type BenchDesign, reservationBenchDesign } from './bench-design.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
-import { refuseUnbenchable } from './benchable.ts';
+import { refuseUnbenchable, refuseUnbenchablePayments } from './benchable.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
 import { mergeTallies, type OpenSettings, type OpenTrial, openSeries, openTrial } from './open-model.ts';
+import { payingPair, paymentBenchDesign } from './payment-bench.ts';
 import { meterWindow, type Saturation, seriesServerPids, serverIsLocal } from './saturation.ts';
 import { type Interval, medianInterval } from './statistics.ts';
 import { measureUncontended, type UncontendedEntry } from './uncontended.ts';
 
-export const BENCH_SKU = 'sku-bench-01';
-
 export interface BenchSettings {
   strategies: StrategyRef[];
+  /** Payment designs, each a series per client count after the strategies' (payment-bench.ts). */
+  payments?: readonly PaymentDesignRef[];
   clients: number[];
   /** With admission: each client count runs once without and once behind this gate. */
   admission?: AdmissionSettings;
@@ -108,6 +112,8 @@ export interface TrialEntry {
   problems: string[];
   /** Open model only: the arrivals, what became of them, and the service-time percentiles. */
   open?: OpenTrial;
+  /** A payment series only: CREATED answers and distinct keys answered, warm-up included. */
+  payments?: { created: number; keys: number };
 }
 
 /**
@@ -146,6 +152,8 @@ export interface BenchEntry {
    * goodput and service percentiles as latency is.
    */
   open?: OpenTrial;
+  /** A payment series only: CREATED answers and distinct keys answered, summed over the trials. */
+  payments?: { created: number; keys: number };
   trials: TrialEntry[];
 }
 
@@ -173,12 +181,22 @@ function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
     rejected: results.reduce((acc, r) => acc + r.rejected, 0),
     designRetries: sumCounts(results.map((r) => r.designRetries)),
     heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
+    ...(results.some((r) => r.payments)
+      ? { payments: sumPayments(results.flatMap((r) => r.payments ?? [])) }
+      : {}),
     ...(results.some((r) => r.open) ? { open: mergeTallies(results.flatMap((r) => r.open ?? [])) } : {}),
   };
 }
 
+function sumPayments(tallies: readonly { created: number; keys: number }[]) {
+  return {
+    created: tallies.reduce((acc, t) => acc + t.created, 0),
+    keys: tallies.reduce((acc, t) => acc + t.keys, 0),
+  };
+}
+
 interface Series {
-  ref: StrategyRef;
+  design: BenchDesign;
   clients: number;
   admission: AdmissionSettings | undefined;
   /** `limit:waiting`, or null without admission. */
@@ -187,21 +205,33 @@ interface Series {
   open: OpenSettings | undefined;
 }
 
-/** One task per worker thread, the series' clients dealt over the threads in turn. */
+/**
+ * The series' clients dealt over the threads in turn; a payment series deals pairs, so that both clients
+ * of a pair run on one thread and its count of distinct keys is the pair's.
+ */
+function dealClients(design: BenchDesign, clients: number, poolThreads: number): number[][] {
+  const unit = design.contract === 'payment' ? payingPair : (i: number) => i;
+  const threads = Math.min(poolThreads, unit(clients - 1) + 1);
+  const indices = Array.from({ length: clients }, (_, i) => i);
+  return Array.from({ length: threads }, (_, t) => indices.filter((i) => unit(i) % threads === t));
+}
+
+/** One task per worker thread, with its share of the series' clients. */
 function threadTasks(
   db: RunDatabase,
   pool: BenchPool,
-  { ref, clients, admission, durability, open }: Series,
+  { design, clients, admission, durability, open }: Series,
   schema: string,
   { start, phase }: { start: SharedBarrier; phase: SharedArrayBuffer },
   timeoutMs: number,
 ): BenchTask[] {
   const gate = admission && new Admission(admission);
-  const threads = Math.min(pool.threads, clients);
-  return Array.from({ length: threads }, (_, t): BenchTask => {
-    const indices = Array.from({ length: clients }, (_, i) => i).filter((i) => i % threads === t);
+  const shares = dealClients(design, clients, pool.threads);
+  const threads = shares.length;
+  return shares.map((indices, t): BenchTask => {
     return {
-      strategyModuleUrl: ref.moduleUrl,
+      contract: design.contract,
+      strategyModuleUrl: design.moduleUrl,
       connection: {
         connectionString: db.connectionString,
         schema,
@@ -253,26 +283,6 @@ async function measuredWindow(
   return { startedAt, seconds, lockWait, saturation };
 }
 
-/** The harness's own count: every HELD answer of the series against what the design says remains. */
-async function audit(
-  db: RunDatabase,
-  ref: StrategyRef,
-  stock: number,
-  merged: BenchThreadResult,
-): Promise<Pick<TrialEntry, 'drift' | 'oversold' | 'problems'>> {
-  const remaining = await ref.strategy.remaining(db.admin, BENCH_SKU);
-  const drift = stock - remaining - merged.heldTotal;
-  const oversold = Math.max(0, merged.heldTotal - stock);
-  const problems = [
-    ...(drift !== 0 ? [`drift ${drift}`] : []),
-    ...(oversold > 0 ? [`oversold ${oversold}`] : []),
-    ...(merged.outcomes.SOLD_OUT
-      ? [`stock ran out (${merged.outcomes.SOLD_OUT} SOLD_OUT): raise --stock`]
-      : []),
-  ];
-  return { drift, oversold, problems };
-}
-
 async function runTrial(
   db: RunDatabase,
   pool: BenchPool,
@@ -281,13 +291,13 @@ async function runTrial(
   localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
-  const { ref, clients, label, durability, open } = series;
+  const { design, clients, label, durability, open } = series;
   const schema = await db.createCaseSchema(
-    `bench_${ref.strategy.id}_${clients}${label ? '_gated' : ''}${durability === 'off' ? '_async' : ''}${open ? `_r${open.rate}` : ''}_t${trial}`,
+    `bench_${design.id}_${clients}${label ? '_gated' : ''}${durability === 'off' ? '_async' : ''}${open ? `_r${open.rate}` : ''}_t${trial}`,
   );
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
-    await ref.strategy.setup(db.admin, [{ sku: BENCH_SKU, total: settings.stock }]);
+    await design.setup(db.admin, settings.stock);
 
     const start = SharedBarrier.create(clients);
     const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
@@ -298,12 +308,12 @@ async function runTrial(
     const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
     const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
     const merged = merge(await running);
-    const { drift, oversold, problems } = await audit(db, ref, settings.stock, merged);
+    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, merged);
     return {
       trial,
       startedAt: window.startedAt,
       status: problems.length === 0 ? 'ok' : 'fail',
-      throughput: Math.round(((merged.outcomes.HELD ?? 0) / window.seconds) * 10) / 10,
+      throughput: Math.round(((merged.outcomes[design.counted] ?? 0) / window.seconds) * 10) / 10,
       latency: summarizeLatency(merged.latenciesMs),
       requests: merged.latenciesMs.length,
       outcomes: merged.outcomes,
@@ -316,6 +326,7 @@ async function runTrial(
       oversold,
       problems,
       ...(open && merged.open ? { open: openTrial(open, merged.open, window.seconds) } : {}),
+      ...(merged.payments ? { payments: merged.payments } : {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
@@ -364,7 +375,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
   const mean = (value: (t: TrialEntry) => number) =>
     passed.length > 0 ? hundredths(passed.reduce((acc, t) => acc + value(t), 0) / passed.length) : 0;
   return {
-    strategy: series.ref.strategy.id,
+    strategy: series.design.id,
     clients: series.clients,
     admission: series.label,
     durability: series.durability,
@@ -402,6 +413,9 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     oversold: sum((t) => t.oversold),
     problems: trials.flatMap((t) => t.problems.map((p) => `trial ${t.trial}: ${p}`)),
     ...(series.open ? { open: openSeries(series.open, openTrials(trials), openTrials(passed)) } : {}),
+    ...(series.design.contract === 'payment'
+      ? { payments: sumPayments(trials.flatMap((t) => t.payments ?? [])) }
+      : {}),
     trials,
   };
 }
@@ -419,12 +433,16 @@ function seriesPlan(settings: BenchSettings, durabilities: readonly Durability[]
         };
       })
     : [undefined];
-  return settings.strategies.flatMap((ref) =>
+  const designs = [
+    ...settings.strategies.map(reservationBenchDesign),
+    ...(settings.payments ?? []).map(paymentBenchDesign),
+  ];
+  return designs.flatMap((design) =>
     durabilities.flatMap((durability) =>
       (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
         opens.flatMap((open) =>
           settings.clients.map((clients) => ({
-            ref,
+            design,
             clients,
             admission: gate,
             label: gate ? `${gate.limit}:${gate.maxWaiting}` : null,
@@ -438,7 +456,7 @@ function seriesPlan(settings: BenchSettings, durabilities: readonly Durability[]
 }
 
 const seriesLabel = (series: Series) =>
-  `${series.ref.strategy.id}${series.label ? ` [${series.label}]` : ''}${series.durability === 'off' ? ' [not durable]' : ''}${series.open ? ` @ ${series.open.rate}/s` : ''} × ${series.clients}`;
+  `${series.design.id}${series.label ? ` [${series.label}]` : ''}${series.durability === 'off' ? ' [not durable]' : ''}${series.open ? ` @ ${series.open.rate}/s` : ''} × ${series.clients}`;
 
 export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
@@ -454,6 +472,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
     refuseUnbenchable(settings.strategies, db);
+    refuseUnbenchablePayments(settings.payments ?? [], db);
     const environment = await readEnvironment(
       db.admin,
       settings.databaseUrl ? 'url' : 'embedded',
@@ -472,7 +491,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
       for (let trial = 1; trial <= trialCount; trial++) {
         for (const [i, series] of plan.entries()) {
           const slot = {
-            strategy: series.ref.strategy.id,
+            strategy: series.design.id,
             clients: series.clients,
             admission: series.label,
             durability: series.durability,
@@ -492,7 +511,10 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
       await pool.close();
     }
     const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
-    const sources = settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl));
+    const sources = [
+      ...settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl)),
+      ...(settings.payments ?? []).map((ref) => sourceEntry('design', ref.design.id, ref.moduleUrl)),
+    ];
     return { ok: bench.every((e) => e.status === 'ok'), environment, sources, bench, uncontended, kept };
   } finally {
     kept.push(...(await db.close({ keep: false })));

@@ -3,13 +3,16 @@
  * the reservation ones: a payment id, or a module path whose design declares `contract: 'payment'`, goes to
  * the payment contract, every other name to the reservation harness. Nothing named means every design of both; naming only one contract's runs only that one.
  */
+import type { StrategyRef } from '../../strategies/contract.ts';
 import {
   isPaymentDesignId,
   loadPaymentDesign,
   PAYMENT_DESIGN_IDS,
   type PaymentDesignRef,
   paymentDesignAtPath,
+  paymentVariants,
 } from '../registry/payment-registry.ts';
+import { type ParamSweep, refuseStraySweep, strategyVariants } from '../registry/strategy-variants.ts';
 import type { PaymentScenario } from '../scenario/payment/payment-scenario.ts';
 import { PAYMENT_SCENARIOS } from '../scenario/payment/payment-scenarios.ts';
 import type { SuiteOptions } from '../scenario/suite.ts';
@@ -57,4 +60,14 @@ export async function selectContracts(
       scenarios,
     },
   };
+}
+
+/** Both contracts' designs with `--param`'s variants; the sweep may name only designs run here. */
+export function withKnobVariants(
+  strategies: readonly StrategyRef[],
+  payments: readonly PaymentDesignRef[],
+  sweep: ParamSweep,
+): { strategies: StrategyRef[]; payments: PaymentDesignRef[] } {
+  refuseStraySweep(sweep, [...strategies.map((r) => r.strategy.id), ...payments.map((r) => r.design.id)]);
+  return { strategies: strategyVariants(strategies, sweep), payments: paymentVariants(payments, sweep) };
 }

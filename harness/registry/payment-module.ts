@@ -1,7 +1,8 @@
 /**
  * The runtime check of a payment design (strategies/payment/contract.ts), as strategy-module.ts checks a
  * reservation strategy: one zod schema, so a design missing a member, naming an unknown pause point or
- * check, or declaring a control without `caughtBy` is refused when it loads, in one line.
+ * check, declaring a control without `caughtBy`, or knobs without `configure`, is refused when it loads,
+ * in one line.
  */
 import { z } from 'zod';
 import { CAPABILITIES } from '../../strategies/contract.ts';
@@ -11,7 +12,7 @@ import {
   type PaymentDesign,
   type PaymentResult,
 } from '../../strategies/payment/contract.ts';
-import { checkAgainst } from './strategy-module.ts';
+import { checkAgainst, knobIssues, knobsSchema } from './strategy-module.ts';
 
 const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   message: 'must be a function',
@@ -29,6 +30,8 @@ const paymentDesignSchema = z
     expect: z.enum(['hold', 'violate']),
     caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
     needs: z.array(z.enum(CAPABILITIES)).optional(),
+    parameters: knobsSchema,
+    configure: operation.optional(),
     pausePoints: z.strictObject({
       pay: z.array(z.enum(['after-read', 'before-commit', 'between-transactions'])),
     }),
@@ -46,6 +49,7 @@ const paymentDesignSchema = z
         message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
       });
     }
+    for (const issue of knobIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
   });
 
 /** The design when `value` is one, otherwise one line naming every member that is wrong. */

@@ -10,6 +10,7 @@ import { Errors } from '../errors.ts';
 import { checkPaymentDesign } from './payment-module.ts';
 import { declaresPaymentContract, importModulePath, looksLikePath } from './registry.ts';
 import { isSqlDesignUrl } from './sql-design.ts';
+import { configured, type ParamSweep, splitVariantUrl, variantsOf } from './strategy-variants.ts';
 
 const DESIGNS = new URL('../../strategies/payment/', import.meta.url);
 
@@ -18,6 +19,7 @@ const BUILT_IN_PAYMENT = Object.fromEntries(
     'payment-on-conflict': 'on-conflict.ts',
     'payment-advisory-lock': 'advisory-lock.ts',
     'payment-serializable': 'serializable.ts',
+    'payment-external-call-inside': 'controls/external-call-inside.ts',
     'payment-check-then-insert': 'controls/check-then-insert.ts',
     'payment-no-fingerprint': 'controls/no-fingerprint.ts',
     'payment-split-outbox': 'controls/split-outbox.ts',
@@ -43,7 +45,7 @@ export async function loadPaymentDesign(id: string): Promise<PaymentDesignRef> {
   if (!moduleUrl) {
     throw Errors.badInput(`unknown payment design "${id}"; choose one of: ${PAYMENT_DESIGN_IDS.join(', ')}`);
   }
-  return checkedDesign(await import(moduleUrl), moduleUrl, moduleUrl);
+  return { design: await importPaymentDesign(moduleUrl), moduleUrl };
 }
 
 /**
@@ -60,15 +62,30 @@ export async function paymentDesignAtPath(name: string): Promise<PaymentDesignRe
   return declaresPaymentContract(module) ? checkedDesign(module, moduleUrl, name) : undefined;
 }
 
-/** The payment design a module exports, checked (a crash child imports its case's design again by URL). */
-export async function importPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
-  return checkedDesign(await import(moduleUrl), moduleUrl, moduleUrl).design;
-}
-
 function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): PaymentDesignRef {
   const checked = checkPaymentDesign((module as { default?: unknown }).default);
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
   return { design: checked.design, moduleUrl };
+}
+
+/**
+ * The design a module URL names, checked; a variant's knobs ride in the URL's fragment
+ * (strategy-variants.ts), so a worker thread or a crash child importing it builds the same variant.
+ */
+export async function importPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
+  const { base, values } = splitVariantUrl(moduleUrl);
+  const { design } = checkedDesign(await import(base), base, base);
+  return values ? configured(design, values) : design;
+}
+
+/** The payment designs with the sweep's variants (`--param payment-….knob=v1,v2`). */
+export function paymentVariants(refs: readonly PaymentDesignRef[], sweep: ParamSweep): PaymentDesignRef[] {
+  return variantsOf(
+    refs,
+    sweep,
+    (r) => r.design,
+    (design, moduleUrl) => ({ design, moduleUrl }),
+  );
 }
 
 export function loadAllPaymentDesigns(): Promise<PaymentDesignRef[]> {

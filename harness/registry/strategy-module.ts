@@ -28,8 +28,8 @@ function pausePointIssues(s: {
   }));
 }
 
-/** Knobs come with the way to build a variant, and each default lies within its bounds. */
-function knobIssues(s: {
+/** Knobs come with the way to build a variant, and each default lies within its bounds (either contract). */
+export function knobIssues(s: {
   parameters?: Record<string, { default: number; min: number; max: number }> | undefined;
   configure?: unknown;
 }): Issue[] {
@@ -95,20 +95,23 @@ export const declarationSchema = z.strictObject(declarationShape).superRefine((s
   for (const issue of controlIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
 });
 
+/** A design's knobs (either contract): each named in camelCase, a whole-number default and bounds. */
+export const knobsSchema = z
+  .record(
+    z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'a knob is named in camelCase'),
+    z.strictObject({
+      describe: z.string().min(1),
+      default: z.number().int(),
+      min: z.number().int(),
+      max: z.number().int(),
+    }),
+  )
+  .optional();
+
 const strategySchema = z
   .object({
     ...declarationShape,
-    parameters: z
-      .record(
-        z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'a knob is named in camelCase'),
-        z.strictObject({
-          describe: z.string().min(1),
-          default: z.number().int(),
-          min: z.number().int(),
-          max: z.number().int(),
-        }),
-      )
-      .optional(),
+    parameters: knobsSchema,
     configure: operation.optional(),
     setup: operation,
     reserve: operation,

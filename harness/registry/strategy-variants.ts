@@ -2,9 +2,11 @@
  * A design's knobs (Strategy.parameters) as the command line gives them, `--param bucketed.buckets=1,16`,
  * and as every process that loads the design receives them: in the fragment of its module URL
  * (`…/bucketed.ts#buckets=16`). Worker threads and crash children load a design by that URL, so each builds
- * the same variant, and the variant's id (`bucketed[buckets=16]`) keeps its cases and series apart.
+ * the same variant, and the variant's id (`bucketed[buckets=16]`) keeps its cases and series apart. A
+ * payment design (strategies/payment/contract.ts) declares its knobs the same way and goes through the same
+ * functions.
  */
-import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
+import type { StrategyParameter, StrategyRef } from '../../strategies/contract.ts';
 import { Errors } from '../errors.ts';
 
 export type KnobValues = Readonly<Record<string, number>>;
@@ -36,8 +38,15 @@ export function splitVariantUrl(moduleUrl: string): { base: string; values: Knob
   return { base: moduleUrl.slice(0, hash), values };
 }
 
+/** What knobs ask of a design, whichever contract it implements. */
+export interface Knobbed<D> {
+  id: string;
+  parameters?: Readonly<Record<string, StrategyParameter>>;
+  configure?(values: KnobValues): D;
+}
+
 /** The design with these knobs: each declared, a whole number within its bounds; the rest at default. */
-export function configured(strategy: Strategy, given: KnobValues): Strategy {
+export function configured<D extends Knobbed<D>>(strategy: D, given: KnobValues): D {
   const { parameters, configure } = strategy;
   if (!parameters || !configure) throw Errors.badInput(`--param: ${strategy.id} has no knobs`);
   const known = Object.keys(parameters);
@@ -86,18 +95,41 @@ function combinations(knobs: ReadonlyMap<string, readonly number[]>): KnobValues
   );
 }
 
-/** The designs to run: each one a sweep names replaced by its variants, one per combination. */
-export function withVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
-  const ids = new Set(refs.map((r) => r.strategy.id));
-  const stray = [...sweep.keys()].find((design) => !ids.has(design));
+/** A sweep may name only designs the command runs (of either contract). */
+export function refuseStraySweep(sweep: ParamSweep, runIds: readonly string[]): void {
+  const stray = [...sweep.keys()].find((design) => !runIds.includes(design));
   if (stray !== undefined)
     throw Errors.badInput(`--param names ${JSON.stringify(stray)}, which is not run here`);
+}
+
+/**
+ * Each design a sweep names replaced by its variants, one per combination, whatever the ref's shape:
+ * `design` reads a ref's design, `make` builds a ref from a variant and its module URL.
+ */
+export function variantsOf<R extends { moduleUrl: string }, D extends Knobbed<D>>(
+  refs: readonly R[],
+  sweep: ParamSweep,
+  design: (ref: R) => D,
+  make: (variant: D, moduleUrl: string) => R,
+): R[] {
   return refs.flatMap((ref) => {
-    const knobs = sweep.get(ref.strategy.id);
+    const knobs = sweep.get(design(ref).id);
     if (!knobs) return [ref];
-    return combinations(knobs).map((values) => ({
-      strategy: configured(ref.strategy, values),
-      moduleUrl: `${splitVariantUrl(ref.moduleUrl).base}#${knobText(values, '&')}`,
-    }));
+    return combinations(knobs).map((values) =>
+      make(
+        configured(design(ref), values),
+        `${splitVariantUrl(ref.moduleUrl).base}#${knobText(values, '&')}`,
+      ),
+    );
   });
+}
+
+/** The reservation strategies with the sweep's variants (refuseStraySweep checks what the sweep names). */
+export function strategyVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
+  return variantsOf(
+    refs,
+    sweep,
+    (r) => r.strategy,
+    (strategy, moduleUrl) => ({ strategy, moduleUrl }),
+  );
 }

@@ -52,9 +52,23 @@ const openSchema = z
   })
   .describe('The open model: arrivals on a schedule, latency corrected for coordinated omission');
 
+const paymentsSchema = z
+  .strictObject({
+    created: count.describe('CREATED answers, warm-up included'),
+    keys: count.describe('distinct keys answered CREATED or REUSED, warm-up included'),
+  })
+  .describe(
+    'A payment series only (clients pay keys in pairs): the audit holds created = keys = the payments recorded',
+  );
+
 const measured = {
-  status: z.enum(['ok', 'fail']).describe('ok when the audit passed (drift 0, nothing oversold)'),
-  throughput: z.number().nonnegative().describe('HELD answers per second in the measured window'),
+  status: z
+    .enum(['ok', 'fail'])
+    .describe('ok when the audit passed (drift 0, nothing oversold; a payment series: each key paid once)'),
+  throughput: z
+    .number()
+    .nonnegative()
+    .describe('HELD answers (a payment series: CREATED answers) per second in the measured window'),
   latency: latencySchema,
   requests: count,
   outcomes: counts,
@@ -67,6 +81,7 @@ const measured = {
   oversold: count,
   problems: z.array(z.string()),
   open: openSchema.optional(),
+  payments: paymentsSchema.optional(),
 };
 
 const trialSchema = z

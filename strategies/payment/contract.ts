@@ -3,11 +3,12 @@
  * sends an idempotency key with the request's fingerprint and a payment id of its own proposing; one
  * payment and one matching outbox row are written per key, however many workers send it, and every
  * later request with the key gets the recorded response back. The outbox is the only side effect: no
- * design calls an external system. The harness judges a design only through `pay`'s answers and its own
+ * design calls an external system (payment-external-call-inside only waits, to show the cost of one
+ * inside the transaction). The harness judges a design only through `pay`'s answers and its own
  * reads (`paymentStatus`, `outboxFor` per key it sent), compared with the design's `audit`.
  */
 import type { ClientBase } from 'pg';
-import type { Capability, Expectation, PausePoint, SessionContext } from '../contract.ts';
+import type { Capability, Expectation, PausePoint, SessionContext, StrategyParameter } from '../contract.ts';
 
 /**
  * CREATED: this call wrote the key's payment (and its outbox row). REUSED: the key was recorded with the
@@ -124,6 +125,13 @@ export interface PaymentDesign {
   /** Per payment scenario, the checks that must catch a negative control (any one of them). */
   caughtBy?: Readonly<Record<string, readonly PaymentCheckName[]>>;
   needs?: readonly Capability[];
+  /**
+   * The design's knobs, as a reservation strategy's (contract.ts `parameters`): `run` and `bench` take
+   * `--param <id>.<knob>=v1,v2,…`, `configure` builds each variant, whose id is `<id>[<knob>=<v>]`.
+   */
+  parameters?: Readonly<Record<string, StrategyParameter>>;
+  /** The design with these knob values (every declared knob given, each within its bounds). */
+  configure?(values: Readonly<Record<string, number>>): PaymentDesign;
   /** Pause points `pay` passes through, in order. */
   pausePoints: { pay: readonly PaymentPausePoint[] };
   /** Creates the design's tables in the current schema (search_path). */

@@ -1,12 +1,17 @@
 /** `reservebench bench`: the series and their trials, the progress bar, the bench report and its charts. */
 
+import type { StrategyRef } from '../../../strategies/contract.ts';
 import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
 import { Errors, EXIT } from '../../errors.ts';
+import {
+  isPaymentDesignId,
+  loadPaymentDesign,
+  type PaymentDesignRef,
+} from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
-import { withVariants } from '../../registry/strategy-variants.ts';
 import {
   admissionFrom,
   boundedInteger,
@@ -23,6 +28,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { withKnobVariants } from '../payment-selection.ts';
 import { progressBar } from '../progress.ts';
 import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
 import { reportOptions } from './report-options.ts';
@@ -77,9 +83,10 @@ function clientList(value: unknown): number[] {
 }
 
 const OPTIONS = {
-  strategy: value('strategy ids or module paths; default: every built-in strategy with expect: hold', {
-    repeatable: true,
-  }),
+  strategy: value(
+    'strategy ids or module paths, or payment design ids (not both); default: every built-in strategy with expect: hold',
+    { repeatable: true },
+  ),
   clients: value(
     `client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')}); with --burst: one, the connections (min(N, 150))`,
   ),
@@ -122,15 +129,42 @@ const OPTIONS = {
 
 export type BenchArgs = ArgsOf<typeof OPTIONS>;
 
-/** The designs the command names (each knob value its own), or every built-in that should hold. */
-async function benchStrategies(args: BenchArgs) {
+interface BenchDesigns {
+  strategies: StrategyRef[];
+  payments: PaymentDesignRef[];
+}
+
+/**
+ * The designs the command names (each knob value its own), or every built-in strategy that should hold.
+ * Payment designs are benched apart from reservation strategies: their throughputs count other answers.
+ */
+async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
   const names = list('strategy', args.strategy);
-  return withVariants(
-    names.length > 0
-      ? await resolveStrategies(names)
-      : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold'),
-    paramSweepFrom(args.param),
-  );
+  const paymentIds = names.filter(isPaymentDesignId);
+  const others = names.filter((n) => !isPaymentDesignId(n));
+  if (paymentIds.length > 0 && others.length > 0) {
+    throw Errors.badInput(
+      `bench: payment designs (${paymentIds.join(', ')}) and reservation strategies (${others.join(', ')}) cannot share a bench: their throughputs count other answers`,
+    );
+  }
+  const dup = paymentIds.find((id, i) => paymentIds.indexOf(id) !== i);
+  if (dup) throw Errors.badInput(`strategy id "${dup}" is given twice`);
+  const strategies =
+    others.length > 0
+      ? await resolveStrategies(others)
+      : paymentIds.length > 0
+        ? []
+        : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
+  const payments = await Promise.all(paymentIds.map(loadPaymentDesign));
+  return withKnobVariants(strategies, payments, paramSweepFrom(args.param));
+}
+
+/** A payment series is a closed loop of pairs: the burst and the open model drive reservations only. */
+function refusePaymentsWith(designs: BenchDesigns, option: string | undefined): StrategyRef[] {
+  if (option && designs.payments.length > 0) {
+    throw Errors.badInput(`${option} drives reservations only; bench payment designs without it`);
+  }
+  return designs.strategies;
 }
 
 export async function benchCommand(args: BenchArgs): Promise<number> {
@@ -146,7 +180,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     const reports = reportsFolder(args.reports);
     const settings = {
       ...burst,
-      strategies: await benchStrategies(args),
+      strategies: refusePaymentsWith(await benchDesigns(args), '--burst'),
       durabilities,
       databaseUrl,
       postgres,
@@ -170,13 +204,15 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);
-  const strategies = await benchStrategies(args);
+  const designs = await benchDesigns(args);
+  const strategies = refusePaymentsWith(designs, open ? '--rate' : undefined);
+  const { payments } = designs;
   const reports = reportsFolder(args.reports);
 
   const progress = args.json
     ? undefined
     : progressBar(
-        strategies.length *
+        (strategies.length + payments.length) *
           durabilities.length *
           clients.length *
           (gate ? 2 : 1) *
@@ -185,6 +221,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
       );
   const result = await runBench({
     strategies,
+    payments,
     clients,
     warmupMs,
     durationMs,

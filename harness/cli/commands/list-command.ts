@@ -22,6 +22,7 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     expect: d.expect,
     guarantee: d.guarantee,
     scenarios: d.expect === 'violate' ? Object.keys(d.caughtBy ?? {}) : 'all payment scenarios',
+    knobs: Object.entries(d.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
   }));
   const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
   const paymentScenarios = PAYMENT_SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
@@ -35,18 +36,19 @@ export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<num
     ...[...strategies, ...payments].map((s) => s.id.length),
     ...[...scenarios, ...paymentScenarios].map((s) => s.id.length),
   );
+  const withKnobs = (s: (typeof strategies)[number]) => [
+    `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`,
+    ...s.knobs.map(
+      (k) =>
+        `  ${''.padEnd(width)}  knob     --param ${s.id}.${k.knob}=N: ${k.describe}, ${k.min}–${k.max} (default ${k.default})`,
+    ),
+  ];
   const lines = [
     'strategies (id, expect, how it stays correct):',
-    ...strategies.flatMap((s) => [
-      `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`,
-      ...s.knobs.map(
-        (k) =>
-          `  ${''.padEnd(width)}  knob     --param ${s.id}.${k.knob}=N: ${k.describe}, ${k.min}–${k.max} (default ${k.default})`,
-      ),
-    ]),
+    ...strategies.flatMap(withKnobs),
     '',
     'payment designs (id, expect, how it stays correct):',
-    ...payments.map((d) => `  ${d.id.padEnd(width)}  ${d.expect.padEnd(7)}  ${d.guarantee}`),
+    ...payments.flatMap(withKnobs),
     '',
     'scenarios:',
     ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),

@@ -13,7 +13,6 @@ import { specScenario } from '../../explore/spec-scenario.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
-import { withVariants } from '../../registry/strategy-variants.ts';
 import { paymentCaseLine } from '../../report/payment-report.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
@@ -43,7 +42,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
-import { selectContracts } from '../payment-selection.ts';
+import { selectContracts, withKnobVariants } from '../payment-selection.ts';
 import { junitOption, reportOptions } from './report-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
@@ -182,9 +181,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
   const databaseUrl = databaseUrlFrom(args);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
-  const strategies = contracts.noReservationStrategy
-    ? []
-    : withVariants(await resolveStrategies(contracts.strategyNames), paramSweepFrom(args.param));
+  const swept = withKnobVariants(
+    contracts.noReservationStrategy ? [] : await resolveStrategies(contracts.strategyNames),
+    contracts.payments.designs,
+    paramSweepFrom(args.param),
+  );
+  const { strategies } = swept;
+  const payments = { ...contracts.payments, designs: swept.payments };
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
 
@@ -193,7 +196,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       strategies,
       scenarios,
       ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
-      payments: contracts.payments,
+      payments,
       overrides,
       repeat,
       keep: args.keep,
@@ -212,7 +215,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const report = buildReport(
     result,
     strategies.map((r) => r.strategy),
-    contracts.payments.designs.map((r) => r.design),
+    payments.designs.map((r) => r.design),
   );
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);

@@ -1,0 +1,80 @@
+/**
+ * payment-external-call-inside — COST CONTROL (expect: hold). Seed 002's design (payment-on-conflict), with
+ * a simulated external call (a risk check, seed 004's) made inside the transaction, after the key is
+ * claimed and before the outbox row and the commit: the wait is the thing under test. Its length is the
+ * knob `callMs` (default 800, seed 004's call; `--param payment-external-call-inside.callMs=0,50,800`).
+ *
+ * Correct because: it is on-conflict's transaction, only longer. The unique key still admits one payment
+ * per key; a duplicate waits on the winner's uncommitted index entry for the whole call, then reads it.
+ *
+ * Breaks when: never in correctness; it is kept to show a cost. Seed 004's rule (no external call inside
+ * the stock or payment transaction) is about what the bench shows: under contention every duplicate of a
+ * key waits behind the call, so each key's answers take callMs at least and its waiters stay in line.
+ *
+ * Lifecycle: one transaction per request; the call holds it open, idle, with the key's entry locked.
+ * Pause points: pay `before-commit` (call made, payment and outbox written, transaction open).
+ */
+
+import { setTimeout as externalCall } from 'node:timers/promises';
+import { inTransaction } from '../../support/transaction.ts';
+import type { PaymentDesign, PaymentResult } from '../contract.ts';
+import {
+  answerForRecordedPayment,
+  claimKey,
+  createPaymentTables,
+  insertOutbox,
+  isBadPayment,
+  PAYMENT_TABLE_READS,
+  responseOf,
+} from '../support/payment-tables.ts';
+
+/** Seed 004's risk call inside the order transaction: 800 ms. */
+const SEED_CALL_MS = 800;
+
+function payWithCallInside(callMs: number): PaymentDesign['pay'] {
+  return async (ctx, request) => {
+    if (isBadPayment(request)) return { outcome: 'BAD_REQUEST' };
+    const { db } = ctx;
+    return inTransaction(db, async (): Promise<PaymentResult> => {
+      if (await claimKey(db, request)) {
+        // The call is made with the key claimed and the transaction open: what seed 004 forbids.
+        await externalCall(callMs);
+        await insertOutbox(db, request);
+        await ctx.pause('before-commit');
+        return { outcome: 'CREATED', response: responseOf(request) };
+      }
+      const recorded = await answerForRecordedPayment(db, request);
+      if (!recorded)
+        throw new Error(`ON CONFLICT did nothing, yet no payment has key ${request.idempotencyKey}`);
+      return recorded;
+    });
+  };
+}
+
+const paymentExternalCallInside: PaymentDesign = {
+  contract: 'payment',
+  id: 'payment-external-call-inside',
+  title: 'payment-on-conflict with a simulated external call inside the transaction',
+  guarantee:
+    "correct (on-conflict's unique key), kept to show a cost: every duplicate of a key waits behind the call",
+  expect: 'hold',
+  pausePoints: { pay: ['before-commit'] },
+  parameters: {
+    callMs: {
+      describe: 'ms the simulated external call takes inside the transaction',
+      default: SEED_CALL_MS,
+      min: 0,
+      max: 10_000,
+    },
+  },
+  configure: (values) => ({
+    ...paymentExternalCallInside,
+    pay: payWithCallInside(values.callMs ?? SEED_CALL_MS),
+  }),
+
+  setup: (db) => createPaymentTables(db, { uniqueKey: true }),
+  pay: payWithCallInside(SEED_CALL_MS),
+  ...PAYMENT_TABLE_READS,
+};
+
+export default paymentExternalCallInside;
