@@ -203,7 +203,7 @@ function threadTasks(
     return {
       strategyModuleUrl: ref.moduleUrl,
       connection: {
-        connectionString: db.connectionString,
+        connectionString: db.socketConnectionString ?? db.connectionString,
         schema,
         settings: { synchronous_commit: durability },
       },
