@@ -4,8 +4,11 @@
  * same server, at the same client counts and thread counts, in interleaved trials. The ratio suite/pgbench
  * says how much of the measured cost is the driver's; the profile says where the time went.
  *
- *   npm run yardstick -- [--clients 1,4,16,64] [--trials 3] [--duration-ms 5000] [--warmup-ms 1000]
- *                        [--threads N] [--database-url URL] [--json] [--out FILE]
+ *   npm run yardstick -- [--clients 1,4,16,64,150] [--trials 3] [--duration-ms 5000] [--warmup-ms 1000]
+ *                        [--threads N] [--transport socket|tcp | --database-url URL] [--json] [--out FILE]
+ *
+ * Both sides reach the embedded server through its Unix-domain socket, as the bench's clients do
+ * (`--transport tcp`: both over loopback TCP), or the server `--database-url` names, as its URL says.
  *
  * Each trial runs, per client count, pgbench and the suite back to back (pgbench first in odd trials, the
  * suite first in even ones), each on a fresh schema, each measured over the same window after the same
@@ -21,7 +24,7 @@ import { join } from 'node:path';
 import { type BenchEntry, runBench, type TrialSlot } from '../harness/bench/run-bench.ts';
 import { serverIsLocal } from '../harness/bench/saturation.ts';
 import { openRunDatabase } from '../harness/database/database.ts';
-import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
+import { type EmbeddedServer, startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { oneLine } from '../harness/errors.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 import { findPgbench, type PgbenchRig, runPgbench, STOCK } from './pgbench-trial.ts';
@@ -32,6 +35,7 @@ import {
   parseYardstickArgs,
   renderYardstick,
   type SideTrial,
+  suiteDriver,
   summarize,
   YardstickInputError,
   type YardstickSettings,
@@ -115,6 +119,7 @@ async function interleavedTrials(rig: PgbenchRig, serverUrl: string): Promise<Ya
       yardstick: {
         strategy: 'hot-row',
         pgbench: { path: rig.pgbench, queryMode: 'prepared', script: PGBENCH_SCRIPT },
+        driver: suiteDriver(settings),
         clients: settings.clients,
         trials: settings.trials,
         warmupMs: settings.warmupMs,
@@ -127,6 +132,13 @@ async function interleavedTrials(rig: PgbenchRig, serverUrl: string): Promise<Ya
   };
 }
 
+/** The embedded server's URL for `transport`; a socket asked for that the server could not open is an error. */
+function embeddedUrl(server: EmbeddedServer, transport: YardstickSettings['transport']): string {
+  if (transport === 'tcp') return server.adminUrl;
+  if (server.socketUrl) return server.socketUrl;
+  throw new Error(`the embedded server has no Unix socket (${server.dataDir} is too long a path for one)`);
+}
+
 /** Both sides on one server (the embedded one unless `--database-url`), each trial on its own schema. */
 async function measureBothSides(
   pgbench: string,
@@ -134,8 +146,8 @@ async function measureBothSides(
   threads: number,
 ): Promise<YardstickRun> {
   const server = settings.databaseUrl ? undefined : await startEmbeddedServer();
-  const serverUrl = settings.databaseUrl ?? server?.adminUrl ?? '';
   try {
+    const serverUrl = settings.databaseUrl ?? (server && embeddedUrl(server, settings.transport)) ?? '';
     const hotRow = await loadStrategy('hot-row');
     const db = await openRunDatabase({ databaseUrl: serverUrl });
     const scriptDir = mkdtempSync(join(tmpdir(), 'reservebench-pgbench-'));
@@ -180,7 +192,7 @@ async function main(): Promise<number> {
   if (settings.json) {
     process.stdout.write(json);
   } else {
-    process.stdout.write(renderYardstick(summaries, settings));
+    process.stdout.write(renderYardstick(summaries, settings, suiteDriver(settings)));
   }
   for (const line of failedTrialLines(failures)) process.stderr.write(`${line}\n`);
   return failures.length > 0 ? 1 : 0;

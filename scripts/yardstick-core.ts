@@ -2,6 +2,7 @@
  * The yardstick's pure parts: its arguments, the pgbench script, the paired ratio with its interval, the
  * profile of where the time went, and the text it prints. scripts/pgbench-yardstick.ts does the running.
  */
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
 
@@ -18,14 +19,22 @@ export interface YardstickSettings {
   /** The suite's worker threads (the bench's default, one per core, when absent); pgbench gets as many. */
   threads?: number;
   databaseUrl?: string;
+  /**
+   * How both sides reach the embedded server: its Unix-domain socket (the default, as the bench's clients
+   * connect) or loopback TCP; with `databaseUrl`, as that URL says (then this is absent).
+   */
+  transport?: Transport;
   /** Print the JSON document instead of the tables. */
   json: boolean;
   /** Also write the JSON document to this file (with either output). */
   out?: string;
 }
 
+export const TRANSPORTS = ['socket', 'tcp'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
 export const YARDSTICK_USAGE =
-  'npm run yardstick -- [--clients 1,4,16,64] [--trials 3] [--duration-ms 5000] [--warmup-ms 1000] [--threads N] [--database-url URL] [--json] [--out FILE]';
+  'npm run yardstick -- [--clients 1,4,16,64,150] [--trials 3] [--duration-ms 5000] [--warmup-ms 1000] [--threads N] [--transport socket|tcp | --database-url URL] [--json] [--out FILE]';
 
 const wholeIn = (text: string | undefined, low: number, high: number): number | undefined => {
   if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
@@ -42,12 +51,13 @@ export function parseYardstickArgs(argv: readonly string[]): YardstickSettings {
       strict: true,
       allowPositionals: false,
       options: {
-        clients: { type: 'string', default: '1,4,16,64' },
+        clients: { type: 'string', default: '1,4,16,64,150' },
         trials: { type: 'string', default: '3' },
         'duration-ms': { type: 'string', default: '5000' },
         'warmup-ms': { type: 'string', default: '1000' },
         threads: { type: 'string' },
         'database-url': { type: 'string' },
+        transport: { type: 'string' },
         json: { type: 'boolean', default: false },
         out: { type: 'string' },
       },
@@ -77,6 +87,13 @@ export function parseYardstickArgs(argv: readonly string[]): YardstickSettings {
   if (threadsText !== undefined && threads === undefined)
     throw new YardstickInputError('--threads takes a whole number 1–64');
   const databaseUrl = text('database-url');
+  const transport = text('transport');
+  if (transport !== undefined && databaseUrl !== undefined)
+    throw new YardstickInputError(
+      '--transport is for the embedded server; --database-url connects as its URL says',
+    );
+  if (transport !== undefined && !TRANSPORTS.includes(transport as Transport))
+    throw new YardstickInputError('--transport takes socket or tcp');
   const out = text('out');
   if (out !== undefined && out.trim() === '') throw new YardstickInputError('--out takes a file path');
   return {
@@ -85,11 +102,35 @@ export function parseYardstickArgs(argv: readonly string[]): YardstickSettings {
     durationMs,
     trials,
     threads,
-    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+    ...(databaseUrl !== undefined ? { databaseUrl } : { transport: (transport ?? 'socket') as Transport }),
     json: values.json === true,
     ...(out !== undefined ? { out } : {}),
   };
 }
+
+/** The suite's side as the report names it: its driver, the driver's version, and how it reaches the server. */
+export interface SuiteDriver {
+  client: 'node-postgres';
+  version: string;
+  transport: 'unix socket' | 'loopback tcp' | 'database url';
+}
+
+export function suiteDriver(settings: Pick<YardstickSettings, 'transport'>): SuiteDriver {
+  const { version } = createRequire(import.meta.url)('pg/package.json') as { version: string };
+  const transport =
+    settings.transport === 'socket'
+      ? 'unix socket'
+      : settings.transport === 'tcp'
+        ? 'loopback tcp'
+        : 'database url';
+  return { client: 'node-postgres', version, transport };
+}
+
+const TRANSPORT_WORDS: Record<SuiteDriver['transport'], string> = {
+  'unix socket': "the embedded server's Unix socket",
+  'loopback tcp': 'loopback TCP to the embedded server',
+  'database url': '--database-url',
+};
 
 /**
  * hot-row's reserve when it takes a unit (strategies/hot-row.ts), round trip for round trip: BEGIN and the
@@ -251,23 +292,26 @@ const pad = (text: string, width: number) => text.padStart(width);
 const fixed = (x: number | null, digits: number) => (x === null ? 'n/a' : x.toFixed(digits));
 const percent = (x: number) => `${Math.round(x * 1000) / 10}%`.replace('.0%', '%');
 
-/** The table the script prints: ratios first, then where the time went. */
+/** The table the script prints: ratios and each side's driver CPU per transaction, then where the time went. */
 export function renderYardstick(
   summaries: readonly ClientsSummary[],
   settings: Pick<YardstickSettings, 'trials' | 'warmupMs' | 'durationMs'>,
+  driver: SuiteDriver,
 ): string {
   const lines = [
-    `hot-row's reserve through pgbench -M prepared and through the suite (node-postgres, named statements): ` +
+    `hot-row's reserve through pgbench -M prepared and through the suite (${driver.client} ${driver.version}, named statements), ` +
+      `both over ${TRANSPORT_WORDS[driver.transport]}: ` +
       `${settings.trials} interleaved trial${settings.trials === 1 ? '' : 's'} of ${settings.durationMs} ms after ${settings.warmupMs} ms warm-up`,
     '',
-    'clients  pgbench tx/s  suite tx/s  suite/pgbench  interval (coverage)',
+    'clients  pgbench tx/s  suite tx/s  suite/pgbench  interval (coverage)         driver µs/tx pgbench / suite',
   ];
   for (const s of summaries) {
     const interval = s.interval
       ? `${s.interval.low.toFixed(2)}–${s.interval.high.toFixed(2)} (${percent(s.interval.confidence)})`
       : 'n/a (fewer than 2 trials)';
+    const cpu = `${s.profile.pgbench.driverUsPerTx} / ${s.profile.suite ? s.profile.suite.driverUsPerTx : 'n/a'}`;
     lines.push(
-      `${pad(String(s.clients), 7)}  ${pad(s.pgbench.toFixed(1), 12)}  ${pad(fixed(s.suite, 1), 10)}  ${pad(fixed(s.ratio, 2), 13)}  ${interval}`,
+      `${pad(String(s.clients), 7)}  ${pad(s.pgbench.toFixed(1), 12)}  ${pad(fixed(s.suite, 1), 10)}  ${pad(fixed(s.ratio, 2), 13)}  ${interval.padEnd(26)}  ${pad(cpu, 31)}`,
     );
   }
   lines.push(

@@ -75,6 +75,28 @@ describe('default run on the embedded server', () => {
   });
 });
 
+describe("the embedded server's run database", () => {
+  it("is reached through its Unix socket as well, for the bench's clients", async () => {
+    const db = await openRunDatabase({});
+    try {
+      const client = new pg.Client({ connectionString: db.socketConnectionString });
+      await client.connect();
+      const { rows } = await client
+        .query<{ db: string; address: string | null }>(
+          'SELECT current_database() AS db, inet_server_addr() AS address',
+        )
+        .finally(() => client.end());
+      expect(rows).toEqual([{ db: db.name, address: null }]);
+    } finally {
+      await db.close({ keep: false });
+    }
+    // A server given by URL is reached as the URL says: no socket of the suite's.
+    const given = await openRunDatabase({ databaseUrl: serverUrl });
+    expect(given.socketConnectionString).toBeUndefined();
+    await given.close({ keep: false });
+  });
+});
+
 describe('Ctrl-C', () => {
   it('stops the embedded server and removes its directory', async () => {
     const serverDirs = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-')));

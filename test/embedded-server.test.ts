@@ -4,14 +4,14 @@
  * each still end with the server stopped by the suite.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
+import { socketDirectoryFor, startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -20,6 +20,17 @@ const ROOT = new URL('..', import.meta.url).pathname;
 function session(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
+/** The address the server answered on: null through a Unix-domain socket. */
+async function serverAddress(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ a: string | null }>('SELECT inet_server_addr() AS a')).rows[0]?.a ?? null;
+  } finally {
+    await client.end();
+  }
 }
 
 async function answers(url: string): Promise<number> {
@@ -55,6 +66,11 @@ describe('the embedded server', () => {
     expect(first).toBeGreaterThan(0);
     expect(session(first)).toBe(first);
     expect(await answers(server.adminUrl)).toBe(1);
+    // The socket is in the data directory, which only the server's user can enter.
+    expect(server.socketUrl).toContain(`?host=${encodeURIComponent(server.dataDir)}`);
+    expect(await serverAddress(server.socketUrl ?? '')).toBeNull();
+    expect(await serverAddress(server.adminUrl)).toBe('127.0.0.1');
+    expect(statSync(server.dataDir).mode & 0o077).toBe(0);
 
     await server.crashAndRestart();
     expect(processAlive(first)).toBe(false);
@@ -64,10 +80,19 @@ describe('the embedded server', () => {
     expect(second).not.toBe(first);
     expect(session(second)).toBe(second);
     expect(await answers(server.adminUrl)).toBe(1);
+    // The socket of the crashed postmaster (its lock file left behind) is taken over by the new one.
+    expect(await serverAddress(server.socketUrl ?? '')).toBeNull();
 
     await server.stop({ keepData: false });
     expect(processAlive(second)).toBe(false);
     expect(existsSync(server.dataDir)).toBe(false);
+  });
+
+  it('opens no socket where the path would be too long for one, or would need quoting', () => {
+    expect(socketDirectoryFor('/tmp/reservebench-pg-abc123')).toBe('/tmp/reservebench-pg-abc123');
+    expect(socketDirectoryFor(`/tmp/${'d'.repeat(100)}/reservebench-pg-abc123`)).toBeUndefined();
+    expect(socketDirectoryFor('/tmp/a,b/reservebench-pg-abc123')).toBeUndefined();
+    expect(socketDirectoryFor('/tmp/a b/reservebench-pg-abc123')).toBeUndefined();
   });
 
   /** A process that starts a server, prints its directory and postmaster, then does `then`. */

@@ -12,6 +12,7 @@ import {
   parseYardstickArgs,
   renderYardstick,
   type SideTrial,
+  suiteDriver,
   summarize,
   YardstickInputError,
 } from '../scripts/yardstick-core.ts';
@@ -146,13 +147,17 @@ describe('summarize', () => {
       serverUsPerTx: null,
       lockWaiters: 0.4,
     });
-    const text = renderYardstick(summarize([trial(1, 1, 1000, 900)]), {
-      trials: 1,
-      warmupMs: 1000,
-      durationMs: 5000,
-    });
+    const text = renderYardstick(
+      summarize([trial(1, 1, 1000, 900)]),
+      { trials: 1, warmupMs: 1000, durationMs: 5000 },
+      suiteDriver({ transport: 'socket' }),
+    );
     expect(text).toContain('suite/pgbench');
-    expect(text).toMatch(/^\s+1\s+1000\.0\s+900\.0\s+0\.90\s+n\/a \(fewer than 2 trials\)$/m);
+    // The driver is named, with how it reached the server, and each side's CPU per transaction (500 µs).
+    expect(text).toMatch(
+      /through the suite \(node-postgres \d+\.\d+\.\d+, named statements\), both over the embedded server's Unix socket/,
+    );
+    expect(text).toMatch(/^\s+1\s+1000\.0\s+900\.0\s+0\.90\s+n\/a \(fewer than 2 trials\)\s+500 \/ 556$/m);
     expect(text).toMatch(/^\s+1\s+suite\s+0\.50\s+556\s+1\.00\s+1111\s+0\.00\s+0\.00$/m);
   });
 });
@@ -171,12 +176,16 @@ describe('the pgbench script', () => {
 describe('arguments', () => {
   it('has defaults for every measure', () => {
     expect(parseYardstickArgs([])).toEqual({
-      clients: [1, 4, 16, 64],
+      clients: [1, 4, 16, 64, 150],
       warmupMs: 1000,
       durationMs: 5000,
       trials: 3,
+      transport: 'socket',
       json: false,
     });
+    expect(parseYardstickArgs(['--transport', 'tcp'])).toMatchObject({ transport: 'tcp' });
+    // A server given by URL is reached as the URL says: no transport of the yardstick's own.
+    expect(parseYardstickArgs(['--database-url', 'postgresql://h/db'])).not.toHaveProperty('transport');
     expect(
       parseYardstickArgs([
         '--clients',
@@ -207,6 +216,8 @@ describe('arguments', () => {
     [['extra'], 'usage: npm run yardstick'],
     [['--clients'], "Option '--clients <value>' argument missing"],
     [['--out', ' '], '--out takes a file path'],
+    [['--transport', 'udp'], '--transport takes socket or tcp'],
+    [['--transport', 'tcp', '--database-url', 'postgresql://h/db'], '--transport is for the embedded server'],
   ])('%j is refused in one line', (argv, message) => {
     let error: unknown;
     try {

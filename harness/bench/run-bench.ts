@@ -233,7 +233,7 @@ function threadTasks(
       contract: design.contract,
       strategyModuleUrl: design.moduleUrl,
       connection: {
-        connectionString: db.connectionString,
+        connectionString: db.socketConnectionString ?? db.connectionString,
         schema,
         settings: { synchronous_commit: durability },
       },

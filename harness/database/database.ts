@@ -19,6 +19,13 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export interface RunDatabase {
   name: string;
   connectionString: string;
+  /**
+   * The run database through the embedded server's Unix-domain socket (embedded-server.ts `socketUrl`):
+   * what the bench's clients connect with, the transport that costs the client and the server least CPU.
+   * Absent for a server given by URL and for an embedded server without a socket. Scenario sessions keep
+   * `connectionString`: some go through a proxy that rewrites its host and port.
+   */
+  socketConnectionString?: string;
   /** A connection to the run database for setup and audits. */
   admin: pg.Client;
   /**
@@ -348,6 +355,7 @@ export async function openRunDatabase(options: {
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin, count),
     beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities, count),
+    ...(embedded?.socketUrl ? { socketConnectionString: withDatabase(embedded.socketUrl, name) } : {}),
     ...(embedded
       ? {
           async crashAndRestart() {

@@ -47,8 +47,11 @@ export const EMBEDDED_MAX_CONNECTIONS = 300;
 /** A new password for every server: no other local user can guess their way into a running one. */
 const newPassword = () => randomBytes(18).toString('base64url');
 
-/** The server's settings, given on the postmaster's command line. */
-const SERVER_FLAGS = [
+/**
+ * The server's settings, given on the postmaster's command line. `socketDir`: where it also listens on a
+ * Unix-domain socket (none when undefined).
+ */
+const serverFlags = (socketDir: string | undefined) => [
   '-c',
   `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
   '-c',
@@ -57,10 +60,23 @@ const SERVER_FLAGS = [
   // (durability.ts: durable unless --durability off), and every report prints the one its sessions had.
   '-c',
   'synchronous_commit=off',
-  // The socket directory would be shared with any other server on this machine; TCP is enough.
   '-c',
-  'unix_socket_directories=',
+  `unix_socket_directories=${socketDir ?? ''}`,
 ];
+
+/** Room for `/.s.PGSQL.<port>` within the 107 bytes a socket's path may have (sun_path, NUL included). */
+const SOCKET_PATH_MAX = 107 - '/.s.PGSQL.65535'.length;
+
+/**
+ * The socket directory: the data directory itself, which only the server's user (and root) can enter
+ * (PostgreSQL keeps it 0700), so no other local user reaches the socket, not even where the socket is
+ * `trust` (initdb.ts), and it goes with the directory. A loopback TCP round trip costs the client and the
+ * server more CPU than a socket's, and on 2 cores that CPU is the server's too. A directory whose path
+ * is too long for a socket, or that the setting's list syntax would need quoting for, gets none: TCP only.
+ */
+export function socketDirectoryFor(dataDir: string): string | undefined {
+  return dataDir.length <= SOCKET_PATH_MAX && /^[A-Za-z0-9/._-]+$/.test(dataDir) ? dataDir : undefined;
+}
 
 const running = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -71,12 +87,11 @@ const running = (child: ChildProcess | undefined): child is ChildProcess =>
  */
 function startPostmaster(
   binary: string,
-  dataDir: string,
-  port: number,
+  { dataDir, port, socketDir }: { dataDir: string; port: number; socketDir: string | undefined },
   spawned: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS], {
+    const child = spawn(binary, ['-D', dataDir, '-p', String(port), ...serverFlags(socketDir)], {
       ...serverUser(),
       // Untranslated messages: the start is recognised by the text of one.
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -145,6 +160,13 @@ function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT'): Prom
 
 export interface EmbeddedServer {
   adminUrl: string;
+  /**
+   * The same as `adminUrl` through the server's Unix-domain socket (`?host=<socket directory>`, which both
+   * node-postgres and libpq take over the URL's host), for the bench's clients and the yardstick's
+   * pgbench; undefined when the server has no socket (socketDirectoryFor). Never for a connection whose
+   * host and port something rewrites (a proxy in between): the `host` parameter would still win.
+   */
+  socketUrl: string | undefined;
   port: number;
   dataDir: string;
   /** Stops the server; removes its directory unless `keepData`. */
@@ -265,7 +287,8 @@ async function bootServer(
     if (major === DEFAULT_POSTGRES) await directoryInitialiser(lifetime.dataDir, port).initialise();
     else await initialiseDirectory(binaries.initdb, lifetime.dataDir);
     await setPassword(binary, lifetime.dataDir, password);
-    await startPostmaster(binary, lifetime.dataDir, port, (child) => {
+    const socketDir = socketDirectoryFor(lifetime.dataDir);
+    await startPostmaster(binary, { dataDir: lifetime.dataDir, port, socketDir }, (child) => {
       lifetime.postmaster = child;
     });
     return binary;
@@ -286,15 +309,17 @@ function serverHandle(
 ): EmbeddedServer {
   const adminUrl = `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`;
   const { dataDir, stateFile } = lifetime;
+  const socketDir = socketDirectoryFor(dataDir);
   return {
     adminUrl,
+    socketUrl: socketDir && `${adminUrl}?host=${encodeURIComponent(socketDir)}`,
     port,
     dataDir,
     async crashAndRestart() {
       if (!running(lifetime.postmaster)) throw new Error('the embedded server is not running');
       // Observed, not slept on: the postmaster's process is gone before it is started again.
       await stopPostmaster(lifetime.postmaster, 'SIGQUIT');
-      await startPostmaster(binary, dataDir, port, (child) => {
+      await startPostmaster(binary, { dataDir, port, socketDir }, (child) => {
         lifetime.postmaster = child;
       });
     },
@@ -348,7 +373,8 @@ export async function startKeptServer(dataDir: string): Promise<{ port: number; 
   const { postgres } = await serverBinaries(dataDirectoryMajor(dataDir)).catch((error: unknown) => {
     throw Errors.databaseSetup(`the kept server in ${dataDir} did not start: ${oneLine(error)}`);
   });
-  const postmaster = await startPostmaster(postgres, dataDir, port, (spawned) => {
+  // TCP only: `reservebench sql` connects through the port it is given.
+  const postmaster = await startPostmaster(postgres, { dataDir, port, socketDir: undefined }, (spawned) => {
     child = spawned;
   }).catch((error: unknown) => {
     if (child) child.kill('SIGQUIT');

@@ -15,8 +15,8 @@ import { ensureServerUser, serverUser } from './server-user.ts';
 export const NO_SYNC = ['--no-sync'];
 
 /**
- * Host connections need a password (SCRAM); the socket (which the server never opens: no socket directory) is
- * trust, so initdb needs no password file. The password is set afterwards in single-user mode, as for the
+ * Host connections need a password (SCRAM); the socket is trust, so initdb needs no password file: it lies in
+ * the data directory (embedded-server.ts socketDirectoryFor), which no other local user can enter. The password is set afterwards in single-user mode, as for the
  * default major.
  */
 const INITDB_FLAGS = ['--auth-local=trust', '--auth-host=scram-sha-256', '--username=postgres', ...NO_SYNC];
