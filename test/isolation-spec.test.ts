@@ -16,6 +16,7 @@ import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
 import { unifiedDiff } from '../harness/interleaving/text-diff.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
+import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 
@@ -260,6 +261,72 @@ describe("spec grammar: the engine's own steps", () => {
     [
       'session s1\nstep a { RESTART 1/2 }\nstep b { EXPIRE ON 1/3 }',
       /^x\.spec:3:10: step "b" runs on node 1\/3, but step "a" restarts node 1\/2: /,
+    ],
+  ])('rejects %j in one line with file:line:column', (source, message) => {
+    const error = parseError(source);
+    expect(error).toMatch(message);
+    expect(error).not.toContain('\n');
+  });
+});
+
+describe('spec grammar: PAY, the payment contract', () => {
+  it("parses PAY with seed 002's payload, AMOUNT and UNTIL in either order, and its fingerprint", () => {
+    const spec = parseSpec(
+      [
+        'session w1',
+        'step a { PAY idem-order-1001 pay-worker-a UNTIL before-commit }',
+        'step b { pay idem-order-1001 pay-other until between-transactions amount 9999 }',
+      ].join('\n'),
+      'x.spec',
+    );
+    const seed = { order: 'order-1001', currency: 'CNY', merchant: 'demo' };
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual<Step[]>([
+      {
+        name: 'a',
+        session: 'w1',
+        pay: {
+          idempotencyKey: 'idem-order-1001',
+          paymentId: 'pay-worker-a',
+          amount: 3000,
+          ...seed,
+          fingerprint: requestFingerprint({ amount: 3000, currency: 'CNY', merchant: 'demo' }),
+        },
+        until: 'before-commit',
+      },
+      {
+        name: 'b',
+        session: 'w1',
+        pay: {
+          idempotencyKey: 'idem-order-1001',
+          paymentId: 'pay-other',
+          amount: 9999,
+          ...seed,
+          fingerprint: requestFingerprint({ amount: 9999, currency: 'CNY', merchant: 'demo' }),
+        },
+        until: 'between-transactions',
+      },
+    ]);
+  });
+
+  it.each([
+    ['session s1\nstep a { PAY k }', /^x\.spec:2:14: PAY needs an idempotency key and a payment id$/],
+    [
+      'session s1\nstep a { PAY k p AMOUNT 0 }',
+      /^x\.spec:2:25: AMOUNT must be a whole number of minor units, at least 1, got "0"$/,
+    ],
+    [
+      'session s1\nstep a { PAY k p UNTIL after-memory-before-ledger }',
+      /^x\.spec:2:24: PAY has no pause point "after-memory-before-ledger"; choose one of: after-read, before-commit, between-transactions$/,
+    ],
+    ['session s1\nstep a { PAY k p AMOUNT 5 AMOUNT 6 }', /^x\.spec:2:27: AMOUNT is given twice$/],
+    ['session s1\nstep a { PAY k p UNTIL }', /^x\.spec:2:18: UNTIL needs a value$/],
+    [
+      'session s1\nstep a { PAY k p TTL 5 }',
+      /^x\.spec:2:18: unexpected "TTL" in PAY; expected AMOUNT <minor units> or UNTIL <pause point>$/,
+    ],
+    [
+      'session s1\nstep a { PAY k p ON 1/1 }',
+      /^x\.spec:2:18: PAY runs on no node; ON <i>\/<n> ends a RESERVE, CONFIRM, RELEASE, EXPIRE or DISABLE$/,
     ],
   ])('rejects %j in one line with file:line:column', (source, message) => {
     const error = parseError(source);

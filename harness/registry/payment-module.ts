@@ -8,6 +8,7 @@ import { CAPABILITIES } from '../../strategies/contract.ts';
 import {
   PAYMENT_CHECKS,
   PAYMENT_OUTCOMES,
+  PAYMENT_PAUSE_POINTS,
   type PaymentDesign,
   type PaymentResult,
 } from '../../strategies/payment/contract.ts';
@@ -30,7 +31,7 @@ const paymentDesignSchema = z
     caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
     needs: z.array(z.enum(CAPABILITIES)).optional(),
     pausePoints: z.strictObject({
-      pay: z.array(z.enum(['after-read', 'before-commit', 'between-transactions'])),
+      pay: z.array(z.enum(PAYMENT_PAUSE_POINTS)),
     }),
     setup: operation,
     pay: operation,

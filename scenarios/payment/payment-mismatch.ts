@@ -3,7 +3,8 @@
  * (amount 9999, so another fingerprint). The second request must be refused — MISMATCH, the seed's
  * P0001 — and leave both tables' counts at 1.
  */
-import { definePaymentScenario, paymentRequest } from '../../harness/scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../../harness/interleaving/seed-payment.ts';
+import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
 
 const KEY = 'idem-order-1001';
 

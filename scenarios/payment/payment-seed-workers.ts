@@ -6,11 +6,8 @@
  * response with its next statement: requests 2, inserted 1, reused 1, distinct responses 1, payment 1,
  * outbox 1 — whichever session wins, which is never asserted.
  */
-import {
-  definePaymentScenario,
-  paymentRequest,
-  seedFigures,
-} from '../../harness/scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../../harness/interleaving/seed-payment.ts';
+import { definePaymentScenario, seedFigures } from '../../harness/scenario/payment/payment-scenario.ts';
 
 const KEY = 'idem-order-1001';
 

@@ -4,7 +4,8 @@
  * terminated there; then the key is retried on a new session. Nothing of the dead worker may survive
  * a commit it never reached, and the retry ends with one payment and exactly one outbox row announcing it.
  */
-import { definePaymentScenario, paymentRequest } from '../../harness/scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../../harness/interleaving/seed-payment.ts';
+import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
 
 const KEY = 'idem-order-3003';
 

@@ -9,7 +9,6 @@ import type {
   PaymentPausePoint,
   PaymentRequest,
 } from '../../../strategies/payment/contract.ts';
-import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
 
@@ -65,27 +64,6 @@ export interface PaymentScenario {
 
 export function definePaymentScenario(scenario: PaymentScenario): PaymentScenario {
   return scenario;
-}
-
-/** Seed 002's order and payload: idem-order-1001, 30.00 CNY to merchant demo. */
-export const SEED_PAYMENT = { order: 'order-1001', amount: 3000, currency: 'CNY', merchant: 'demo' } as const;
-
-/** A request of the seed's payload (or another amount) under `idempotencyKey`, proposing `paymentId`. */
-export function paymentRequest(
-  idempotencyKey: string,
-  paymentId: string,
-  amount: number = SEED_PAYMENT.amount,
-): PaymentRequest {
-  const { order, currency, merchant } = SEED_PAYMENT;
-  return {
-    idempotencyKey,
-    fingerprint: requestFingerprint({ amount, currency, merchant }),
-    order,
-    amount,
-    currency,
-    merchant,
-    paymentId,
-  };
 }
 
 /** Seed 002's figures over a case's answers and end counts. */
