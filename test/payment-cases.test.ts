@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
 import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts';
+import type { SessionContext } from '../strategies/contract.ts';
+import type { PaymentRequest } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
 const { db } = useRunDatabase();
@@ -62,6 +64,62 @@ describe('payment cases', () => {
     expect(seen['payment-on-conflict']).toBe('blocked');
     expect(seen['payment-advisory-lock']).toBe('blocked');
     expect(seen['payment-serializable']).not.toBe('blocked');
+  });
+
+  it("runs the seed's workers as a spec on the engine: w1 held, w2 seen blocked, w1's commit answers", async () => {
+    const r = await runPaymentCase(
+      db(),
+      await loadPaymentDesign('payment-on-conflict'),
+      scenario('payment-seed-workers'),
+      SETTINGS,
+    );
+    expect(r.steps?.map((s) => [s.step, s.blocked, s.result.status])).toEqual([
+      ['w1-pay', false, 'ok'],
+      ['w2-pay', true, 'ok'],
+      ['w1-commit', false, 'ok'],
+    ]);
+    expect(r.steps?.[0]?.result).toMatchObject({ paused: 'before-commit' });
+    // Which worker's payment id is recorded is the winner's, never asserted; both answers carry it.
+    const answers = (r.steps ?? [])
+      .slice(1)
+      .map((s) => (s.result.status === 'ok' ? s.result.payment : undefined));
+    expect(answers.map((a) => a?.outcome).sort()).toEqual(['CREATED', 'REUSED']);
+    expect(new Set(answers.map((a) => a?.response?.paymentId)).size).toBe(1);
+  });
+
+  it('--permutations all runs every order of a payment spec, each judged; the order-dependent ones too', async () => {
+    const all = { ...SETTINGS, permutations: 'all' as const };
+    const ref = await loadPaymentDesign('payment-on-conflict');
+    for (const id of ['payment-seed-workers', 'payment-worker-dies']) {
+      const r = await runPaymentCase(db(), ref, scenario(id), all);
+      expect(r.status, JSON.stringify(r.problems)).toBe('pass');
+      expect(r.permutations?.map((p) => p.status)).toEqual(['pass', 'pass', 'pass']);
+      expect(r.boundary).toMatch(/\(3 permutations, 0 failed, 0 invalid\)$/);
+    }
+    const control = await loadPaymentDesign('payment-check-then-insert');
+    const caught = await runPaymentCase(db(), control, scenario('payment-seed-workers'), all);
+    expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
+    expect(caught.fired).toContain('onePaymentPerKey');
+  });
+
+  it('a PAY … UNTIL whose pay never stops there makes the case fail as not exercised', async () => {
+    const ref = await loadPaymentDesign('payment-on-conflict');
+    const { design } = ref;
+    // Declares before-commit and never pauses: the spec's hold did not happen.
+    const neverHolds = {
+      ...design,
+      pay: (ctx: SessionContext, request: PaymentRequest) =>
+        design.pay({ ...ctx, pause: async () => undefined }, request),
+    };
+    const r = await runPaymentCase(
+      db(),
+      { ...ref, design: neverHolds },
+      scenario('payment-seed-workers'),
+      SETTINGS,
+    );
+    expect(r.status).toBe('fail');
+    expect(r.fired).toEqual(['exercised']);
+    expect(r.problems).toEqual(['w1-pay never reached before-commit']);
   });
 
   const CONTROLS: [string, string, string][] = [

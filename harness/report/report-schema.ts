@@ -457,6 +457,11 @@ const paymentCaseSchema = z
       .optional()
       .describe("payment and outbox rows over the keys the case sent, from the harness's own reads"),
     observations: z.record(z.string(), observedSchema).optional(),
+    steps: z.array(stepSchema).optional().describe("a payment spec's recorded steps"),
+    permutations: z
+      .array(permutationSchema)
+      .optional()
+      .describe('`run --permutations all`: every order of the spec, the listed one first'),
     fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
     problems: z.array(z.string()).optional(),
     boundary: z.string(),

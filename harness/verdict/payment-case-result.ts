@@ -3,7 +3,7 @@
  * answer counts, and the payment figures the harness read itself (report-schema.ts, `payments`).
  */
 import type { PaymentCheckName, PaymentDesign } from '../../strategies/payment/contract.ts';
-import type { Observed, OutcomeCounts } from './case-result.ts';
+import type { Observed, OutcomeCounts, PermutationReport, ReportedStep } from './case-result.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 
 /** A payment case's result: the case table's columns, and the payment figures the harness read. */
@@ -18,6 +18,10 @@ export interface PaymentCaseResult {
   /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
   counts?: PaymentCounts;
   observations?: Record<string, Observed>;
+  /** A spec's recorded steps (its listed permutation's), as an interleaving case keeps them. */
+  steps?: ReportedStep[];
+  /** `run --permutations all`: every order of a spec's steps, the listed one first. */
+  permutations?: PermutationReport[];
   fired?: PaymentCheckName[];
   problems?: string[];
   boundary: string;

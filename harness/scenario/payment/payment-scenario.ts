@@ -1,37 +1,33 @@
 /**
- * A payment scenario: a scenario of the payment contract (strategies/payment/contract.ts), driven by its
- * own code against any payment design through `pay` on real sessions, with the pause points of the
- * design held, released or killed at on observed state, never on a sleep. The suite crosses these only
- * with payment designs: a reservation strategy is no case of a payment scenario, nor the reverse.
+ * A payment scenario: a scenario of the payment contract (strategies/payment/contract.ts) against any
+ * payment design, on real sessions, its pause points held, released or killed at on observed state,
+ * never on a sleep. Most are isolation specs (docs/interleavings.md) whose PAY steps the interleaving
+ * engine runs, as the reservation interleavings are; the rest drive `pay` from their own code, where the
+ * engine has no verb for what they do (a proxy that loses a commit's answer, 20 workers at a barrier).
+ * The suite crosses these only with payment designs: a reservation strategy is no case of a payment
+ * scenario, nor the reverse.
  */
 import type {
   PaymentDesign,
   PaymentPausePoint,
   PaymentRequest,
 } from '../../../strategies/payment/contract.ts';
+import type { StepRecord } from '../../interleaving/permutation.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
-import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { PaymentAnswer, PaymentCounts } from '../../verdict/payment-invariants.ts';
 
 /** A `pay` started on a session of its own, held at a pause point or on its way to its answer. */
 export interface PayInFlight {
   /** 'paused': it stopped at the point it was to be held at; 'finished': it ended without reaching it. */
   reached: Promise<'paused' | 'finished'>;
-  /** Waits until the session is seen waiting on another backend (pg_blocking_pids), retrying, or ended. */
-  blockedOrDone(): Promise<'blocked' | 'retrying' | 'done'>;
   /** Lets a held pay go on and returns its answer (the answer of one that already ended). */
   resume(): Promise<PaymentAnswer>;
-  /** Terminates the session's backend where it is held (a worker dying there) and records the loss. */
-  kill(): Promise<PaymentAnswer>;
 }
 
 export interface PaymentScriptContext {
   design: PaymentDesign;
-  /** The first of the scenario's `holdAt` points the design declares (the scenario is n/a without one). */
-  holdAt: PaymentPausePoint | undefined;
   /** One pay on a new session, to its end. */
   pay(request: PaymentRequest): Promise<PaymentAnswer>;
-  /** One pay on a new session, held at `holdAt` when it gets there. */
-  startPay(request: PaymentRequest, holdAt?: PaymentPausePoint): PayInFlight;
   /** One session per request, every one held at `holdAt` until all have reached it (or ended before it). */
   payTogether(requests: readonly PaymentRequest[], holdAt?: PaymentPausePoint): Promise<PaymentAnswer[]>;
   /** One pay whose commit answer is lost on the way back: the worker cannot know whether it paid. */
@@ -48,9 +44,15 @@ export interface PaymentExpectations {
   observations?: Readonly<Record<string, Observed>>;
   /** What the case must have driven to mean anything, one line per claim that did not happen. */
   exercised?(observations: Readonly<Record<string, Observed>>, design: PaymentDesign): string[];
+  /**
+   * A spec whose answers depend on the order (a kill before or after the retry): `outcomes`,
+   * `observations` and `exercised` judge the listed permutation only; every other order is judged on the
+   * invariants and errors.
+   */
+  orderDependent?: boolean;
 }
 
-export interface PaymentScenario {
+interface PaymentScenarioBase {
   contract: 'payment';
   id: string;
   /** The file the scenario was loaded from (a `file:` URL), for the report's sources. */
@@ -58,9 +60,34 @@ export interface PaymentScenario {
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];
-  run(ctx: PaymentScriptContext): Promise<void>;
   expect: PaymentExpectations;
 }
+
+/** A payment scenario driven by its own code, through the sessions of payment-sessions.ts. */
+export interface PaymentScriptScenario extends PaymentScenarioBase {
+  run(ctx: PaymentScriptContext): Promise<void>;
+}
+
+/** What a payment spec's run gave the harness: the engine's records, the answers in them, the end counts. */
+export interface PaymentSpecRun {
+  steps: readonly StepRecord[];
+  answers: readonly PaymentAnswer[];
+  /** Payment and outbox rows over the keys the spec sent, from the harness's own final read. */
+  counts: PaymentCounts;
+}
+
+/** A payment scenario written as an isolation spec of PAY steps, run by the interleaving engine. */
+export interface PaymentSpecScenario extends PaymentScenarioBase {
+  /**
+   * The spec, given the pause point the case holds at (the first of `holdAt` the design declares): it
+   * lists exactly one permutation, the one judged; `run --permutations all` also runs every other order.
+   */
+  spec(holdAt: PaymentPausePoint | undefined): string;
+  /** The figures the expectations compare, computed from the harness's own records and reads. */
+  observe?(run: PaymentSpecRun): Record<string, Observed>;
+}
+
+export type PaymentScenario = PaymentScriptScenario | PaymentSpecScenario;
 
 export function definePaymentScenario(scenario: PaymentScenario): PaymentScenario {
   return scenario;

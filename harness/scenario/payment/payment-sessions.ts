@@ -1,28 +1,19 @@
 /**
- * The sessions a payment case drives: each `pay` on a connection of its own (search_path the case's
- * schema), held at a pause point on a promise the scenario releases, seen blocked through
- * pg_blocking_pids on the control connection, or terminated where it is held. Every answer is recorded
- * here as it comes in; the order of events is decided by observed state, never by a sleep.
+ * The sessions a scripted payment case drives (a spec's are the interleaving engine's): each `pay` on a
+ * connection of its own (search_path the case's schema), held at a pause point on a promise the scenario
+ * releases once every held pay has reached it. Every answer is recorded here as it comes in; the order of
+ * events is decided by observed state, never by a sleep.
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../strategies/contract.ts';
+import type { PausePoint } from '../../../strategies/contract.ts';
 import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
-import { Errors, oneLine } from '../../errors.ts';
+import { oneLine } from '../../errors.ts';
 import { checkPaymentAnswer } from '../../registry/payment-module.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
 import { payWithLostCommitAnswer } from './lost-commit-answer.ts';
 import type { PayInFlight } from './payment-scenario.ts';
-
-/** Between two looks at a session's backend: the isolation tester's pace, not an ordering. */
-const LOOK_EVERY_MS = 2;
-
-interface Connected {
-  client: pg.Client;
-  pid: number;
-}
 
 export class PaymentSessions {
   private readonly answers: PaymentAnswer[] = [];
@@ -30,9 +21,7 @@ export class PaymentSessions {
 
   constructor(
     private readonly connection: CaseConnection,
-    private readonly admin: pg.ClientBase,
     private readonly design: PaymentDesign,
-    private readonly timeoutMs: number,
   ) {}
 
   /** Every answer recorded so far, in the order they came in. */
@@ -40,7 +29,7 @@ export class PaymentSessions {
     return this.answers;
   }
 
-  async connect(): Promise<Connected> {
+  async connect(): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.connection.connectionString,
       application_name: 'reservebench-payment',
@@ -49,12 +38,11 @@ export class PaymentSessions {
     client.on('error', () => undefined);
     this.clients.push(client);
     await client.connect();
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return { client, pid: rows[0]?.pid ?? 0 };
+    return client;
   }
 
   /** One pay, held at `holdAt` when it gets there; `session` when it was connected beforehand. */
-  startPay(request: PaymentRequest, holdAt?: PausePoint, session?: Promise<Connected>): PayInFlight {
+  startPay(request: PaymentRequest, holdAt?: PausePoint, session?: Promise<pg.Client>): PayInFlight {
     const connected = session ?? this.connect();
     let reachedWith: (how: 'paused' | 'finished') => void = () => undefined;
     const reached = new Promise<'paused' | 'finished'>((resolve) => {
@@ -64,73 +52,33 @@ export class PaymentSessions {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const state: { pausedAt?: PausePoint; killed: boolean; ended: boolean; retried: boolean } = {
-      killed: false,
-      ended: false,
-      retried: false,
-    };
     const finished = (async (): Promise<PaymentAnswer> => {
-      const { client } = await connected;
+      const client = await connected;
       const pause = async (point: PausePoint) => {
         if (point !== holdAt) return;
-        state.pausedAt = point;
         reachedWith('paused');
         await released;
       };
-      const retried = () => {
-        state.retried = true;
-      };
       try {
-        const checked = checkPaymentAnswer(await this.design.pay({ db: client, pause, retried }, request));
+        const checked = checkPaymentAnswer(await this.design.pay({ db: client, pause }, request));
         if ('problem' in checked) return { request, outcome: 'ERROR', error: checked.problem };
         return { request, ...checked.answer };
       } catch (error: unknown) {
         const sqlstate = sqlstateOf(error);
-        if (state.killed)
-          return { request, outcome: lostOutcome(state.pausedAt), ...(sqlstate ? { sqlstate } : {}) };
         return { request, outcome: 'ERROR', error: oneLine(error), ...(sqlstate ? { sqlstate } : {}) };
       }
     })().then((answer) => {
-      state.ended = true;
       this.answers.push(answer);
       reachedWith('finished');
       return answer;
     });
     return {
       reached,
-      blockedOrDone: () => this.blockedOrDone(connected, state),
       resume: () => {
         release();
         return finished;
       },
-      kill: async () => {
-        state.killed = true;
-        await this.admin.query('SELECT pg_terminate_backend($1)', [(await connected).pid]);
-        release();
-        return finished;
-      },
     };
-  }
-
-  /** Looks at the session's backend until another one holds it up, it retries, or its pay ended. */
-  private async blockedOrDone(
-    connected: Promise<Connected>,
-    state: { ended: boolean; retried: boolean },
-  ): Promise<'blocked' | 'retrying' | 'done'> {
-    const { pid } = await connected;
-    const until = performance.now() + this.timeoutMs;
-    for (;;) {
-      if (state.ended) return 'done';
-      if (state.retried) return 'retrying';
-      const { rows } = await this.admin.query<{ n: number }>(
-        'SELECT cardinality(pg_blocking_pids($1))::int AS n',
-        [pid],
-      );
-      if ((rows[0]?.n ?? 0) > 0) return 'blocked';
-      if (performance.now() > until)
-        throw Errors.barrierTimeout('a payment seen blocked or done', this.timeoutMs / 1000);
-      await nextLook(LOOK_EVERY_MS);
-    }
   }
 
   /** Every request on a session connected beforehand, held at `holdAt` until all got there or ended. */
@@ -152,9 +100,4 @@ export class PaymentSessions {
   async close(): Promise<void> {
     await Promise.all(this.clients.map((c) => c.end().catch(() => undefined)));
   }
-}
-
-/** A pay killed where it was held: nothing of it may persist before its commit; after one, it may. */
-function lostOutcome(pausedAt: PausePoint | undefined): string {
-  return pausedAt && UNDECIDED_PAUSE_POINTS.includes(pausedAt) ? 'ROLLED_BACK' : 'INDETERMINATE';
 }
