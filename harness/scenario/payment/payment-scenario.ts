@@ -60,6 +60,11 @@ interface PaymentScenarioBase {
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];
+  /**
+   * Every design, negative controls too, runs it and is judged as if it claimed to hold: a spec file a
+   * user runs (`run --spec`), where any failing check is what the spec shows.
+   */
+  everyDesignHolds?: true;
   expect: PaymentExpectations;
 }
 

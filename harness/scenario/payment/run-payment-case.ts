@@ -61,7 +61,7 @@ export async function runPaymentCase(
   scenario: PaymentScenario,
   settings: CaseSettings,
 ): Promise<PaymentCaseResult> {
-  const { design } = ref;
+  const design: PaymentDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
   const identity: Identity = {
     id: `${scenario.id}/${design.id}`,
     contract: 'payment',
