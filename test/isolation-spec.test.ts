@@ -15,6 +15,7 @@ import { formatTable } from '../harness/interleaving/spec-output.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
 import { unifiedDiff } from '../harness/interleaving/text-diff.ts';
+import { loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 import { useRunDatabase } from './db-fixture.ts';
@@ -503,6 +504,50 @@ describe('strategy steps from a spec run through the engine', () => {
     expect(by.get('t2-take')).toMatchObject({ blocked: blocked.t2, result: { answer: { outcome: 'HELD' } } });
     expect(by.get('t3-ask')).toMatchObject({ blocked: blocked.t3, result: { answer: { outcome: t3 } } });
     expect(by.get('t1-rollback')?.result).toMatchObject({ status: 'ok', rolledBack: true });
+  });
+});
+
+describe('PAY steps from a spec run through the engine', () => {
+  it('holds a pay at its point, sees the next one blocked behind it, and rolls it back there', async () => {
+    const { design } = await loadPaymentDesign('payment-on-conflict');
+    const schema = await db().createCaseSchema('spec pay');
+    await admin().query(`SET search_path TO ${schema}`);
+    try {
+      await design.setup(admin());
+    } finally {
+      await admin().query('RESET search_path');
+    }
+    const source = [
+      'session w1',
+      'step "w1-pay" { PAY idem-order-1001 pay-a UNTIL before-commit }',
+      'step "w1-undo" { RESUME ROLLBACK }',
+      'session w2',
+      'step "w2-pay" { PAY idem-order-1001 pay-b }',
+      'permutation "w1-pay" "w2-pay" "w1-undo"',
+    ].join('\n');
+    const [permutation] = parseSpec(source, 'pay.spec').permutations;
+    if (!permutation) throw new Error('no permutation');
+    const records = await runPermutation(permutation, {
+      connectionString: db().connectionString,
+      schema,
+      payment: design,
+      timeoutMs: 20_000,
+    });
+    const by = new Map(records.map((r) => [r.step, r]));
+    expect(by.get('w1-pay')).toMatchObject({
+      requestKey: 'idem-order-1001',
+      result: { paused: 'before-commit' },
+    });
+    expect(by.get('w1-undo')?.result).toMatchObject({ status: 'ok', rolledBack: true });
+    // With w1 rolled back, w2's insert is the key's only one: it creates its own payment.
+    expect(by.get('w2-pay')).toMatchObject({
+      blocked: true,
+      result: { status: 'ok', payment: { outcome: 'CREATED', response: { paymentId: 'pay-b' } } },
+    });
+    // Without a payment design, a PAY step is refused in one line.
+    await expect(
+      runPermutation(permutation, { connectionString: db().connectionString, schema, timeoutMs: 20_000 }),
+    ).rejects.toThrow(/^step w1-pay pays, but no payment design was given$/);
   });
 });
 
