@@ -19,6 +19,16 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
 const SPEC = 'specs/nowait.spec';
+// A spec drives one contract, and needs a design of it among those --strategy names.
+const paySpec = join(scratch, 'pay.spec');
+writeFileSync(paySpec, 'session w1\nstep "w1-pay" { PAY idem-1 pay-1 }\npermutation "w1-pay"\n');
+const reserveSpec = join(scratch, 'reserve.spec');
+writeFileSync(
+  reserveSpec,
+  'setup { STOCK sku-a 1 }\nsession t1\nstep "t1" { RESERVE k u sku-a }\npermutation "t1"\n',
+);
+const mixedSpec = join(scratch, 'mixed.spec');
+writeFileSync(mixedSpec, 'session t1\nstep "t1" { RESERVE k u s }\nsession w1\nstep "w1" { PAY k p }\n');
 const UNREACHABLE = ['--database-url', UNREACHABLE_URL];
 
 type Env = Record<string, string>;
@@ -111,6 +121,18 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['run', '--postgres', '15'], /--postgres cannot go with --database-url/],
   [['run', '--target', 'http://127.0.0.1:1', '--durability', 'off'], /--durability cannot go with --target/],
   [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
+  [
+    ['run', '--strategy', 'hot-row', '--spec', paySpec],
+    /pay\.spec:2:6: step "w1-pay" pays \(the payment contract\), but --strategy names no payment design \(payment-on-conflict, /,
+  ],
+  [
+    ['run', '--strategy', 'payment-on-conflict', '--spec', reserveSpec],
+    /reserve\.spec:3:6: step "t1" drives a reservation, but --strategy names only payment designs/,
+  ],
+  [
+    ['run', '--spec', mixedSpec],
+    /mixed\.spec:4:6: step "w1" pays \(the payment contract\), but step "t1" \(line 2\) drives a reservation: a spec drives one contract/,
+  ],
 ];
 const TRAILING_EMPTY: Refused[] = ['run', 'bench'].map((command) => ({
   args: [command, '--strategy', 'hot-row', '--strategy='],

@@ -15,7 +15,9 @@ import { formatTable } from '../harness/interleaving/spec-output.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
 import { unifiedDiff } from '../harness/interleaving/text-diff.ts';
+import { loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
+import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 
@@ -268,6 +270,72 @@ describe("spec grammar: the engine's own steps", () => {
   });
 });
 
+describe('spec grammar: PAY, the payment contract', () => {
+  it("parses PAY with seed 002's payload, AMOUNT and UNTIL in either order, and its fingerprint", () => {
+    const spec = parseSpec(
+      [
+        'session w1',
+        'step a { PAY idem-order-1001 pay-worker-a UNTIL before-commit }',
+        'step b { pay idem-order-1001 pay-other until between-transactions amount 9999 }',
+      ].join('\n'),
+      'x.spec',
+    );
+    const seed = { order: 'order-1001', currency: 'CNY', merchant: 'demo' };
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual<Step[]>([
+      {
+        name: 'a',
+        session: 'w1',
+        pay: {
+          idempotencyKey: 'idem-order-1001',
+          paymentId: 'pay-worker-a',
+          amount: 3000,
+          ...seed,
+          fingerprint: requestFingerprint({ amount: 3000, currency: 'CNY', merchant: 'demo' }),
+        },
+        until: 'before-commit',
+      },
+      {
+        name: 'b',
+        session: 'w1',
+        pay: {
+          idempotencyKey: 'idem-order-1001',
+          paymentId: 'pay-other',
+          amount: 9999,
+          ...seed,
+          fingerprint: requestFingerprint({ amount: 9999, currency: 'CNY', merchant: 'demo' }),
+        },
+        until: 'between-transactions',
+      },
+    ]);
+  });
+
+  it.each([
+    ['session s1\nstep a { PAY k }', /^x\.spec:2:14: PAY needs an idempotency key and a payment id$/],
+    [
+      'session s1\nstep a { PAY k p AMOUNT 0 }',
+      /^x\.spec:2:25: AMOUNT must be a whole number of minor units, at least 1, got "0"$/,
+    ],
+    [
+      'session s1\nstep a { PAY k p UNTIL after-memory-before-ledger }',
+      /^x\.spec:2:24: PAY has no pause point "after-memory-before-ledger"; choose one of: after-read, before-commit, between-transactions$/,
+    ],
+    ['session s1\nstep a { PAY k p AMOUNT 5 AMOUNT 6 }', /^x\.spec:2:27: AMOUNT is given twice$/],
+    ['session s1\nstep a { PAY k p UNTIL }', /^x\.spec:2:18: UNTIL needs a value$/],
+    [
+      'session s1\nstep a { PAY k p TTL 5 }',
+      /^x\.spec:2:18: unexpected "TTL" in PAY; expected AMOUNT <minor units> or UNTIL <pause point>$/,
+    ],
+    [
+      'session s1\nstep a { PAY k p ON 1/1 }',
+      /^x\.spec:2:18: PAY runs on no node; ON <i>\/<n> ends a RESERVE, CONFIRM, RELEASE, EXPIRE or DISABLE$/,
+    ],
+  ])('rejects %j in one line with file:line:column', (source, message) => {
+    const error = parseError(source);
+    expect(error).toMatch(message);
+    expect(error).not.toContain('\n');
+  });
+});
+
 const multinomial = (sizes: number[]) => {
   const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
   return sizes.reduce((acc, n) => acc / factorial(n), factorial(sizes.reduce((a, b) => a + b, 0)));
@@ -436,6 +504,50 @@ describe('strategy steps from a spec run through the engine', () => {
     expect(by.get('t2-take')).toMatchObject({ blocked: blocked.t2, result: { answer: { outcome: 'HELD' } } });
     expect(by.get('t3-ask')).toMatchObject({ blocked: blocked.t3, result: { answer: { outcome: t3 } } });
     expect(by.get('t1-rollback')?.result).toMatchObject({ status: 'ok', rolledBack: true });
+  });
+});
+
+describe('PAY steps from a spec run through the engine', () => {
+  it('holds a pay at its point, sees the next one blocked behind it, and rolls it back there', async () => {
+    const { design } = await loadPaymentDesign('payment-on-conflict');
+    const schema = await db().createCaseSchema('spec pay');
+    await admin().query(`SET search_path TO ${schema}`);
+    try {
+      await design.setup(admin());
+    } finally {
+      await admin().query('RESET search_path');
+    }
+    const source = [
+      'session w1',
+      'step "w1-pay" { PAY idem-order-1001 pay-a UNTIL before-commit }',
+      'step "w1-undo" { RESUME ROLLBACK }',
+      'session w2',
+      'step "w2-pay" { PAY idem-order-1001 pay-b }',
+      'permutation "w1-pay" "w2-pay" "w1-undo"',
+    ].join('\n');
+    const [permutation] = parseSpec(source, 'pay.spec').permutations;
+    if (!permutation) throw new Error('no permutation');
+    const records = await runPermutation(permutation, {
+      connectionString: db().connectionString,
+      schema,
+      payment: design,
+      timeoutMs: 20_000,
+    });
+    const by = new Map(records.map((r) => [r.step, r]));
+    expect(by.get('w1-pay')).toMatchObject({
+      requestKey: 'idem-order-1001',
+      result: { paused: 'before-commit' },
+    });
+    expect(by.get('w1-undo')?.result).toMatchObject({ status: 'ok', rolledBack: true });
+    // With w1 rolled back, w2's insert is the key's only one: it creates its own payment.
+    expect(by.get('w2-pay')).toMatchObject({
+      blocked: true,
+      result: { status: 'ok', payment: { outcome: 'CREATED', response: { paymentId: 'pay-b' } } },
+    });
+    // Without a payment design, a PAY step is refused in one line.
+    await expect(
+      runPermutation(permutation, { connectionString: db().connectionString, schema, timeoutMs: 20_000 }),
+    ).rejects.toThrow(/^step w1-pay pays, but no payment design was given$/);
   });
 });
 

@@ -3,10 +3,15 @@
  * scenario with the seed's figures, each control is caught in its scenarios by the check it names (and
  * sits the others out), and the same control judged as if it held fails for that check.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
 import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts';
+import type { SessionContext } from '../strategies/contract.ts';
+import type { PaymentRequest } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runJson } from './run-cli.ts';
 
@@ -55,7 +60,7 @@ describe('payment cases', () => {
   });
 
   // The shared test server is given by URL: a scenario that restarts it is n/a here (db-faults.test.ts).
-  const UP = PAYMENT_SCENARIOS.filter((s) => !s.crashesDatabase);
+  const UP = PAYMENT_SCENARIOS.filter((s) => !('run' in s && s.crashesDatabase));
 
   // payment-external-call-inside at its default 800 ms: one call per CREATED answer.
   for (const id of [
@@ -106,6 +111,102 @@ describe('payment cases', () => {
     expect(seen['payment-on-conflict']).toBe('blocked');
     expect(seen['payment-advisory-lock']).toBe('blocked');
     expect(seen['payment-serializable']).not.toBe('blocked');
+  });
+
+  it("runs the seed's workers as a spec on the engine: w1 held, w2 seen blocked, w1's commit answers", async () => {
+    const r = await runPaymentCase(
+      db(),
+      await loadPaymentDesign('payment-on-conflict'),
+      scenario('payment-seed-workers'),
+      SETTINGS,
+    );
+    expect(r.steps?.map((s) => [s.step, s.blocked, s.result.status])).toEqual([
+      ['w1-pay', false, 'ok'],
+      ['w2-pay', true, 'ok'],
+      ['w1-commit', false, 'ok'],
+    ]);
+    expect(r.steps?.[0]?.result).toMatchObject({ paused: 'before-commit' });
+    // Which worker's payment id is recorded is the winner's, never asserted; both answers carry it.
+    const answers = (r.steps ?? [])
+      .slice(1)
+      .map((s) => (s.result.status === 'ok' ? s.result.payment : undefined));
+    expect(answers.map((a) => a?.outcome).sort()).toEqual(['CREATED', 'REUSED']);
+    expect(new Set(answers.map((a) => a?.response?.paymentId)).size).toBe(1);
+  });
+
+  it('--permutations all runs every order of a payment spec, each judged; the order-dependent ones too', async () => {
+    const all = { ...SETTINGS, permutations: 'all' as const };
+    const ref = await loadPaymentDesign('payment-on-conflict');
+    for (const id of ['payment-seed-workers', 'payment-worker-dies']) {
+      const r = await runPaymentCase(db(), ref, scenario(id), all);
+      expect(r.status, JSON.stringify(r.problems)).toBe('pass');
+      expect(r.permutations?.map((p) => p.status)).toEqual(['pass', 'pass', 'pass']);
+      expect(r.boundary).toMatch(/\(3 permutations, 0 failed, 0 invalid\)$/);
+    }
+    const control = await loadPaymentDesign('payment-check-then-insert');
+    const caught = await runPaymentCase(db(), control, scenario('payment-seed-workers'), all);
+    expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
+    expect(caught.fired).toContain('onePaymentPerKey');
+  });
+
+  it('a PAY … UNTIL whose pay never stops there makes the case fail as not exercised', async () => {
+    const ref = await loadPaymentDesign('payment-on-conflict');
+    const { design } = ref;
+    // Declares before-commit and never pauses: the spec's hold did not happen.
+    const neverHolds = {
+      ...design,
+      pay: (ctx: SessionContext, request: PaymentRequest) =>
+        design.pay({ ...ctx, pause: async () => undefined }, request),
+    };
+    const r = await runPaymentCase(
+      db(),
+      { ...ref, design: neverHolds },
+      scenario('payment-seed-workers'),
+      SETTINGS,
+    );
+    expect(r.status).toBe('fail');
+    expect(r.fired).toEqual(['exercised']);
+    expect(r.problems).toEqual(['w1-pay never reached before-commit']);
+  });
+
+  it('run --spec FILE of PAY steps runs it against the payment designs named, its report valid', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'reservebench-pay-spec-'));
+    try {
+      const file = join(folder, 'two-workers.spec');
+      writeFileSync(
+        file,
+        [
+          'session w1',
+          'step "w1-pay" { PAY idem-order-1001 pay-worker-a UNTIL before-commit }',
+          'step "w1-commit" { RESUME COMMIT }',
+          'session w2',
+          'step "w2-pay" { PAY idem-order-1001 pay-worker-b }',
+          'permutation "w1-pay" "w2-pay" "w1-commit"',
+        ].join('\n'),
+      );
+      const { run, report } = await runJson(inject('serverUrl'), [
+        '--spec',
+        file,
+        '--strategy',
+        'payment-on-conflict,payment-check-then-insert,payment-split-outbox',
+      ]);
+      // Every design is judged as if it held: the control's two payments fail the run; one without the
+      // spec's pause point sits it out.
+      expect(run.code, run.stderr).toBe(1);
+      expect(report.cases).toEqual([]);
+      expect(report.payments.map((c) => `${c.id}:${c.expect}:${c.status}`)).toEqual([
+        'two-workers/payment-on-conflict:hold:pass',
+        'two-workers/payment-check-then-insert:hold:fail',
+        'two-workers/payment-split-outbox:hold:n/a',
+      ]);
+      expect(report.payments[1]?.fired).toContain('onePaymentPerKey');
+      expect(report.payments[2]?.reason).toMatch(/pay declares no pause point before-commit/);
+      const [onConflict] = report.payments;
+      expect(onConflict?.outcomes).toEqual({ CREATED: 1, REUSED: 1 });
+      expect(onConflict?.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['w2-pay']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */
@@ -162,6 +263,7 @@ describe('payment cases', () => {
   for (const [fixture, check] of ORDER_BREAKERS) {
     it(`payment-order-flow beside ${fixture} fails for ${check} alone`, async () => {
       const flow = scenario('payment-order-flow');
+      if (!('run' in flow)) throw new Error('payment-order-flow is a script');
       const stock = flow.orderFlow?.stock ?? { sku: '', total: 0 };
       const paired = { ...flow, orderFlow: { strategy: `test/fixtures/checks/${fixture}.ts`, stock } };
       const r = await runPaymentCase(db(), await loadPaymentDesign('payment-on-conflict'), paired, SETTINGS);

@@ -15,7 +15,7 @@ import type {
   PaymentHistoryOperation,
 } from '../harness/history/payment-history.ts';
 import { syntheticPaymentHistory } from '../harness/history/synthetic-payment-history.ts';
-import { paymentRequest } from '../harness/scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../harness/interleaving/seed-payment.ts';
 import { judgePaymentHistory, type PaymentRead } from '../harness/verdict/payment-history-check.ts';
 import type { PaymentAnswer } from '../harness/verdict/payment-invariants.ts';
 

@@ -2,9 +2,13 @@
  * Every payment invariant proves it can fail: a healthy reading (seed 002's two workers, one payment, one
  * outbox row, the loser REUSED) fires nothing, and each fixture below breaks one check, which fires; the
  * exact list says what else a break of that shape necessarily fires. The designs' cases
- * (payment-cases.test.ts) show the controls caught by these checks on real rows.
+ * (payment-cases.test.ts) show the controls caught by these checks on real rows. Last, the answers these
+ * checks take, as a payment spec's are read off the interleaving engine's records.
  */
 import { describe, expect, it } from 'vitest';
+import type { StepRecord } from '../harness/interleaving/permutation.ts';
+import { parseSpec } from '../harness/interleaving/spec-parser.ts';
+import { paymentAnswersOf } from '../harness/scenario/payment/payment-spec-drive.ts';
 import type { KeyStatus } from '../harness/verdict/final-read.ts';
 import { type OrdersRead, orderInvariantProblems } from '../harness/verdict/order-invariants.ts';
 import type { KeyReading, PaymentFinalRead } from '../harness/verdict/payment-final-read.ts';
@@ -181,5 +185,56 @@ describe('order flow invariants', () => {
         ),
       ),
     ).toEqual(['paidUnconfirmed']);
+  });
+});
+
+describe("a payment spec's answers, read off the engine's records", () => {
+  const spec = parseSpec(
+    [
+      'session w1',
+      'step "w1-pay" { PAY idem-order-1001 pay-a UNTIL before-commit }',
+      'step "w1-kill" { RESUME KILL }',
+      'session w2',
+      'step "w2-pay" { PAY idem-order-1001 pay-b UNTIL between-transactions }',
+      'step "w2-undo" { RESUME ROLLBACK }',
+      'session w3',
+      'step "w3-pay" { PAY idem-order-1001 pay-c UNTIL between-transactions }',
+      'session w4',
+      'step "w4-pay" { PAY idem-order-1001 pay-d }',
+      'permutation "w1-pay" "w2-pay" "w3-pay" "w4-pay" "w2-undo" "w1-kill"',
+    ].join('\n'),
+    'x.spec',
+  );
+  const record = (step: string, session: string, result: StepRecord['result']): StepRecord => ({
+    step,
+    session,
+    blocked: false,
+    retrying: false,
+    sentAt: 0,
+    result,
+  });
+
+  it('answers a held pay on the RESUME that ended it, a killed or abandoned one by where it was held', () => {
+    const [permutation] = spec.permutations;
+    if (!permutation) throw new Error('no permutation');
+    const answers = paymentAnswersOf(permutation, [
+      record('w1-pay', 'w1', { status: 'ok', paused: 'before-commit' }),
+      record('w2-pay', 'w2', { status: 'ok', paused: 'between-transactions' }),
+      record('w3-pay', 'w3', { status: 'ok', paused: 'between-transactions' }),
+      record('w4-pay', 'w4', {
+        status: 'ok',
+        payment: { outcome: 'CREATED', response: response('pay-d') },
+      }),
+      record('w2-undo', 'w2', { status: 'ok', rolledBack: true }),
+      record('w1-kill', 'w1', { status: 'error', sqlstate: '57P01', error: 'killed', killed: true }),
+    ]);
+    expect(answers.map((a) => [a.request.paymentId, a.outcome, a.sqlstate])).toEqual([
+      ['pay-d', 'CREATED', undefined],
+      ['pay-b', 'ROLLED_BACK', undefined],
+      // Killed before its commit: nothing of it may persist.
+      ['pay-a', 'ROLLED_BACK', '57P01'],
+      // Still held after its first commit when the permutation ended: its fate is unknown.
+      ['pay-c', 'INDETERMINATE', undefined],
+    ]);
   });
 });

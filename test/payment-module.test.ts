@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { selectContracts } from '../harness/cli/payment-selection.ts';
+import type { SpecFiles } from '../harness/cli/spec-files.ts';
+import { specScenario } from '../harness/explore/spec-scenario.ts';
+import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { checkPaymentAnswer, checkPaymentDesign } from '../harness/registry/payment-module.ts';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
+import { paymentSpecFile } from '../harness/scenario/payment/payment-spec-file.ts';
 import paymentOnConflict from '../strategies/payment/on-conflict.ts';
 
 describe('payment designs at load', () => {
@@ -58,7 +62,8 @@ describe('payment designs at load', () => {
 });
 
 describe('which contract a run drives', () => {
-  const ids = async (strategies: string[], scenarios: string[], specs = false) => {
+  const NO_SPECS: SpecFiles = { reservation: [], payment: [] };
+  const ids = async (strategies: string[], scenarios: string[], specs = NO_SPECS) => {
     const s = await selectContracts(strategies, scenarios, specs);
     return {
       strategyNames: s.strategyNames,
@@ -96,6 +101,21 @@ describe('which contract a run drives', () => {
       noReservationScenario: true,
     });
     expect(await ids(['hot-row'], ['contention'])).toMatchObject({ designs: [], scenarios: [] });
-    expect(await ids([], [], true)).toMatchObject({ scenarios: [], noReservationScenario: false });
+    const reserving = specScenario(
+      'setup { STOCK sku-a 1 }\nsession s1\nstep a { RESERVE k u sku-a }\npermutation a',
+      'r.spec',
+    );
+    const paying = 'session w1\nstep a { PAY idem-1 pay-1 }\npermutation a';
+    expect(await ids([], [], { ...NO_SPECS, reservation: [reserving] })).toMatchObject({
+      scenarios: [],
+      noReservationScenario: false,
+    });
+    // A spec of PAY steps is a payment scenario: the reservation harness has nothing to run.
+    expect(
+      await ids([], [], {
+        ...NO_SPECS,
+        payment: [paymentSpecFile(parseSpec(paying, 'p.spec'), paying, 'p.spec')],
+      }),
+    ).toMatchObject({ scenarios: ['p'], noReservationScenario: true, noReservationStrategy: false });
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { SessionContext } from '../../strategies/contract.ts';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
-import { paymentRequest } from '../scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../interleaving/seed-payment.ts';
 import type { BenchThreadResult } from './bench-task.ts';
 import { pairKey, payingPair } from './payment-bench.ts';
 

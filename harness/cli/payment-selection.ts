@@ -1,7 +1,9 @@
 /**
- * Which payment designs and scenarios a run drives, from the same `--strategy` and `--scenario` lists as
- * the reservation ones: a payment id, or a module path whose design declares `contract: 'payment'`, goes to
- * the payment contract, every other name to the reservation harness. Nothing named means every design of both; naming only one contract's runs only that one.
+ * Which payment designs and scenarios a run drives, from the same `--strategy`, `--scenario` and `--spec`
+ * lists as the reservation ones: a payment id, or a module path whose design declares `contract: 'payment'`,
+ * goes to the payment contract, every other name to the reservation harness, a spec file to the contract
+ * its steps drive (spec-files.ts). Nothing named means every design of both; naming only one contract's
+ * runs only that one.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
 import {
@@ -16,6 +18,7 @@ import { type ParamSweep, refuseStraySweep, strategyVariants } from '../registry
 import type { PaymentScenario } from '../scenario/payment/payment-scenario.ts';
 import { PAYMENT_SCENARIOS } from '../scenario/payment/payment-scenarios.ts';
 import type { SuiteOptions } from '../scenario/suite.ts';
+import type { SpecFiles } from './spec-files.ts';
 
 export interface ContractSelection {
   /** The reservation strategies named (empty: all, unless only payment designs were named). */
@@ -33,8 +36,9 @@ const isPaymentScenario = (id: string) => PAYMENT_SCENARIOS.some((s) => s.id ===
 export async function selectContracts(
   strategyNames: readonly string[],
   scenarioIds: readonly string[],
-  specsGiven: boolean,
+  specs: SpecFiles,
 ): Promise<ContractSelection> {
+  const specsGiven = specs.reservation.length + specs.payment.length > 0;
   // A module path goes to the contract its default export declares.
   const atPaths = new Map<string, PaymentDesignRef>();
   for (const name of strategyNames) {
@@ -49,12 +53,15 @@ export async function selectContracts(
   const scenarios: readonly PaymentScenario[] =
     scenarioIds.length === 0 && !specsGiven
       ? PAYMENT_SCENARIOS
-      : PAYMENT_SCENARIOS.filter((s) => paymentScenarioIds.includes(s.id));
+      : [...PAYMENT_SCENARIOS.filter((s) => paymentScenarioIds.includes(s.id)), ...specs.payment];
   return {
     strategyNames: others,
     noReservationStrategy: strategyNames.length > 0 && others.length === 0,
     scenarioIds: otherScenarios,
-    noReservationScenario: scenarioIds.length > 0 && otherScenarios.length === 0 && !specsGiven,
+    noReservationScenario:
+      scenarioIds.length + specs.payment.length > 0 &&
+      otherScenarios.length === 0 &&
+      specs.reservation.length === 0,
     payments: {
       designs: await Promise.all(designIds.map((n) => atPaths.get(n) ?? loadPaymentDesign(n))),
       scenarios,

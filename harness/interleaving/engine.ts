@@ -27,6 +27,7 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { IsolationLevel, Strategy } from '../../strategies/contract.ts';
+import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
 import { databaseClockPasses } from './clock-step.ts';
 import { mixedNodeCounts, Nodes } from './nodes.ts';
@@ -57,6 +58,8 @@ export interface EngineOptions {
   schema?: string;
   /** Needed for the steps that call the strategy (RESERVE, the lifecycle, STATUS, REMAINING). */
   strategy?: Strategy;
+  /** Needed for PAY steps: the payment design the spec drives. */
+  payment?: PaymentDesign;
   /**
    * How long one step may neither complete, nor wait, nor start a statement, and how long a waiting step
    * may take at the end.
@@ -145,6 +148,7 @@ class PermutationRun {
     this.control.on('error', () => undefined);
     this.environment = {
       ...(options.strategy ? { strategy: options.strategy } : {}),
+      ...(options.payment ? { payment: options.payment } : {}),
       nodes: new Nodes(options.schema ?? 'engine'),
       control: this.control,
       pollMs: this.pollMs,

@@ -9,6 +9,7 @@ import type {
   ReserveRequest,
   ReserveResult,
 } from '../../strategies/contract.ts';
+import type { PaymentPausePoint, PaymentRequest, PaymentResult } from '../../strategies/payment/contract.ts';
 
 /**
  * An annotation on one step of a permutation, as the isolation tester's `step(*)`, `step(other)` and
@@ -57,6 +58,11 @@ export type Step =
    * stops at that pause point like a reserve.
    */
   | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint; on?: NodeRef })
+  /**
+   * The payment design's pay (the payment contract's one operation), with the request the spec's PAY
+   * step wrote; with `until`, it stops at that pause point like a reserve.
+   */
+  | (StepBase & { pay: PaymentRequest; until?: PaymentPausePoint })
   /** A read of the strategy's state on the session's connection: `status(requestKey)`, `remaining(sku)`. */
   | (StepBase & { read: 'status'; requestKey: string })
   | (StepBase & { read: 'remaining'; sku: string })
@@ -68,14 +74,17 @@ export type Step =
 export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
-/** The steps that call the strategy instead of sending SQL: a reserve, a lifecycle operation, a resume, a read. */
+/**
+ * The steps that call the design instead of sending SQL: a reserve, a lifecycle operation, a pay, a
+ * resume, a read.
+ */
 export type StrategyStep = Extract<
   Step,
-  { reserve: unknown } | { operation: unknown } | { resume: unknown } | { read: unknown }
+  { reserve: unknown } | { operation: unknown } | { pay: unknown } | { resume: unknown } | { read: unknown }
 >;
 
 export const isStrategyStep = (step: Step): step is StrategyStep =>
-  'reserve' in step || 'operation' in step || 'resume' in step || 'read' in step;
+  'reserve' in step || 'operation' in step || 'pay' in step || 'resume' in step || 'read' in step;
 
 export interface Permutation {
   sessions: readonly string[];
@@ -108,6 +117,8 @@ export type StepResult =
       value?: boolean | number | ReservationStatus | 'NOT_FOUND';
       /** A resume step found its operation already ended before the pause point: nothing to resume. */
       endedBeforePause?: true;
+      /** A PAY step's answer: the payment design's outcome and the response it carries. */
+      payment?: PaymentResult;
     }
   /**
    * `killed`: RESUME KILL terminated the operation at its pause point, an unknown ending: whatever it had
@@ -124,7 +135,7 @@ export type StepResult =
 export interface StepRecord {
   step: string;
   session: string;
-  /** For reserve and resume steps: the request the operation is serving. */
+  /** For reserve, pay and resume steps: the request (a pay's idempotency key) the operation is serving. */
   requestKey?: string;
   /** Seen waiting on another session's lock (pg_blocking_pids) before it completed. */
   blocked: boolean;

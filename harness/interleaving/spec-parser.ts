@@ -20,7 +20,7 @@
  * completed; `s2a(s1b notices 1)` only once s1b's session has sent one more notice.
  *
  * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE,
- * BACKDATE, DISABLE, STATUS, REMAINING, WAIT or RESTART is a step of the engine's own instead of SQL, and
+ * BACKDATE, DISABLE, STATUS, REMAINING, WAIT, RESTART or PAY is a step of the engine's own instead of SQL, and
  * parses (./spec-strategy-step.ts, which gives the whole grammar) into the engine's steps:
  *
  *   step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }
@@ -35,6 +35,7 @@
  *   step "st"      { STATUS req-t1 }         # the step's value: strategy.status, on its connection
  *   step "left"    { REMAINING sku-lab-01 }  # the step's value: strategy.remaining
  *   step "later"   { WAIT 500 }              # until the database clock has passed 500 ms
+ *   step "w1-pay"  { PAY idem-order-1001 pay-a UNTIL before-commit }   # the payment design's pay
  *
  * CONFIRM, RELEASE and EXPIRE call the strategy's lifecycle operations (and, with UNTIL, stop at that pause
  * point like a reserve); BACKDATE moves a reservation's expiry into the past through the strategy's hook.

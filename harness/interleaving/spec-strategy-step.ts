@@ -8,9 +8,13 @@
  *   BACKDATE <key>
  *   RESUME COMMIT | RESUME ROLLBACK | RESUME KILL
  *   STATUS <key> | REMAINING <sku>
+ *   PAY <key> <payment id> [AMOUNT <minor units>] [UNTIL <pause point>]
  *   WAIT <ms>
  *   RESTART <i>/<n>
  *
+ * PAY calls the payment design's `pay` with a session context: the idempotency key, the payment id this
+ * worker proposes, and seed 002's payload otherwise (./seed-payment.ts: order-1001, CNY, merchant demo,
+ * 3000 unless AMOUNT says), its fingerprint computed from it; UNTIL holds it as it holds a RESERVE.
  * `ON <i>/<n>` (node i of n, counted from 1; default 1/1) ends a step that calls the strategy with a
  * session context; every node a spec names is one of the same n. STATUS and REMAINING call
  * `strategy.status` / `strategy.remaining` on the session's connection, and the answer is the step's
@@ -21,7 +25,9 @@
  * `killed`, an unknown ending.
  */
 import { PAUSE_POINTS, type PausePoint } from '../../strategies/contract.ts';
+import { PAYMENT_PAUSE_POINTS, type PaymentPausePoint } from '../../strategies/payment/contract.ts';
 import { LIFECYCLE_STEPS, type LifecycleStep, type NodeRef, type Step } from './permutation.ts';
+import { paymentRequest } from './seed-payment.ts';
 import type { Fail, Token } from './spec-tokens.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
@@ -46,7 +52,7 @@ interface Body {
 /** Verbs whose operation gets a session context, and with it a node. */
 const ON_A_NODE = new Set(['RESERVE', 'CONFIRM', 'RELEASE', 'EXPIRE', 'DISABLE']);
 
-const OTHER_VERBS = new Set(['RESUME', 'STATUS', 'REMAINING', 'WAIT', 'RESTART', 'BACKDATE']);
+const OTHER_VERBS = new Set(['RESUME', 'STATUS', 'REMAINING', 'WAIT', 'RESTART', 'BACKDATE', 'PAY']);
 
 /** The engine's step a body describes; undefined for SQL. */
 export function strategyStep(
@@ -72,6 +78,8 @@ function stepOf(verb: string, body: Body): Step {
   switch (verb) {
     case 'RESERVE':
       return reserveStep(body);
+    case 'PAY':
+      return payStep(body);
     case 'RESUME':
       return resumeStep(body);
     case 'STATUS':
@@ -223,6 +231,53 @@ function reserveStep(body: Body): Step {
     ...(until ? { until } : {}),
     ...(on ? { on } : {}),
   };
+}
+
+/** PAY key payment-id, then optionally AMOUNT <minor units> and UNTIL <pause point>, each once. */
+function payStep(body: Body): Step {
+  const { name, session, words, end } = body;
+  const fail: Fail = body.fail;
+  const [, key, paymentId, ...options] = words;
+  if (!key || !paymentId) fail(words.at(-1)?.at ?? end, 'PAY needs an idempotency key and a payment id');
+  let amount: number | undefined;
+  let until: PaymentPausePoint | undefined;
+  for (let o = 0; o < options.length; o += 2) {
+    const option = options[o] as Word;
+    const value = options[o + 1];
+    const keyword = option.text.toUpperCase();
+    if (keyword !== 'AMOUNT' && keyword !== 'UNTIL')
+      fail(
+        option.at,
+        `unexpected "${option.text}" in PAY; expected AMOUNT <minor units> or UNTIL <pause point>`,
+      );
+    if ((keyword === 'AMOUNT' ? amount : until) !== undefined) fail(option.at, `${keyword} is given twice`);
+    if (!value) fail(option.at, `${keyword} needs a value`);
+    if (keyword === 'AMOUNT') amount = minorUnits(value, fail);
+    else until = paymentPausePoint(value, fail);
+  }
+  return {
+    name,
+    session,
+    pay: paymentRequest(key.text, paymentId.text, amount),
+    ...(until ? { until } : {}),
+  };
+}
+
+/** An amount in minor units (3000 = 30.00): a whole number, at least 1. */
+function minorUnits(value: Word, fail: Fail): number {
+  const amount = Number(value.text);
+  if (!/^[0-9]+$/.test(value.text) || !Number.isSafeInteger(amount) || amount < 1)
+    fail(value.at, `AMOUNT must be a whole number of minor units, at least 1, got "${value.text}"`);
+  return amount;
+}
+
+function paymentPausePoint(value: Word, fail: Fail): PaymentPausePoint {
+  if (!(PAYMENT_PAUSE_POINTS as readonly string[]).includes(value.text))
+    fail(
+      value.at,
+      `PAY has no pause point "${value.text}"; choose one of: ${PAYMENT_PAUSE_POINTS.join(', ')}`,
+    );
+  return value.text as PaymentPausePoint;
 }
 
 function pausePoint(value: Word, fail: Fail): PausePoint {

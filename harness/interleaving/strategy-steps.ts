@@ -1,6 +1,7 @@
 /**
- * The steps that call the strategy instead of sending SQL: RESERVE, the lifecycle operations (CONFIRM,
- * RELEASE, EXPIRE, BACKDATE, DISABLE), each of which may stop at a pause point with its transaction open,
+ * The steps that call the design instead of sending SQL: RESERVE, the lifecycle operations (CONFIRM,
+ * RELEASE, EXPIRE, BACKDATE, DISABLE) and the payment design's PAY, each of which may stop at a pause
+ * point with its transaction open,
  * RESUME, which lets a stopped operation commit, makes it roll back there or kills it, and the reads
  * STATUS and REMAINING. Each operation runs on its node (`ON i/n`, else 1/1) and tells the session when
  * it retries (`ctx.retried`), which the engine counts as progress.
@@ -8,6 +9,7 @@
 import type { PausePoint, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { RollbackAtPause } from '../driver/rollback-at-pause.ts';
 import { Errors } from '../errors.ts';
+import { checkPaymentAnswer } from '../registry/payment-module.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
 import { killPausedOperation } from './kill-step.ts';
 import { type Nodes, SINGLE_NODE } from './nodes.ts';
@@ -32,6 +34,7 @@ function deferred<T>(): Deferred<T> {
 /** The request a step serves or reads; a RESUME step serves its paused operation's. */
 export function requestKeyOf(session: Session, step: Step): string | undefined {
   if ('reserve' in step) return step.reserve.requestKey;
+  if ('pay' in step) return step.pay.idempotencyKey;
   if ('operation' in step || ('read' in step && step.read === 'status')) return step.requestKey;
   if ('resume' in step) return session.paused?.requestKey;
   return undefined;
@@ -49,6 +52,10 @@ export function startStrategyStep(
   if ('operation' in step) {
     session.reserved = true;
     return startLifecycle(session, step, env);
+  }
+  if ('pay' in step) {
+    session.reserved = true;
+    return startPay(session, step, env);
   }
   if ('read' in step) return read(session, step, env.strategy);
   return resume(session, step, env);
@@ -136,6 +143,21 @@ function startReserve(
     const checked = checkAnswer(await strategy.reserve(ctx, step.reserve));
     if ('problem' in checked) throw new Error(checked.problem);
     return { status: 'ok', answer: checked.answer };
+  });
+}
+
+/** PAY: the payment design's pay on the session's connection; its checked answer is the step's result. */
+function startPay(
+  session: Session,
+  step: Extract<Step, { pay: unknown }>,
+  { payment, nodes }: StepEnvironment,
+): Promise<Outcome> {
+  if (!payment) throw Errors.badInput(`step ${step.name} pays, but no payment design was given`);
+  return startPausable(session, step, step.pay.idempotencyKey, nodes, async (ctx) => {
+    // An answer outside the contract (an unknown outcome) is an error naming it, as for any worker.
+    const checked = checkPaymentAnswer(await payment.pay(ctx, step.pay));
+    if ('problem' in checked) throw new Error(checked.problem);
+    return { status: 'ok', payment: checked.answer };
   });
 }
 

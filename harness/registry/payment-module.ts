@@ -9,6 +9,7 @@ import { CAPABILITIES } from '../../strategies/contract.ts';
 import {
   PAYMENT_CHECKS,
   PAYMENT_OUTCOMES,
+  PAYMENT_PAUSE_POINTS,
   type PaymentDesign,
   type PaymentResult,
 } from '../../strategies/payment/contract.ts';
@@ -33,7 +34,7 @@ const paymentDesignSchema = z
     parameters: knobsSchema,
     configure: operation.optional(),
     pausePoints: z.strictObject({
-      pay: z.array(z.enum(['after-read', 'before-commit', 'between-transactions'])),
+      pay: z.array(z.enum(PAYMENT_PAUSE_POINTS)),
     }),
     setup: operation,
     pay: operation,

@@ -15,7 +15,7 @@ import {
   PAUSE_POINTS,
   STATUSES,
 } from '../../strategies/contract.ts';
-import { PAYMENT_CHECKS } from '../../strategies/payment/contract.ts';
+import { PAYMENT_CHECKS, PAYMENT_OUTCOMES } from '../../strategies/payment/contract.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
 
 const count = z.number().int().nonnegative();
@@ -231,6 +231,20 @@ const stepResultSchema = z.discriminatedUnion('status', [
       .optional()
       .describe("a lifecycle step's return, or a STATUS / REMAINING step's answer"),
     endedBeforePause: z.literal(true).optional(),
+    payment: z
+      .strictObject({
+        outcome: z.enum(PAYMENT_OUTCOMES),
+        response: z
+          .strictObject({
+            paymentId: z.string(),
+            order: z.string(),
+            amount: z.number(),
+            currency: z.string(),
+          })
+          .optional(),
+      })
+      .optional()
+      .describe("a PAY step's answer: the payment design's outcome and the response it carries"),
   }),
   z.strictObject({
     status: z.literal('error'),
@@ -444,6 +458,11 @@ const paymentCaseSchema = z
       .describe("payment and outbox rows over the keys the case sent, from the harness's own reads"),
     observations: z.record(z.string(), observedSchema).optional(),
     history: historySchema.optional().describe("the case's pays and reads checked against the payment model"),
+    steps: z.array(stepSchema).optional().describe("a payment spec's recorded steps"),
+    permutations: z
+      .array(permutationSchema)
+      .optional()
+      .describe('`run --permutations all`: every order of the spec, the listed one first'),
     fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
     problems: z.array(z.string()).optional(),
     boundary: z.string(),

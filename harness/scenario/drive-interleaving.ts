@@ -29,7 +29,8 @@ export async function driveInterleaving(
   const pausable = new Map<string, OperationStep>();
   for (const step of steps) {
     const defined = byName.get(step.step);
-    if (!defined || 'sql' in defined) continue;
+    // A PAY step is the payment contract's, judged by its own case (payment/); none reaches a reservation case.
+    if (!defined || 'sql' in defined || 'pay' in defined) continue;
     if ('resume' in defined) {
       const paused = pausable.get(defined.session);
       if (paused) record.interleavingStep(step, paused, false);

@@ -4,7 +4,7 @@
  */
 import type { PaymentCheckName, PaymentDesign } from '../../strategies/payment/contract.ts';
 import type { HistorySummary } from '../history/case-history.ts';
-import type { Observed, OutcomeCounts } from './case-result.ts';
+import type { Observed, OutcomeCounts, PermutationReport, ReportedStep } from './case-result.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 
 /** A payment case's result: the case table's columns, and the payment figures the harness read. */
@@ -21,6 +21,10 @@ export interface PaymentCaseResult {
   observations?: Record<string, Observed>;
   /** The case's pays and reads checked against the payment model (`linearizable`). */
   history?: HistorySummary;
+  /** A spec's recorded steps (its listed permutation's), as an interleaving case keeps them. */
+  steps?: ReportedStep[];
+  /** `run --permutations all`: every order of a spec's steps, the listed one first. */
+  permutations?: PermutationReport[];
   fired?: PaymentCheckName[];
   problems?: string[];
   boundary: string;

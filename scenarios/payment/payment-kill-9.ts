@@ -6,7 +6,8 @@
  * session. The killed call is ROLLED_BACK before a commit, INDETERMINATE after one; either way the key
  * ends with one payment and exactly one outbox row announcing it.
  */
-import { definePaymentScenario, paymentRequest } from '../../harness/scenario/payment/payment-scenario.ts';
+import { paymentRequest } from '../../harness/interleaving/seed-payment.ts';
+import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
 
 const KEY = 'idem-order-5005';
 

@@ -112,7 +112,8 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
 };
 
 /** Where a payment may be held or killed: the reservation contract's names, for the same moments. */
-export type PaymentPausePoint = Extract<PausePoint, 'after-read' | 'before-commit' | 'between-transactions'>;
+export const PAYMENT_PAUSE_POINTS = ['after-read', 'before-commit', 'between-transactions'] as const;
+export type PaymentPausePoint = Extract<PausePoint, (typeof PAYMENT_PAUSE_POINTS)[number]>;
 
 export interface PaymentDesign {
   /** The contract a design implements: scenarios that drive another contract are not its cases. */

@@ -1,15 +1,13 @@
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
-import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
-import { specScenario } from '../../explore/spec-scenario.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
@@ -43,6 +41,7 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
+import { readSpecFiles } from '../spec-files.ts';
 import { junitOption, reportOptions } from './report-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
@@ -57,9 +56,12 @@ const OPTIONS = {
     `scenario ids (${[...SCENARIOS, ...PAYMENT_SCENARIOS].map((s) => s.id).join(', ')}), or explore; default all, and explore`,
     { repeatable: true },
   ),
-  spec: value('a strategy spec to run as a scenario, such as a finding the explorer wrote', {
-    repeatable: true,
-  }),
+  spec: value(
+    'a strategy spec to run as a scenario (a finding the explorer wrote); one of PAY steps runs against the payment designs',
+    {
+      repeatable: true,
+    },
+  ),
   'explore-budget': value(
     `random programs the explorer tries per design after its sweep (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
   ),
@@ -161,18 +163,16 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const permutations = permutationsFrom(args.permutations);
   const isolation = list('isolation', args.isolation).map(isolationLevel);
   const target = targetOf(args, timeoutMs);
-  const specs = list('spec', args.spec).map(specFileScenario);
-  const contracts = await selectContracts(
-    list('strategy', args.strategy),
-    list('scenario', args.scenario),
-    specs.length > 0,
-  );
-  const scenarios = reservationScenarios(contracts, specs);
+  const strategyNames = list('strategy', args.strategy);
+  const specs = readSpecFiles(list('spec', args.spec), strategyNames);
+  const contracts = await selectContracts(strategyNames, list('scenario', args.scenario), specs);
+  const scenarios = reservationScenarios(contracts, specs.reservation);
   const exploreBudget =
     boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
   const exploreSeed =
     boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
-  const explores = exploreBudget > 0 && exploresDesigns(contracts, specs.length);
+  const explores =
+    exploreBudget > 0 && exploresDesigns(contracts, specs.reservation.length + specs.payment.length);
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
     ...(clients !== undefined ? { clients } : {}),
@@ -267,17 +267,6 @@ function exploresDesigns(
   const { scenarioIds } = contracts;
   if (contracts.noReservationScenario) return false;
   return scenarioIds.includes('explore') || scenarioIds.length + specs === 0;
-}
-
-/** A --spec file as a scenario: bad input (unreadable, not a strategy spec) is one line, exit 2. */
-function specFileScenario(file: string): InterleavingScenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error: unknown) {
-    throw Errors.badInput(`cannot read --spec ${shown(file)}: ${oneLine(error)}`);
-  }
-  return specScenario(text, file);
 }
 
 /** The default run's exploration: every design, a fixed seed, a budget counted in programs. */

@@ -11,6 +11,7 @@ import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
 import { crashChildName, runUntilStage } from '../../crash/crash-runner.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
+import { SEED_PAYMENT } from '../../interleaving/seed-payment.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
 import { loadStrategy } from '../../registry/registry.ts';
 import { readBack } from '../../verdict/final-read.ts';
@@ -20,7 +21,6 @@ import type { PaymentProblem } from '../../verdict/payment-invariants.ts';
 import { TTL_MS } from '../scenario.ts';
 import type { OrderCrashPoint, OrderFlow, OrderFlowSpec, OrderRun } from './order-flow-scenario.ts';
 import { crashPayOf } from './payment-crash.ts';
-import { SEED_PAYMENT } from './payment-scenario.ts';
 import type { PaymentSessions } from './payment-sessions.ts';
 
 /** Seed 002's payload, paid for every order. */

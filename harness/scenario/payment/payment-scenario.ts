@@ -1,17 +1,21 @@
 /**
- * A payment scenario: a scenario of the payment contract (strategies/payment/contract.ts), driven by its
- * own code against any payment design through `pay` on real sessions, with the pause points of the
- * design held, released or killed at on observed state, never on a sleep. The suite crosses these only
- * with payment designs: a reservation strategy is no case of a payment scenario, nor the reverse.
+ * A payment scenario: a scenario of the payment contract (strategies/payment/contract.ts) against any
+ * payment design, on real sessions, its pause points held, released or killed at on observed state,
+ * never on a sleep. Most are isolation specs (docs/interleavings.md) whose PAY steps the interleaving
+ * engine runs, as the reservation interleavings are; the rest drive `pay` from their own code, where the
+ * engine has no verb for what they do (a proxy that loses a commit's answer, 20 workers at a barrier, a
+ * crash child killed -9, the database crashed, a reservation strategy beside the design).
+ * The suite crosses these only with payment designs: a reservation strategy is no case of a payment
+ * scenario, nor the reverse.
  */
 import type {
   PaymentDesign,
   PaymentPausePoint,
   PaymentRequest,
 } from '../../../strategies/payment/contract.ts';
-import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
+import type { StepRecord } from '../../interleaving/permutation.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
-import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { PaymentAnswer, PaymentCounts } from '../../verdict/payment-invariants.ts';
 import type { OrderFlow, OrderFlowSpec } from './order-flow-scenario.ts';
 
 /** A `pay` started on a session of its own, held at a pause point or on its way to its answer. */
@@ -67,9 +71,15 @@ export interface PaymentExpectations {
   observations?: Readonly<Record<string, Observed>>;
   /** What the case must have driven to mean anything, one line per claim that did not happen. */
   exercised?(observations: Readonly<Record<string, Observed>>, design: PaymentDesign): string[];
+  /**
+   * A spec whose answers depend on the order (a kill before or after the retry): `outcomes`,
+   * `observations` and `exercised` judge the listed permutation only; every other order is judged on the
+   * invariants and errors.
+   */
+  orderDependent?: boolean;
 }
 
-export interface PaymentScenario {
+interface PaymentScenarioBase {
   contract: 'payment';
   id: string;
   /** The file the scenario was loaded from (a `file:` URL), for the report's sources. */
@@ -77,6 +87,16 @@ export interface PaymentScenario {
   summary: string;
   /** The pause points the scenario holds pay at, in preference order; a design declaring none is n/a. */
   holdAt?: readonly PaymentPausePoint[];
+  /**
+   * Every design, negative controls too, runs it and is judged as if it claimed to hold: a spec file a
+   * user runs (`run --spec`), where any failing check is what the spec shows.
+   */
+  everyDesignHolds?: true;
+  expect: PaymentExpectations;
+}
+
+/** A payment scenario driven by its own code, through the sessions of payment-sessions.ts. */
+export interface PaymentScriptScenario extends PaymentScenarioBase {
   /**
    * The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`), as a
    * reservation scenario's crash is. Payment cases run one at a time after the reservation cases (suite.ts),
@@ -86,32 +106,31 @@ export interface PaymentScenario {
   /** A reservation strategy driven beside the design (order-flow-scenario.ts); its reads join the checks. */
   orderFlow?: OrderFlowSpec;
   run(ctx: PaymentScriptContext): Promise<void>;
-  expect: PaymentExpectations;
 }
+
+/** What a payment spec's run gave the harness: the engine's records, the answers in them, the end counts. */
+export interface PaymentSpecRun {
+  steps: readonly StepRecord[];
+  answers: readonly PaymentAnswer[];
+  /** Payment and outbox rows over the keys the spec sent, from the harness's own final read. */
+  counts: PaymentCounts;
+}
+
+/** A payment scenario written as an isolation spec of PAY steps, run by the interleaving engine. */
+export interface PaymentSpecScenario extends PaymentScenarioBase {
+  /**
+   * The spec, given the pause point the case holds at (the first of `holdAt` the design declares): it
+   * lists exactly one permutation, the one judged; `run --permutations all` also runs every other order.
+   */
+  spec(holdAt: PaymentPausePoint | undefined): string;
+  /** The figures the expectations compare, computed from the harness's own records and reads. */
+  observe?(run: PaymentSpecRun): Record<string, Observed>;
+}
+
+export type PaymentScenario = PaymentScriptScenario | PaymentSpecScenario;
 
 export function definePaymentScenario(scenario: PaymentScenario): PaymentScenario {
   return scenario;
-}
-
-/** Seed 002's order and payload: idem-order-1001, 30.00 CNY to merchant demo. */
-export const SEED_PAYMENT = { order: 'order-1001', amount: 3000, currency: 'CNY', merchant: 'demo' } as const;
-
-/** A request of the seed's payload (or another amount) under `idempotencyKey`, proposing `paymentId`. */
-export function paymentRequest(
-  idempotencyKey: string,
-  paymentId: string,
-  amount: number = SEED_PAYMENT.amount,
-): PaymentRequest {
-  const { order, currency, merchant } = SEED_PAYMENT;
-  return {
-    idempotencyKey,
-    fingerprint: requestFingerprint({ amount, currency, merchant }),
-    order,
-    amount,
-    currency,
-    merchant,
-    paymentId,
-  };
 }
 
 /** Seed 002's figures over a case's answers and end counts. */

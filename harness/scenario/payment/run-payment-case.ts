@@ -1,15 +1,18 @@
 /**
  * One payment case: a payment scenario against a payment design — n/a when the design sits it out (a
  * control outside the scenarios that catch it, a refused capability, no pause point to hold), else
- * driven on a schema of its own, read back through the design per key it sent, audited in one snapshot
- * and judged. A failure at any stage makes the case broken, naming the stage.
+ * driven on a schema of its own (a spec by the interleaving engine, with `--permutations all` each
+ * other order on a schema of its own too; a script through payment-sessions.ts), read back through the
+ * design per key it sent, audited in one snapshot and judged. A failure at any stage makes the case
+ * broken, naming the stage.
  */
 import type { PaymentAudit, PaymentDesign } from '../../../strategies/payment/contract.ts';
 import type { RunDatabase } from '../../database/database.ts';
+import type { CaseConnection } from '../../driver/client-task.ts';
 import { oneLine } from '../../errors.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
+import { InvalidPermutation } from '../../interleaving/engine.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import type { Observed } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
@@ -30,11 +33,10 @@ import { NO_RESTART } from '../applicability.ts';
 import { refusedNeed } from '../capability-needs.ts';
 import { withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
-import { crashPaymentDatabase } from './crash-payment-database.ts';
-import { openOrderFlow } from './order-flow.ts';
-import { crashPayOf } from './payment-crash.ts';
-import type { PaymentScenario, PaymentScriptContext } from './payment-scenario.ts';
-import { PaymentSessions } from './payment-sessions.ts';
+import { anotherOrder, paymentPermutationReport, withPaymentPermutations } from './payment-permutations.ts';
+import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
+import { drivePaymentScript } from './payment-script-drive.ts';
+import { drivePaymentSpec, type PaymentDriven, paymentSpecOrders } from './payment-spec-drive.ts';
 
 /** Why the design sits the scenario out, or undefined when the case is to be driven. */
 function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDatabase): string | undefined {
@@ -43,13 +45,18 @@ function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDataba
   }
   const refused = refusedNeed(design.needs ?? [], db.capabilities);
   if (refused) return refused;
-  if (scenario.crashesDatabase && !db.crashAndRestart) return NO_RESTART;
+  if ('run' in scenario && scenario.crashesDatabase && !db.crashAndRestart) return NO_RESTART;
   const hold = scenario.holdAt;
   if (hold && !hold.some((p) => design.pausePoints.pay.includes(p))) {
     return `not covered: ${scenario.id} — pay declares no pause point ${hold.join(' or ')}`;
   }
   return undefined;
 }
+
+type Identity = Pick<PaymentCaseResult, 'id' | 'contract' | 'scenario' | 'strategy' | 'expect'>;
+
+/** How the case drives its payments on the case's connection (search_path its schema). */
+type Drive = (connection: CaseConnection) => Promise<PaymentDriven>;
 
 export async function runPaymentCase(
   db: RunDatabase,
@@ -59,10 +66,10 @@ export async function runPaymentCase(
   /** `#n` for the n-th of `run --repeat`'s runs of the case, else empty. */
   repetition = '',
 ): Promise<PaymentCaseResult> {
-  const { design } = ref;
-  const identity = {
+  const design: PaymentDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
+  const identity: Identity = {
     id: `${scenario.id}/${design.id}${repetition}`,
-    contract: 'payment' as const,
+    contract: 'payment',
     scenario: scenario.id,
     strategy: design.id,
     expect: design.expect,
@@ -70,6 +77,50 @@ export async function runPaymentCase(
   const skipped = sitsOut(design, scenario, db);
   if (skipped)
     return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
+  if ('spec' in scenario) return runPaymentSpec(db, design, scenario, settings, identity);
+  const script = { db, ref, design, timeoutMs: settings.timeoutMs };
+  return onSchema(db, design, scenario, settings, identity, (connection) =>
+    drivePaymentScript(connection, scenario, script),
+  );
+}
+
+/** The spec's listed order, judged whole; with `--permutations all` every other order on fresh tables. */
+async function runPaymentSpec(
+  db: RunDatabase,
+  design: PaymentDesign,
+  scenario: PaymentSpecScenario,
+  settings: CaseSettings,
+  identity: Identity,
+): Promise<PaymentCaseResult> {
+  const { listed, others } = paymentSpecOrders(scenario, holdAtOf(design, scenario));
+  const { timeoutMs } = settings;
+  const result = await onSchema(db, design, scenario, settings, identity, (connection) =>
+    drivePaymentSpec(connection, design, scenario, { permutation: listed, listed: true, timeoutMs }),
+  );
+  if (settings.permutations === 'listed' || result.status === 'broken') return result;
+  const reports = [paymentPermutationReport(result, listed)];
+  const quiet = { ...settings, keepFailed: false, keepAll: false };
+  for (const permutation of others) {
+    reports.push(
+      await anotherOrder(permutation, () =>
+        onSchema(db, design, scenario, quiet, identity, (connection) =>
+          drivePaymentSpec(connection, design, scenario, { permutation, listed: false, timeoutMs }),
+        ),
+      ),
+    );
+  }
+  return withPaymentPermutations(result, reports);
+}
+
+/** The case on a schema of its own: the design's tables, the drive, the final read, the audit, the verdict. */
+async function onSchema(
+  db: RunDatabase,
+  design: PaymentDesign,
+  scenario: PaymentScenario,
+  settings: CaseSettings,
+  identity: Identity,
+  drive: Drive,
+): Promise<PaymentCaseResult> {
   const schema = await db.createCaseSchema(`${scenario.id}_${design.id}`);
   let stage = 'setup';
   let keep = settings.keepFailed;
@@ -78,46 +129,30 @@ export async function runPaymentCase(
     await design.setup(db.admin);
     stage = 'driving the payments';
     const connection = { connectionString: db.connectionString, schema };
-    const sessions = new PaymentSessions(connection, () => db.admin, design, settings.timeoutMs);
-    const control = { admin: db.admin, timeoutMs: settings.timeoutMs };
-    const orders = await openOrderFlow(scenario.orderFlow, {
-      connection,
-      ...control,
-      payment: ref,
-      sessions,
-    });
-    const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions), orders };
-    const observations: Record<string, Observed> = {};
-    const reads: PaymentRead[] = [];
-    try {
-      await withinCaseDeadline(
-        scenario.run(
-          scriptContext(design, scenario, sessions, {
-            observations,
-            reads,
-            crash: () => crashPaymentDatabase(db, schema, sessions),
-            faults,
-          }),
-        ),
-        settings.timeoutMs,
-        db,
-      );
-    } finally {
-      await Promise.all([sessions.close(), orders?.close()]);
-    }
+    const driven = await withinCaseDeadline(drive(connection), settings.timeoutMs, db);
     stage = 'the final read';
-    const answers = sessions.recorded();
+    const { answers } = driven;
     const readFrom = harnessNow();
-    const keys = [...answers.map((a) => a.request.idempotencyKey), ...(orders?.keys ?? [])];
+    const keys = [...answers.map((a) => a.request.idempotencyKey), ...driven.keys];
     const read = await readPaymentsBack(connection, design, keys);
-    reads.push(...finalReads(read, readFrom, harnessNow()));
+    const reads = [...driven.reads, ...finalReads(read, readFrom, harnessNow())];
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
-    const orderProblems = (await orders?.problems(read)) ?? [];
-    const judged = judgeCase(design, scenario, { answers, read, audit, reads, observations, orderProblems });
+    const orderProblems = await driven.orderProblems(read);
+    const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems });
     keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
-    return { ...identity, ...judged, counts: countsOf(read), observations };
+    return {
+      ...identity,
+      ...judged,
+      counts: countsOf(read),
+      observations: driven.observe(read),
+      ...(driven.steps
+        ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
+        : {}),
+    };
   } catch (error: unknown) {
+    // Another order of a spec that cannot go on: reported as invalid by its caller, not as broken.
+    if (error instanceof InvalidPermutation) throw error;
     const problem = `${stage} failed: ${oneLine(error)}`;
     return { ...identity, status: 'broken', outcomes: {}, boundary: problem, problems: [problem] };
   } finally {
@@ -126,32 +161,41 @@ export async function runPaymentCase(
   }
 }
 
-/** What the harness recorded and read of a case, for its judgement. */
-interface CaseEvidence {
-  answers: readonly PaymentAnswer[];
+/** The first of the scenario's `holdAt` points the design declares (the scenario is n/a without one). */
+function holdAtOf(design: PaymentDesign, scenario: PaymentScenario) {
+  return scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
+}
+
+/** What the harness read of a case after its drive, for its judgement. */
+interface CaseReads {
   read: PaymentFinalRead;
   audit: PaymentAudit;
+  /** Every read of payments with its times, mid-case and final, for the history check. */
   reads: readonly PaymentRead[];
-  observations: Readonly<Record<string, Observed>>;
   /** The order flow's own checks over its reads (order-flow.ts), none outside an order flow. */
   orderProblems: readonly PaymentProblem[];
 }
 
 /** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
-function judgeCase(design: PaymentDesign, scenario: PaymentScenario, e: CaseEvidence) {
-  const outcomes = countPaymentOutcomes(e.answers);
-  const exercised = (scenario.expect.exercised?.(e.observations, design) ?? []).map((message) => ({
-    check: 'exercised' as const,
-    message,
-  }));
-  const history = judgePaymentHistory(e.answers, e.reads);
+function judgeCase(design: PaymentDesign, scenario: PaymentScenario, driven: PaymentDriven, e: CaseReads) {
+  const answers: readonly PaymentAnswer[] = driven.answers;
+  const outcomes = countPaymentOutcomes(answers);
+  const observations = driven.observe(e.read);
+  // Another order of an order-dependent spec: its answers are not the listed order's to compare.
+  const exact = driven.listed || scenario.expect.orderDependent !== true;
+  const { expect } = scenario;
+  const exercised = [
+    ...driven.notExercised,
+    ...((exact ? expect.exercised?.(observations, design) : undefined) ?? []),
+  ].map((message) => ({ check: 'exercised' as const, message }));
+  const history = judgePaymentHistory(answers, e.reads);
   const found = [
-    ...paymentInvariantProblems(e.answers, e.read, e.audit),
+    ...paymentInvariantProblems(answers, e.read, e.audit),
     ...e.orderProblems,
     ...history.problems,
-    ...exactOutcomes(scenario.expect.outcomes, outcomes),
-    ...exactObservations(scenario.expect.observations, e.observations),
-    ...erroredPayments(e.answers),
+    ...(exact ? exactOutcomes(expect.outcomes, outcomes) : []),
+    ...(exact ? exactObservations(expect.observations, observations) : []),
+    ...erroredPayments(answers),
     ...exercised,
   ];
   return { ...judgePayment(design, scenario.id, found), outcomes, history: history.summary };
@@ -166,44 +210,6 @@ function finalReads(read: PaymentFinalRead, invokedAt: number, completedAt: numb
     invokedAt,
     completedAt,
   }));
-}
-
-function scriptContext(
-  design: PaymentDesign,
-  scenario: PaymentScenario,
-  sessions: PaymentSessions,
-  seen: {
-    observations: Record<string, Observed>;
-    reads: PaymentRead[];
-    crash: () => Promise<void>;
-    faults: Pick<PaymentScriptContext, 'crashPay' | 'orders'>;
-  },
-): PaymentScriptContext {
-  const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
-  return {
-    design,
-    holdAt,
-    pay: (request) => sessions.startPay(request).resume(),
-    startPay: (request, at) => sessions.startPay(request, at),
-    payTogether: (requests, at) => sessions.payTogether(requests, at),
-    payWithLostCommitAnswer: (request) => sessions.payWithLostCommitAnswer(request),
-    crashDatabase: async () => {
-      if (!scenario.crashesDatabase) throw new Error(`${scenario.id} crashes the database undeclared`);
-      await seen.crash();
-    },
-    ...seen.faults,
-    countsFor: async (key) => {
-      const { client } = await sessions.connect();
-      const invokedAt = harnessNow();
-      const payments = await design.paymentStatus(client, key);
-      const at = { invokedAt, completedAt: harnessNow() };
-      seen.reads.push({ idempotencyKey: key, payments, session: 'counts', ...at });
-      return countsOf(new Map([[key, { payments, outbox: await design.outboxFor(client, key) }]]));
-    },
-    observe: (name, value) => {
-      seen.observations[name] = value;
-    },
-  };
 }
 
 /** The design's audit in one REPEATABLE READ snapshot, as the reservation audit is taken. */
