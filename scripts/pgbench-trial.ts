@@ -65,10 +65,19 @@ const takenSoFar = async (db: RunDatabase, schema: string): Promise<number> => {
   return rows[0]?.taken ?? 0;
 };
 
+/** A postgres URL without its password, and the password (decoded), for libpq's PGPASSWORD. */
+export function splitPassword(connectionString: string): { url: string; password: string } {
+  const url = new URL(connectionString);
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  return { url: url.href, password };
+}
+
 function spawnPgbench(rig: PgbenchRig, schema: string, clients: number, application: string): PgbenchProcess {
   const { settings } = rig;
   // pgbench runs a second past the window, so the window never meets its exit.
   const seconds = Math.ceil((settings.warmupMs + settings.durationMs) / 1000) + 1;
+  const withoutPassword = splitPassword(rig.db.connectionString);
   const child = spawn(
     rig.pgbench,
     [
@@ -89,10 +98,16 @@ function spawnPgbench(rig: PgbenchRig, schema: string, clients: number, applicat
       `ttl=${TTL_MS}`,
       '-f',
       rig.script,
-      rig.db.connectionString,
+      withoutPassword.url,
     ],
     {
-      env: { ...process.env, PGOPTIONS: `-c search_path=${schema}`, PGAPPNAME: application },
+      // The password goes by the environment: a child's argv is readable by every local user (ps).
+      env: {
+        ...process.env,
+        PGOPTIONS: `-c search_path=${schema}`,
+        PGAPPNAME: application,
+        ...(withoutPassword.password ? { PGPASSWORD: withoutPassword.password } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

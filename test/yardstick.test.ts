@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { splitPassword } from '../scripts/pgbench-trial.ts';
 import {
   medianInterval,
   type PairedTrial,
@@ -254,5 +255,15 @@ describe('the command line', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('yardstick: pgbench not found (PGBENCH=/nonexistent/pgbench): skipped\n');
     expect(run.stderr).toBe('');
+  });
+});
+
+describe("pgbench's connection", () => {
+  it('leaves the password out of its argv, for PGPASSWORD, socket parameter and all', () => {
+    expect(splitPassword('postgresql://postgres:p%40ss@localhost:5432/db?host=%2Ftmp%2Fpg')).toEqual({
+      url: 'postgresql://postgres@localhost:5432/db?host=%2Ftmp%2Fpg',
+      password: 'p@ss',
+    });
+    expect(splitPassword('postgresql://me@h/db')).toEqual({ url: 'postgresql://me@h/db', password: '' });
   });
 });
