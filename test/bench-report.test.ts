@@ -19,7 +19,13 @@ import {
 } from '../harness/bench/bench-report.ts';
 import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
 import { renderLineChart } from '../harness/bench/charts.ts';
-import { seriesKey } from '../harness/bench/compare.ts';
+import {
+  compareReports,
+  readBenchReport,
+  renderComparisonMarkdown,
+  seriesKey,
+} from '../harness/bench/compare.ts';
+import { comparisonJunit } from '../harness/bench/compare-junit.ts';
 import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
 import { durabilityCosts } from '../harness/bench/series-factors.ts';
 import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
@@ -386,5 +392,16 @@ describe('the payment bench example', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  });
+
+  it('is compared in payments per second, in the table and in the JUnit lines', () => {
+    const read = (path: string) => readBenchReport('NEW', path);
+    const payments = compareReports(read(join(folder, 'report.json')), read(join(folder, 'report.json')), 10);
+    expect(payments.unit).toBe('payments/s');
+    expect(renderComparisonMarkdown(payments, { base: 'a', new: 'b' })).toContain('BASE median (payments/s)');
+    const lines = comparisonJunit(payments).suites.flatMap((s) => s.cases.map((c) => JSON.stringify(c)));
+    expect(lines.every((l) => l.includes(' payments/s'))).toBe(true);
+    const reservations = new URL('../docs/examples/bench/report.json', import.meta.url).pathname;
+    expect(compareReports(read(reservations), read(reservations), 10).unit).toBe('reservations/s');
   });
 });

@@ -104,8 +104,10 @@ const SATURATION_NOTE = `Generator and server CPU are CPU time ÷ wall time of t
 const commitsCell = (durability: Durability) => (durability === 'on' ? 'durable' : 'not durable');
 
 /** A bench of payment designs (never mixed with reservation strategies): its series count payments. */
-export const paysIn = (bench: readonly BenchEntry[]) => bench.some((e) => e.payments);
-const throughputUnit = (bench: readonly BenchEntry[]) => (paysIn(bench) ? 'payments/s' : 'reservations/s');
+export const paysIn = (bench: readonly { payments?: object | undefined }[]) => bench.some((e) => e.payments);
+/** What a series' throughput counts: HELD answers, or CREATED ones for payment designs. */
+export const throughputUnit = (bench: readonly { payments?: object | undefined }[]) =>
+  paysIn(bench) ? 'payments/s' : 'reservations/s';
 
 const seriesHeaders = (unit: string) => [
   'strategy',

@@ -7,18 +7,18 @@
 import type { JunitCase, JunitDocument, JunitOutcome, JunitSuite } from '../report/junit-xml.ts';
 import { type Comparison, type SeriesComparison, seriesKey } from './compare.ts';
 
-function ratioLine(s: SeriesComparison): string {
+function ratioLine(s: SeriesComparison, unit: Comparison['unit']): string {
   const ci = s.ci95 ? ` (95% CI ${s.ci95.low}–${s.ci95.high})` : '';
-  return `NEW ÷ BASE ${s.ratio}×${ci}; median ${s.base.median} → ${s.new.median} reservations/s${s.clientBound ? '; client-bound' : ''}`;
+  return `NEW ÷ BASE ${s.ratio}×${ci}; median ${s.base.median} → ${s.new.median} ${unit}${s.clientBound ? '; client-bound' : ''}`;
 }
 
-function outcomeOf(s: SeriesComparison, pct: number): JunitOutcome {
+function outcomeOf(s: SeriesComparison, pct: number, unit: Comparison['unit']): JunitOutcome {
   if (s.verdict === 'not compared') return { kind: 'skipped', message: `not compared: ${s.reason}` };
   if (s.regression) {
-    const message = `slower by more than ${pct}% with 95% confidence: ${ratioLine(s)}`;
+    const message = `slower by more than ${pct}% with 95% confidence: ${ratioLine(s, unit)}`;
     return { kind: 'failure', type: 'regression', message, detail: message };
   }
-  return { kind: 'passed', output: `${s.verdict}: ${ratioLine(s)}` };
+  return { kind: 'passed', output: `${s.verdict}: ${ratioLine(s, unit)}` };
 }
 
 const onlyIn = (side: 'BASE' | 'NEW', key: string): JunitCase => ({
@@ -34,7 +34,7 @@ export function comparisonJunit(comparison: Comparison): JunitDocument {
     suite.cases.push({
       name: seriesKey(s),
       classname: s.strategy,
-      outcome: outcomeOf(s, comparison.failOnRegressionPct),
+      outcome: outcomeOf(s, comparison.failOnRegressionPct, comparison.unit),
     });
     suites.set(s.strategy, suite);
   }

@@ -8,6 +8,7 @@ import { median } from 'simple-statistics';
 import { z } from 'zod';
 import { Errors, oneLine } from '../errors.ts';
 import { markdownTable } from '../report/markdown-table.ts';
+import { throughputUnit } from './bench-report.ts';
 import { type Interval, ratioInterval } from './statistics.ts';
 
 const trialSchema = z.object({
@@ -31,6 +32,8 @@ const seriesSchema = z.object({
       latencyLimitMs: z.number().positive().nullable(),
     })
     .optional(),
+  /** A payment design's series (bench-report.ts): its throughput counts payments, not reservations. */
+  payments: z.object({}).passthrough().optional(),
   status: z.enum(['ok', 'fail']),
   trials: z.array(trialSchema).min(1),
 });
@@ -129,6 +132,8 @@ export interface Comparison {
   /** Environment fields that differ, `field: base → new`: a reason, besides the code, for a difference. */
   environmentDifferences: string[];
   regressions: number;
+  /** What the throughputs count (bench-report.ts): a payment design's series counts payments. */
+  unit: 'reservations/s' | 'payments/s';
 }
 
 const ratioDigits = (x: number) => Math.round(x * 1000) / 1000;
@@ -203,6 +208,7 @@ export function compareReports(
       (f) => `${f}: ${base.environment[f]} → ${next.environment[f]}`,
     ),
     regressions: series.filter((s) => s.regression).length,
+    unit: throughputUnit(next.bench),
   };
 }
 
@@ -235,8 +241,8 @@ export function renderComparisonMarkdown(c: Comparison, names: { base: string; n
           'strategy',
           'admission',
           'clients',
-          'BASE median (reservations/s)',
-          'NEW median (reservations/s)',
+          `BASE median (${c.unit})`,
+          `NEW median (${c.unit})`,
           'NEW ÷ BASE (×)',
           '95% CI of NEW ÷ BASE (×)',
           'trials (BASE / NEW)',
