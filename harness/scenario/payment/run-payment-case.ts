@@ -13,6 +13,7 @@ import { oneLine } from '../../errors.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
 import { InvalidPermutation } from '../../interleaving/engine.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
+import type { Observed } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
@@ -139,13 +140,14 @@ async function onSchema(
     stage = 'the audit';
     const audit = await auditPaymentsInSnapshot(db, design);
     const orderProblems = await driven.orderProblems(read);
-    const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems });
+    const observations = driven.observe(read);
+    const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems, observations });
     keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
     return {
       ...identity,
       ...judged,
       counts: countsOf(read),
-      observations: driven.observe(read),
+      observations,
       ...(driven.steps
         ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
         : {}),
@@ -174,13 +176,15 @@ interface CaseReads {
   reads: readonly PaymentRead[];
   /** The order flow's own checks over its reads (order-flow.ts), none outside an order flow. */
   orderProblems: readonly PaymentProblem[];
+  /** The figures the scenario's expectations compare, from the drive's records and the final read. */
+  observations: Readonly<Record<string, Observed>>;
 }
 
 /** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
 function judgeCase(design: PaymentDesign, scenario: PaymentScenario, driven: PaymentDriven, e: CaseReads) {
   const answers: readonly PaymentAnswer[] = driven.answers;
   const outcomes = countPaymentOutcomes(answers);
-  const observations = driven.observe(e.read);
+  const { observations } = e;
   // Another order of an order-dependent spec: its answers are not the listed order's to compare.
   const exact = driven.listed || scenario.expect.orderDependent !== true;
   const { expect } = scenario;
