@@ -7,8 +7,16 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
+import type { PausePoint } from '../../strategies/contract.ts';
+import type { CaseConnection } from '../driver/client-task.ts';
 import { Errors } from '../errors.ts';
-import { type CrashOrder, crashOperationName, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
+import {
+  type CrashOrder,
+  type CrashWork,
+  crashOperationName,
+  DONE_PREFIX,
+  STAGE_PREFIX,
+} from './crash-order.ts';
 
 const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -24,9 +32,27 @@ export type CrashedChild =
 let crashChildren = 0;
 
 /** A name no other crash child of this process has, for its application_name. */
-export function crashChildName(): string {
+function crashChildName(): string {
   crashChildren += 1;
   return `reservebench-crash-${process.pid}-${crashChildren}`;
+}
+
+/** A crash child's order: `work` of the design at `moduleUrl`, on the case's connection, under a fresh name. */
+export function crashOrderOn(
+  connection: CaseConnection,
+  moduleUrl: string,
+  work: CrashWork,
+  crashAt: PausePoint,
+): CrashOrder {
+  return {
+    ...work,
+    moduleUrl,
+    connectionString: connection.connectionString,
+    schema: connection.schema,
+    ...(connection.isolation ? { isolation: connection.isolation } : {}),
+    applicationName: crashChildName(),
+    crashAt,
+  };
 }
 
 export async function runUntilStage(

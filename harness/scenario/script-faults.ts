@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
-import { crashChildName, runUntilStage } from '../crash/crash-runner.ts';
+import { crashOrderOn, runUntilStage } from '../crash/crash-runner.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 
@@ -15,16 +15,7 @@ export function scriptFaults(
   const { db, ref, connection, timeoutMs, sessions, record } = scope;
   return {
     crash(operation, crashAt) {
-      const order = {
-        contract: 'reservation' as const,
-        moduleUrl: ref.moduleUrl,
-        connectionString: db.connectionString,
-        schema: connection.schema,
-        ...(connection.isolation ? { isolation: connection.isolation } : {}),
-        applicationName: crashChildName(),
-        operation,
-        crashAt,
-      };
+      const order = crashOrderOn(connection, ref.moduleUrl, { contract: 'reservation', operation }, crashAt);
       return record.killed(operation, crashAt, () => runUntilStage(order, db.admin, timeoutMs));
     },
     async crashDatabase() {

@@ -8,10 +8,9 @@
 import pg from 'pg';
 import type { NodeIdentity, Outcome, ReserveRequest, StrategyRef } from '../../../strategies/contract.ts';
 import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { requestFingerprint } from '../../../strategies/payment/fingerprint.ts';
-import { crashChildName, runUntilStage } from '../../crash/crash-runner.ts';
+import { crashOrderOn, runUntilStage } from '../../crash/crash-runner.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
-import { SEED_PAYMENT } from '../../interleaving/seed-payment.ts';
+import { paymentRequest } from '../../interleaving/seed-payment.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
 import { loadStrategy } from '../../registry/registry.ts';
 import { readBack } from '../../verdict/final-read.ts';
@@ -22,13 +21,6 @@ import { TTL_MS } from '../scenario.ts';
 import type { OrderCrashPoint, OrderFlow, OrderFlowSpec, OrderRun } from './order-flow-scenario.ts';
 import { crashPayOf } from './payment-crash.ts';
 import type { PaymentSessions } from './payment-sessions.ts';
-
-/** Seed 002's payload, paid for every order. */
-const PAYLOAD = {
-  amount: SEED_PAYMENT.amount,
-  currency: SEED_PAYMENT.currency,
-  merchant: SEED_PAYMENT.merchant,
-} as const;
 
 export interface OrderFlowDeps {
   connection: CaseConnection;
@@ -82,20 +74,9 @@ export class OrderFlowDriver implements OrderFlow {
       at.step === 'reserve'
         ? { reserve: this.request(n), node: this.node(`crash-${n}`) }
         : { confirm: orderKey(n) };
-    const child = await runUntilStage(
-      {
-        contract: 'reservation',
-        moduleUrl: this.deps.strategy.moduleUrl,
-        connectionString: connection.connectionString,
-        schema: connection.schema,
-        ...(connection.isolation ? { isolation: connection.isolation } : {}),
-        applicationName: crashChildName(),
-        operation,
-        crashAt: at.point,
-      },
-      admin,
-      timeoutMs,
-    );
+    const work = { contract: 'reservation' as const, operation };
+    const order = crashOrderOn(connection, this.deps.strategy.moduleUrl, work, at.point);
+    const child = await runUntilStage(order, admin, timeoutMs);
     if (!('killAndWaitGone' in child)) return { stage: 'done', signal: 'none' };
     const { signal } = await child.killAndWaitGone();
     return { stage: child.stage, signal: signal ?? 'none' };
@@ -136,17 +117,11 @@ export class OrderFlowDriver implements OrderFlow {
     return { requestKey: orderKey(n), user, sku: this.deps.spec.stock.sku, ttlMs: TTL_MS };
   }
 
-  /** The order's payment; every attempt proposes a payment id of its own, as a new worker would. */
+  /** The order's payment of seed 002's payload; every attempt proposes a payment id of its own, as a new worker would. */
   private payment(n: number): PaymentRequest {
     this.attempts += 1;
     const key = orderKey(n);
-    return {
-      idempotencyKey: key,
-      fingerprint: requestFingerprint(PAYLOAD),
-      order: key,
-      ...PAYLOAD,
-      paymentId: `pay-${key}-${this.attempts}`,
-    };
+    return { ...paymentRequest(key, `pay-${key}-${this.attempts}`), order: key };
   }
 
   private node(incarnation: string): NodeIdentity {

@@ -7,7 +7,7 @@
 import type { ClientBase } from 'pg';
 import type { PausePoint } from '../../../strategies/contract.ts';
 import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { crashChildName, runUntilStage } from '../../crash/crash-runner.ts';
+import { crashOrderOn, runUntilStage } from '../../crash/crash-runner.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { harnessNow } from '../../history/recorder.ts';
 import { checkPaymentAnswer } from '../../registry/payment-module.ts';
@@ -38,20 +38,13 @@ async function payKilledAt(
 ): Promise<PaymentCrash> {
   // Sent before the child starts, so the history's interval holds the whole call (its end is unknown).
   const invokedAt = harnessNow();
-  const child = await runUntilStage(
-    {
-      contract: 'payment',
-      moduleUrl,
-      connectionString: connection.connectionString,
-      schema: connection.schema,
-      ...(connection.isolation ? { isolation: connection.isolation } : {}),
-      applicationName: crashChildName(),
-      operation: { pay: request },
-      crashAt,
-    },
-    control.admin,
-    control.timeoutMs,
+  const order = crashOrderOn(
+    connection,
+    moduleUrl,
+    { contract: 'payment', operation: { pay: request } },
+    crashAt,
   );
+  const child = await runUntilStage(order, control.admin, control.timeoutMs);
   if (!('killAndWaitGone' in child)) {
     const answer = { ...finished(request, child.result), invokedAt, completedAt: harnessNow() };
     return { stage: 'done', signal: 'none', answer };
