@@ -17,7 +17,7 @@
  */
 
 import { inTransaction } from '../support/transaction.ts';
-import type { PaymentDesign, PaymentResult } from './contract.ts';
+import type { PaymentDesign, PaymentRequest, PaymentResult } from './contract.ts';
 import {
   answerForRecordedPayment,
   claimKey,
@@ -28,22 +28,20 @@ import {
   responseOf,
 } from './support/payment-tables.ts';
 
-const paymentOnConflict: PaymentDesign = {
-  contract: 'payment',
-  id: 'payment-on-conflict',
-  title: 'Unique key + INSERT … ON CONFLICT DO NOTHING, then read the winner',
-  guarantee: 'the unique key admits one payment per key; the loser reads the winner with its next statement',
-  expect: 'hold',
-  pausePoints: { pay: ['before-commit'] },
-
-  setup: (db) => createPaymentTables(db, { uniqueKey: true }),
-
-  pay: async (ctx, request) => {
+/**
+ * Seed 002's pay; `whileClaimed` runs inside the transaction once the key is claimed and its outbox row
+ * written, before the pause point and the commit (the cost control's call, the cache control's fill).
+ */
+export function onConflictPay(
+  whileClaimed: (request: PaymentRequest) => Promise<void> | void = () => undefined,
+): PaymentDesign['pay'] {
+  return async (ctx, request) => {
     if (isBadPayment(request)) return { outcome: 'BAD_REQUEST' };
     const { db } = ctx;
     return inTransaction(db, async (): Promise<PaymentResult> => {
       if (await claimKey(db, request)) {
         await insertOutbox(db, request);
+        await whileClaimed(request);
         await ctx.pause('before-commit');
         return { outcome: 'CREATED', response: responseOf(request) };
       }
@@ -53,7 +51,19 @@ const paymentOnConflict: PaymentDesign = {
         throw new Error(`ON CONFLICT did nothing, yet no payment has key ${request.idempotencyKey}`);
       return recorded;
     });
-  },
+  };
+}
+
+const paymentOnConflict: PaymentDesign = {
+  contract: 'payment',
+  id: 'payment-on-conflict',
+  title: 'Unique key + INSERT … ON CONFLICT DO NOTHING, then read the winner',
+  guarantee: 'the unique key admits one payment per key; the loser reads the winner with its next statement',
+  expect: 'hold',
+  pausePoints: { pay: ['before-commit'] },
+
+  setup: (db) => createPaymentTables(db, { uniqueKey: true }),
+  pay: onConflictPay(),
 
   ...PAYMENT_TABLE_READS,
 };

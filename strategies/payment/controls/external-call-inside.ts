@@ -1,7 +1,7 @@
 /**
  * payment-external-call-inside — COST CONTROL (expect: hold). Seed 002's design (payment-on-conflict), with
- * a simulated external call (a risk check, seed 004's) made inside the transaction, after the key is
- * claimed and before the outbox row and the commit: the wait is the thing under test. Its length is the
+ * a simulated external call (a risk check, seed 004's) made inside the transaction, once the key is
+ * claimed and its outbox row written, before the commit: the wait is the thing under test. Its length is the
  * knob `callMs` (default 800, seed 004's call; `--param payment-external-call-inside.callMs=0,50,800`).
  *
  * Correct because: it is on-conflict's transaction, only longer. The unique key still admits one payment
@@ -12,44 +12,22 @@
  * key waits behind the call, so each key's answers take callMs at least and its waiters stay in line.
  *
  * Lifecycle: one transaction per request; the call holds it open, idle, with the key's entry locked.
- * Pause points: pay `before-commit` (call made, payment and outbox written, transaction open).
+ * Pause points: pay `before-commit` (payment and outbox written, call made, transaction open).
  */
 
 import { setTimeout as externalCall } from 'node:timers/promises';
-import { inTransaction } from '../../support/transaction.ts';
-import type { PaymentDesign, PaymentResult } from '../contract.ts';
-import {
-  answerForRecordedPayment,
-  claimKey,
-  createPaymentTables,
-  insertOutbox,
-  isBadPayment,
-  PAYMENT_TABLE_READS,
-  responseOf,
-} from '../support/payment-tables.ts';
+import type { PaymentDesign } from '../contract.ts';
+import { onConflictPay } from '../on-conflict.ts';
+import { createPaymentTables, PAYMENT_TABLE_READS } from '../support/payment-tables.ts';
 
 /** Seed 004's risk call inside the order transaction: 800 ms. */
 const SEED_CALL_MS = 800;
 
-function payWithCallInside(callMs: number): PaymentDesign['pay'] {
-  return async (ctx, request) => {
-    if (isBadPayment(request)) return { outcome: 'BAD_REQUEST' };
-    const { db } = ctx;
-    return inTransaction(db, async (): Promise<PaymentResult> => {
-      if (await claimKey(db, request)) {
-        // The call is made with the key claimed and the transaction open: what seed 004 forbids.
-        await externalCall(callMs);
-        await insertOutbox(db, request);
-        await ctx.pause('before-commit');
-        return { outcome: 'CREATED', response: responseOf(request) };
-      }
-      const recorded = await answerForRecordedPayment(db, request);
-      if (!recorded)
-        throw new Error(`ON CONFLICT did nothing, yet no payment has key ${request.idempotencyKey}`);
-      return recorded;
-    });
-  };
-}
+/** The call is made with the key claimed and the transaction open: what seed 004 forbids. */
+const payWithCallInside = (callMs: number): PaymentDesign['pay'] =>
+  onConflictPay(async () => {
+    await externalCall(callMs);
+  });
 
 const paymentExternalCallInside: PaymentDesign = {
   contract: 'payment',

@@ -18,13 +18,10 @@
  * Pause points: pay `before-commit` (payment and outbox written, the cache filled, transaction open).
  */
 
-import { inTransaction } from '../../support/transaction.ts';
-import type { PaymentDesign, PaymentResponse, PaymentResult } from '../contract.ts';
+import type { PaymentDesign, PaymentRequest, PaymentResponse } from '../contract.ts';
+import { onConflictPay } from '../on-conflict.ts';
 import {
-  answerForRecordedPayment,
-  claimKey,
   createPaymentTables,
-  insertOutbox,
   isBadPayment,
   PAYMENT_TABLE_READS,
   responseOf,
@@ -54,25 +51,13 @@ const paymentPendingCache: PaymentDesign = {
       return cached.fingerprint === request.fingerprint
         ? { outcome: 'REUSED', response: cached.response }
         : { outcome: 'MISMATCH' };
-    const { db } = ctx;
     let filled = false;
+    const fill = (claimed: PaymentRequest) => {
+      cache.set(claimed.idempotencyKey, { fingerprint: claimed.fingerprint, response: responseOf(claimed) });
+      filled = true;
+    };
     try {
-      return await inTransaction(db, async (): Promise<PaymentResult> => {
-        if (await claimKey(db, request)) {
-          await insertOutbox(db, request);
-          cache.set(request.idempotencyKey, {
-            fingerprint: request.fingerprint,
-            response: responseOf(request),
-          });
-          filled = true;
-          await ctx.pause('before-commit');
-          return { outcome: 'CREATED', response: responseOf(request) };
-        }
-        const recorded = await answerForRecordedPayment(db, request);
-        if (!recorded)
-          throw new Error(`ON CONFLICT did nothing, yet no payment has key ${request.idempotencyKey}`);
-        return recorded;
-      });
+      return await onConflictPay(fill)(ctx, request);
     } catch (error: unknown) {
       if (filled) cache.delete(request.idempotencyKey);
       throw error;
