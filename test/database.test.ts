@@ -126,17 +126,20 @@ describe('Ctrl-C', () => {
   });
 });
 
+/** The databases on the server that carry the suite's marker: the ones a run made. */
+async function markedDatabases(server: pg.Client): Promise<string[]> {
+  const { rows } = await server.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1",
+    [OWNED_MARKER],
+  );
+  return rows.map((r) => r.datname);
+}
+
 describe('Ctrl-C on a run against --database-url', () => {
   it('drops the run database it created', async () => {
     const server = new pg.Client({ connectionString: serverUrl });
     await server.connect();
-    const marked = async () =>
-      (
-        await server.query<{ datname: string }>(
-          "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1",
-          [OWNED_MARKER],
-        )
-      ).rows.map((r) => r.datname);
+    const marked = () => markedDatabases(server);
     const before = new Set(await marked());
     const child = spawn(
       process.execPath,
@@ -177,13 +180,7 @@ describe('Ctrl-C while a run against --database-url starts', () => {
   it('drops the run database even when it comes the moment the database appears', async () => {
     const server = new pg.Client({ connectionString: serverUrl });
     await server.connect();
-    const marked = async () =>
-      (
-        await server.query<{ datname: string }>(
-          "SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = $1",
-          [OWNED_MARKER],
-        )
-      ).rows.map((r) => r.datname);
+    const marked = () => markedDatabases(server);
     const before = new Set(await marked());
     const child = spawn(
       process.execPath,
