@@ -255,6 +255,17 @@ describe('payment cases', () => {
       'CREATED pay-in-flight',
     ]);
   });
+  it('payment-kill-9 holds each design to the answers its kill point fixes: outcomes fires on others', async () => {
+    const killed = scenario('payment-kill-9');
+    const onConflict = await loadPaymentDesign('payment-on-conflict');
+    const held = await runPaymentCase(db(), onConflict, killed, SETTINGS);
+    expect([held.status, held.outcomes]).toEqual(['pass', { ROLLED_BACK: 1, CREATED: 1 }]);
+    // Expected as if killed between two commits: on-conflict, killed before its one commit, answers otherwise.
+    const misjudged = { ...killed, expect: { ...killed.expect, outcomes: { INDETERMINATE: 1, REUSED: 1 } } };
+    const r = await runPaymentCase(db(), onConflict, misjudged, SETTINGS);
+    expect([r.status, r.fired]).toEqual(['fail', ['outcomes']]);
+  });
+
   // The order flow's own checks, each broken alone by a reservation fixture paired with payment-on-conflict.
   const ORDER_BREAKERS: [string, string][] = [
     ['confirm-gives-unit-back', 'soldMatchesOrders'],

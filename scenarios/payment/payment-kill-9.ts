@@ -8,6 +8,7 @@
  */
 import { paymentRequest } from '../../harness/interleaving/seed-payment.ts';
 import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
+import type { OutcomeCounts } from '../../harness/verdict/case-result.ts';
 
 const KEY = 'idem-order-5005';
 
@@ -27,6 +28,10 @@ export default definePaymentScenario({
     ctx.observe('counts', { payment: counts.payments, outbox: counts.outbox });
   },
   expect: {
+    // Killed before its commit, nothing of the worker stays and the retry creates the payment; killed
+    // between a design's two commits, its payment stays and the retry reuses it.
+    outcomes: (killedAt): OutcomeCounts =>
+      killedAt === 'between-transactions' ? { INDETERMINATE: 1, REUSED: 1 } : { ROLLED_BACK: 1, CREATED: 1 },
     observations: { childSignal: 'SIGKILL', counts: { payment: 1, outbox: 1 } },
     exercised: (seen) =>
       seen.killedAt === 'done' ? ['the worker finished before its pause point: nothing was killed'] : [],

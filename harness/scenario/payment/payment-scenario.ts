@@ -65,8 +65,11 @@ export interface PaymentScriptContext {
 }
 
 export interface PaymentExpectations {
-  /** The exact answer counts (absent outcomes mean 0). */
-  outcomes?: OutcomeCounts;
+  /**
+   * The exact answer counts (absent outcomes mean 0); a function of the pause point the case held or
+   * killed at when that decides them (killed before its commit, a pay rolls back; after one, it may not).
+   */
+  outcomes?: OutcomeCounts | ((holdAt: PaymentPausePoint | undefined) => OutcomeCounts);
   /** Figures the scenario observed that must equal these exactly. */
   observations?: Readonly<Record<string, Observed>>;
   /** What the case must have driven to mean anything, one line per claim that did not happen. */

@@ -13,7 +13,7 @@ import { oneLine } from '../../errors.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
 import { InvalidPermutation } from '../../interleaving/engine.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import type { Observed } from '../../verdict/case-result.ts';
+import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
@@ -168,6 +168,12 @@ function holdAtOf(design: PaymentDesign, scenario: PaymentScenario) {
   return scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));
 }
 
+/** The scenario's exact answer counts for this design (they may follow the pause point it holds at). */
+function expectedOutcomes(design: PaymentDesign, scenario: PaymentScenario): OutcomeCounts | undefined {
+  const { outcomes } = scenario.expect;
+  return typeof outcomes === 'function' ? outcomes(holdAtOf(design, scenario)) : outcomes;
+}
+
 /** What the harness read of a case after its drive, for its judgement. */
 interface CaseReads {
   read: PaymentFinalRead;
@@ -197,7 +203,7 @@ function judgeCase(design: PaymentDesign, scenario: PaymentScenario, driven: Pay
     ...paymentInvariantProblems(answers, e.read, e.audit),
     ...e.orderProblems,
     ...history.problems,
-    ...(exact ? exactOutcomes(expect.outcomes, outcomes) : []),
+    ...(exact ? exactOutcomes(expectedOutcomes(design, scenario), outcomes) : []),
     ...(exact ? exactObservations(expect.observations, observations) : []),
     ...erroredPayments(answers),
     ...exercised,
