@@ -1,5 +1,5 @@
 /** The bench table on the terminal. */
-import Table from 'cli-table3';
+import { renderBoxTable } from '../report/box-table.ts';
 import { type BenchReport, paysIn } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
@@ -8,52 +8,51 @@ import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-fa
 
 /** `bench --burst`: the commits, then one row per burst. */
 function renderBurstTerminal(report: BenchReport, burst: NonNullable<BenchReport['burst']>): string {
-  const table = new Table({ head: BURST_TERMINAL_HEADERS, style: { head: [], border: [] } });
-  table.push(...burstTerminalRows(burst));
+  const table = renderBoxTable({ head: BURST_TERMINAL_HEADERS, rows: burstTerminalRows(burst) });
   return [
     benchCommitsLine(burst, report.environment.settings),
-    table.toString(),
+    table,
     'times in ms from the one release instant; fair: HELD among the first min(stock, requests) arrivals; sold: the final read of the stock',
   ].join('\n');
 }
 
 export function renderBenchTerminal(report: BenchReport): string {
   if (report.burst) return renderBurstTerminal(report, report.burst);
-  const table = new Table({
-    head: [
-      'strategy',
-      'admission',
-      'clients',
-      paysIn(report.bench) ? 'pay/s [95% CI]' : 'res/s [95% CI]',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms [95% CI]',
-      'max ms',
-      'errors',
-      'lock waiters',
-      'cores gen/server',
-      'status',
-    ],
-    style: { head: [], border: [] },
-  });
+  const head = [
+    'strategy',
+    'admission',
+    'clients',
+    paysIn(report.bench) ? 'pay/s [95% CI]' : 'res/s [95% CI]',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms [95% CI]',
+    'max ms',
+    'errors',
+    'lock waiters',
+    'cores gen/server',
+    'status',
+  ];
+  const rows: string[][] = [];
   const withInterval = (median: number, i: { low: number; high: number } | undefined) =>
     i ? `${median} [${i.low}–${i.high}]` : String(median);
   for (const e of report.bench) {
     const status = e.status === 'ok' ? 'ok' : `FAIL: ${e.problems.join('; ')}`;
-    table.push([
-      `${e.strategy}${e.durability === 'off' ? ' (not durable)' : ''}${openSuffix(e)}`,
-      e.admission ?? '-',
-      e.clients,
-      withInterval(e.median.throughput, e.ci95?.throughput),
-      e.latency.p50,
-      e.latency.p95,
-      withInterval(e.median.p99, e.ci95?.p99),
-      e.latency.max,
-      Object.values(e.errors).reduce((a, b) => a + b, 0),
-      e.lockWait.meanWaiters,
-      `${e.saturation.generatorCores} / ${e.saturation.serverCores ?? 'n/a'}`,
-      e.saturation.clientBound ? `${status}, CLIENT-BOUND` : status,
-    ]);
+    rows.push(
+      [
+        `${e.strategy}${e.durability === 'off' ? ' (not durable)' : ''}${openSuffix(e)}`,
+        e.admission ?? '-',
+        e.clients,
+        withInterval(e.median.throughput, e.ci95?.throughput),
+        e.latency.p50,
+        e.latency.p95,
+        withInterval(e.median.p99, e.ci95?.p99),
+        e.latency.max,
+        Object.values(e.errors).reduce((a, b) => a + b, 0),
+        e.lockWait.meanWaiters,
+        `${e.saturation.generatorCores} / ${e.saturation.serverCores ?? 'n/a'}`,
+        e.saturation.clientBound ? `${status}, CLIENT-BOUND` : status,
+      ].map(String),
+    );
   }
   const trials = Math.max(0, ...report.bench.map((e) => e.trials.length));
   const single = report.uncontended.map(
@@ -66,15 +65,14 @@ export function renderBenchTerminal(report: BenchReport): string {
     (c) => `${c.strategy}${c.admission ? ` [${c.admission}]` : ''} × ${c.clients}: ${c.factor}`,
   );
   const open = openRows(report.bench);
-  const openTable = new Table({ head: OPEN_TERMINAL_HEADERS, style: { head: [], border: [] } });
-  openTable.push(...open);
+  const openTable = renderBoxTable({ head: OPEN_TERMINAL_HEADERS, rows: open });
   return [
     benchCommitsLine(report.bench, report.environment.settings),
-    table.toString(),
+    renderBoxTable({ head, rows }),
     ...(open.length > 0
       ? [
           "open model, ms: latency from each arrival's due time (due: queueing for a free client included) beside the service time (svc)",
-          openTable.toString(),
+          openTable,
         ]
       : []),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,

@@ -1,6 +1,6 @@
 /**
  * The rows of the case table and the boundary table as plain strings, rendered both on the terminal
- * (cli-table3) and in report.md (markdown-table), so the two never disagree. The case table has a wide
+ * (box-table.ts) and in report.md (markdown-table), so the two never disagree. The case table has a wide
  * form for report.md (a column per count) and a narrow one for the terminal (the same figures grouped into
  * fewer columns); both build every cell with the same functions.
  */

@@ -4,11 +4,11 @@
  * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
  */
 
-import Table from 'cli-table3';
 import { commitsLine } from '../database/durability.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
 import { paymentMeasured } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
+import { renderBoxTable } from './box-table.ts';
 import { paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
 import type { Report } from './report.ts';
 import {
@@ -105,14 +105,11 @@ export function fitWidths(
 function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
   const widths = fitWidths(table, TERMINAL_COLUMNS, caps);
   const wrap = (cell: string, i: number) => wrapText(cell, (widths[i] ?? 10) - 2).join('\n');
-  const t = new Table({
+  return renderBoxTable({
     head: table.headers.map(wrap),
+    rows: table.rows.map((row) => row.map(wrap)),
     colWidths: widths,
-    wordWrap: false,
-    style: { head: [], border: [] },
   });
-  t.push(...table.rows.map((row) => row.map(wrap)));
-  return t.toString();
 }
 
 /** A line of prose, wrapped to the terminal with its continuation lines indented. */

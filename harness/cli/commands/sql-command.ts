@@ -7,7 +7,6 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import Table from 'cli-table3';
 import pg from 'pg';
 import { leftovers } from '../../database/clean.ts';
 import { OWNED_MARKER, redact, withDatabase } from '../../database/database.ts';
@@ -15,6 +14,7 @@ import { startKeptServer } from '../../database/embedded-server.ts';
 import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { sayOnInterrupt } from '../../interrupted.ts';
+import { renderBoxTable } from '../../report/box-table.ts';
 import { single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
 
@@ -67,10 +67,13 @@ async function runDatabase(serverUrl: string): Promise<string> {
 function render(result: pg.QueryResult): string {
   if (!result.fields?.length)
     return `${result.command ?? 'OK'}${result.rowCount ? ` ${result.rowCount}` : ''}`;
-  const table = new Table({ head: result.fields.map((f) => f.name), style: { head: [], border: [] } });
-  for (const row of result.rows as Record<string, unknown>[])
-    table.push(result.fields.map((f) => (row[f.name] === null ? '' : String(row[f.name]))));
-  return `${table.toString()}\n(${result.rowCount} row${result.rowCount === 1 ? '' : 's'})`;
+  const table = renderBoxTable({
+    head: result.fields.map((f) => f.name),
+    rows: (result.rows as Record<string, unknown>[]).map((row) =>
+      result.fields.map((f) => (row[f.name] === null ? '' : String(row[f.name]))),
+    ),
+  });
+  return `${table}\n(${result.rowCount} row${result.rowCount === 1 ? '' : 's'})`;
 }
 
 async function execute(client: pg.Client, sql: string): Promise<boolean> {
