@@ -51,6 +51,13 @@ export interface RunDatabase {
    * box, which has no database of the suite's.
    */
   beside?(): Promise<RunDatabase>;
+  /**
+   * The embedded server only: a run database on a new embedded server of its own (the same major and
+   * durability; its schemas numbered in this run's count), for the cases that reach the whole server
+   * (crash it, change its settings): there they have a server to themselves while the other cases go on
+   * here. Its `close` stops that server. Absent for a server given by URL, where such a case runs alone.
+   */
+  ownServer?(): Promise<RunDatabase>;
 }
 
 /**
@@ -320,12 +327,22 @@ async function besideRunDatabase(
   return run;
 }
 
-export async function openRunDatabase(options: {
+export interface RunDatabaseOptions {
   databaseUrl?: string | undefined;
   durability?: Durability | undefined;
   /** The embedded server's major (ignored with a URL: that server is what it is). */
   postgres?: PostgresMajor | undefined;
-}): Promise<RunDatabase> {
+}
+
+export function openRunDatabase(options: RunDatabaseOptions): Promise<RunDatabase> {
+  return openRunDatabaseCounting(options, { made: 0 });
+}
+
+/** A run database whose case schemas are numbered in `count` (a run's databases share one). */
+async function openRunDatabaseCounting(
+  options: RunDatabaseOptions,
+  count: SchemaCount,
+): Promise<RunDatabase> {
   const durability = options.durability ?? DEFAULT_DURABILITY;
   const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
@@ -344,7 +361,6 @@ export async function openRunDatabase(options: {
     if (stateFile) removeRunState(stateFile);
     throw error;
   });
-  const count: SchemaCount = { made: 0 };
 
   const run: RunDatabase = {
     name,
@@ -358,6 +374,7 @@ export async function openRunDatabase(options: {
     ...(embedded?.socketUrl ? { socketConnectionString: withDatabase(embedded.socketUrl, name) } : {}),
     ...(embedded
       ? {
+          ownServer: () => openRunDatabaseCounting({ durability, postgres: options.postgres }, count),
           async crashAndRestart() {
             await embedded.crashAndRestart();
             await run.admin.end().catch(() => undefined);
