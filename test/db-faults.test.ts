@@ -24,9 +24,10 @@ async function runEmbedded(args: string[]): Promise<{ code: number | null; repor
 
 describe('db-crash (immediate shutdown under 40 clients in a closed loop, then restart)', () => {
   it('loses no acknowledged hold with synchronous_commit = on; measures the loss with it off; catches async-commit', async () => {
+    // false-sold-out runs beside the crashes (they have a server of their own): none of its sessions is cut.
     const { code, report } = await runEmbedded([
       '--scenario',
-      'db-crash,db-crash-async',
+      'db-crash,db-crash-async,false-sold-out',
       '--strategy',
       'hot-row,skip-locked-slots,memory-quota,async-commit',
     ]);
@@ -51,6 +52,8 @@ describe('db-crash (immediate shutdown under 40 clients in a closed loop, then r
       expect(off.status, strategy).toBe('pass');
       expect(off.boundaryNote).toMatch(/^measured in db-crash-async: /);
     }
+    for (const strategy of ['hot-row', 'skip-locked-slots', 'memory-quota'])
+      expect(measured(report.cases, `false-sold-out/${strategy}`).status, strategy).toBe('pass');
     const control = measured(report.cases, 'db-crash/async-commit');
     expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
     // Nothing flushed the WAL before the crash: every hold acknowledged before it is gone, none after it.

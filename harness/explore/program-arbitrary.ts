@@ -90,7 +90,7 @@ function operationArbitraries(strategy: Strategy): fc.Arbitrary<ProgramOp>[] {
 }
 
 /** Most sessions a program has, and most operations it places. */
-const MAX_SESSIONS = 3;
+export const MAX_SESSIONS = 3;
 const MAX_PLACED = 6;
 
 /** An operation, and the session (0-based) it is placed in. */

@@ -4,7 +4,7 @@ import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
-import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
+import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { wasInterrupted } from '../interrupted.ts';
 import type { PaymentDesignRef } from '../registry/payment-registry.ts';
@@ -23,8 +23,8 @@ import type { PaymentScenario } from './payment/payment-scenario.ts';
 import { runPaymentCase } from './payment/run-payment-case.ts';
 import { runCase } from './run-case.ts';
 import { runSources } from './run-sources.ts';
-import { runsAloneBecause } from './runs-alone.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
+import { paymentItems, placementOf, type SuiteItem, startOrder } from './suite-work.ts';
 
 export interface ScenarioOverrides {
   clients?: number;
@@ -58,15 +58,19 @@ export interface SuiteOptions {
   onCase?: (result: CaseResult) => void;
   /**
    * The payment contract's scenarios, each crossed with the payment designs only (a reservation strategy
-   * is no case of theirs), run after the reservation scenarios.
+   * is no case of theirs), listed after the reservation scenarios' cases and run in the same lanes.
    */
   payments?: { designs: readonly PaymentDesignRef[]; scenarios: readonly PaymentScenario[] };
   onPaymentCase?: (result: PaymentCaseResult) => void;
   /**
-   * After the scenarios, each design explored (`explore/<id>`): the run command passes the explorer in,
-   * so that the suite, which the explorer is built on, does not depend on it.
+   * Each design explored (`explore/<id>`, listed after the scenarios' cases): the run command passes the
+   * explorer in, so that the suite, which the explorer is built on, does not depend on it. `connections`:
+   * what one of its programs opens at most.
    */
-  explore?: (db: RunDatabase, ref: StrategyRef, settings: CaseSettings) => Promise<CaseResult>;
+  explore?: {
+    run(db: RunDatabase, ref: StrategyRef, settings: CaseSettings): Promise<CaseResult>;
+    connections: number;
+  };
 }
 
 export interface SuiteResult {
@@ -96,41 +100,6 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
     ttlMs: scenario.input.ttlMs,
     nodes: scenario.kind === 'interleaving' ? 1 : scenario.input.nodes,
   };
-}
-
-/**
- * Designs explored at once. A program mostly waits — on the database clock, on a session blocked behind
- * another, on the engine's looks — so several explorations share the cores well; each has its own
- * programs, tables and connections, and its findings do not depend on its neighbours (blocking is observed,
- * never timed).
- */
-const EXPLORED_AT_ONCE = 4;
-
-/**
- * `explore` for every design, EXPLORED_AT_ONCE at a time, each worker on a run database of its own beside
- * the run's (a case's search_path and deadline are its database's); the results in the designs' order.
- */
-async function exploreSideBySide(
-  db: RunDatabase,
-  refs: readonly StrategyRef[],
-  explore: (on: RunDatabase, ref: StrategyRef) => Promise<CaseResult>,
-): Promise<CaseResult[]> {
-  const results: CaseResult[] = [];
-  let next = 0;
-  const worker = async (on: RunDatabase) => {
-    for (let i = next++; i < refs.length; i = next++) {
-      const ref = refs[i];
-      if (ref) results[i] = await explore(on, ref);
-    }
-  };
-  const workers = Math.min(db.beside ? EXPLORED_AT_ONCE : 1, refs.length);
-  const dbs = await Promise.all(Array.from({ length: workers }, () => db.beside?.() ?? db));
-  try {
-    await Promise.all(dbs.map(worker));
-  } finally {
-    for (const other of dbs) if (other !== db) await other.close({ keep: false });
-  }
-  return results;
 }
 
 /**
@@ -166,76 +135,97 @@ interface CaseLane {
   kept: boolean;
 }
 
-/** The run's own lane, and lanes beside it on databases of their own. */
+/** Opening a lane's database (Ctrl-C ends the run: no new database is made under its exit hooks). */
+async function openLane(open: () => Promise<RunDatabase>): Promise<CaseLane> {
+  if (wasInterrupted()) throw new Error('interrupted');
+  return { db: await open(), kept: false };
+}
+
+/** The run's own lane, lanes beside it on databases of their own, and one on a server of its own. */
 function caseLanes(first: CaseLane, keptLines: string[]): Lanes<CaseLane> {
+  const close = async (lane: CaseLane) => {
+    keptLines.push(...(await lane.db.close({ keep: lane.kept })));
+  };
+  const { beside, ownServer } = first.db;
   return {
     first,
-    async open() {
-      // Once a signal came, the exit hooks own the run's databases: no new one is made under them.
-      if (wasInterrupted()) throw new Error('interrupted');
-      return { db: first.db.beside ? await first.db.beside() : first.db, kept: false };
-    },
-    async close(lane) {
-      if (lane.db !== first.db) keptLines.push(...(await lane.db.close({ keep: lane.kept })));
-    },
+    open: async () => (beside ? openLane(beside) : first),
+    close: async (lane) => (lane.db !== first.db ? close(lane) : undefined),
+    ...(ownServer ? { own: { open: () => openLane(ownServer), close } } : {}),
   };
 }
 
-/** The scenario cases, DEFAULT_JOBS (or `jobs`) at a time within the server's connection room. */
-async function runCases(
+/** What a run's lanes gave back: the cases (explorations last) and the payment cases, each in order. */
+interface WorkResults {
+  cases: CaseResult[];
+  payments: PaymentCaseResult[];
+}
+
+/** One item of the run's work on a lane, its result told to the options' callbacks in the report's order. */
+function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientPool) {
+  return async (item: SuiteItem, lane: CaseLane): Promise<WorkResult> => {
+    const began = performance.now();
+    const timed = <R>(result: R) => ({ ...result, durationMs: Math.round(performance.now() - began) });
+    if (item.kind === 'payment') {
+      const { ref, scenario, repetition } = item;
+      return { kind: 'payment', result: await runPaymentCase(lane.db, ref, scenario, settings, repetition) };
+    }
+    const result =
+      item.kind === 'case'
+        ? await runCase(lane.db, pool, item.spec, settings)
+        : await (options.explore?.run(lane.db, item.ref, settings) ??
+            Promise.reject(new Error('no explorer')));
+    if (result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema) lane.kept = true;
+    return { kind: 'case', result: timed(result) };
+  };
+}
+
+type WorkResult = { kind: 'case'; result: CaseResult } | { kind: 'payment'; result: PaymentCaseResult };
+
+/**
+ * Every case, payment case and exploration of the run, DEFAULT_JOBS (or `jobs`) at a time within the
+ * server's connection room, in one set of lanes (suite-work.ts).
+ */
+async function runWork(
   db: RunDatabase,
   options: SuiteOptions,
   settings: CaseSettings,
   room: number,
   kept: string[],
-): Promise<CaseResult[]> {
+): Promise<WorkResults> {
+  const items: SuiteItem[] = [
+    ...caseSpecs(options).map((spec) => ({ kind: 'case' as const, spec })),
+    ...paymentItems(options.payments, options.repeat),
+    ...(options.explore
+      ? options.strategies.map((ref) => ({
+          kind: 'explore' as const,
+          ref,
+          connections: options.explore?.connections ?? 0,
+        }))
+      : []),
+  ];
   // One pool for every lane: its threads hold each node's memory, found by the case's schema; the cases'
   // drives take turns on it, their other work (sessions, children, waits, judging) runs side by side.
   const pool = new ClientPool(options.threads);
   try {
-    return await runInLanes(caseLanes({ db, kept: false }, kept), {
-      items: caseSpecs(options),
+    const results = await runInLanes(caseLanes({ db, kept: false }, kept), {
+      items,
+      startOrder: startOrder(items),
       // A run database the suite cannot make another of (a black box has none) runs one case at a time.
       jobs: db.beside ? (options.jobs ?? DEFAULT_JOBS) : 1,
       room,
-      placement: (spec) => ({
-        alone: runsAloneBecause(spec.scenario),
-        connections: spec.params.clients + HARNESS_CONNECTIONS,
-      }),
-      async run(spec, lane) {
-        const began = performance.now();
-        const result = await runCase(lane.db, pool, spec, settings);
-        if (result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema) lane.kept = true;
-        return { ...result, durationMs: Math.round(performance.now() - began) };
-      },
-      onResult: (result) => options.onCase?.(result),
+      placement: placementOf,
+      run: workRunner(options, settings, pool),
+      onResult: (told) =>
+        told.kind === 'payment' ? options.onPaymentCase?.(told.result) : options.onCase?.(told.result),
     });
+    return {
+      cases: results.flatMap((r) => (r.kind === 'case' ? [r.result] : [])),
+      payments: results.flatMap((r) => (r.kind === 'payment' ? [r.result] : [])),
+    };
   } finally {
     await pool.close();
   }
-}
-
-/**
- * Every payment scenario against every payment design, `repeat` times each (named `#n` as reservation
- * cases are), in that order, each told to `onPaymentCase`.
- */
-async function runPaymentCases(
-  db: RunDatabase,
-  options: Pick<SuiteOptions, 'payments' | 'onPaymentCase' | 'repeat'>,
-  settings: CaseSettings,
-): Promise<PaymentCaseResult[]> {
-  const results: PaymentCaseResult[] = [];
-  for (const scenario of options.payments?.scenarios ?? []) {
-    for (const ref of options.payments?.designs ?? []) {
-      for (let repetition = 1; repetition <= options.repeat; repetition++) {
-        const suffix = options.repeat > 1 ? `#${repetition}` : '';
-        const result = await runPaymentCase(db, ref, scenario, settings, suffix);
-        results.push(result);
-        options.onPaymentCase?.(result);
-      }
-    }
-  }
-  return results;
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -265,21 +255,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       timeoutMs: options.timeoutMs,
       permutations: options.permutations,
     };
-    cases.push(...(await runCases(db, options, settings, room, kept)));
-    payments.push(...(await runPaymentCases(db, options, settings)));
-    const { explore } = options;
-    if (explore) {
-      const explored = await exploreSideBySide(db, options.strategies, async (on, ref) => {
-        const began = performance.now();
-        const result = {
-          ...(await explore(on, ref, settings)),
-          durationMs: Math.round(performance.now() - began),
-        };
-        options.onCase?.(result);
-        return result;
-      });
-      cases.push(...explored);
-    }
+    const done = await runWork(db, options, settings, room, kept);
+    cases.push(...done.cases);
+    payments.push(...done.payments);
     const uncovered = options.requireCoverage
       ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
       : [];

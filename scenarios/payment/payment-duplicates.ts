@@ -13,6 +13,7 @@ const WORKERS = 20;
 export default definePaymentScenario({
   contract: 'payment',
   id: 'payment-duplicates',
+  sessions: WORKERS,
   summary: `${WORKERS} workers send one key and payload at once (held together after their look-up where the design has one)`,
   async run(ctx) {
     const requests = Array.from({ length: WORKERS }, (_, i) =>

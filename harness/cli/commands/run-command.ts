@@ -8,6 +8,7 @@ import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
+import { MAX_SESSIONS } from '../../explore/program-arbitrary.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
@@ -271,19 +272,22 @@ function exploresDesigns(
 
 /** The default run's exploration: every design, a fixed seed, a budget counted in programs. */
 function explorer(programs: number, seed: number, reports: string): NonNullable<SuiteOptions['explore']> {
-  return (db, ref, settings) =>
-    exploreCase(
-      db,
-      ref,
-      { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
-      {
-        seed,
-        budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
-        specDir: join(reports, 'explore'),
-        replays: EXPLORE_DEFAULTS.replaysInRun,
-        outOfReach: outOfReach(ref.strategy, SCENARIOS),
-      },
-    );
+  return {
+    connections: MAX_SESSIONS,
+    run: (db, ref, settings) =>
+      exploreCase(
+        db,
+        ref,
+        { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
+        {
+          seed,
+          budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
+          specDir: join(reports, 'explore'),
+          replays: EXPLORE_DEFAULTS.replaysInRun,
+          outOfReach: outOfReach(ref.strategy, SCENARIOS),
+        },
+      ),
+  };
 }
 
 /** `run --target`: the service is asked whether it speaks the API first, then every case runs against it. */

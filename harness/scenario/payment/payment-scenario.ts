@@ -82,9 +82,14 @@ export interface PaymentExpectations {
   orderDependent?: boolean;
 }
 
+/** The sessions a payment case opens at most, unless its scenario says more (`sessions`). */
+export const PAYMENT_SESSIONS = 4;
+
 interface PaymentScenarioBase {
   contract: 'payment';
   id: string;
+  /** The sessions the case opens at most, for the connection room of cases run beside it (default PAYMENT_SESSIONS). */
+  sessions?: number;
   /** The file the scenario was loaded from (a `file:` URL), for the report's sources. */
   source?: string;
   summary: string;
@@ -102,8 +107,7 @@ interface PaymentScenarioBase {
 export interface PaymentScriptScenario extends PaymentScenarioBase {
   /**
    * The scenario crashes the database: n/a on a server the run cannot restart (`--database-url`), as a
-   * reservation scenario's crash is. Payment cases run one at a time after the reservation cases (suite.ts),
-   * so nothing runs beside the crash.
+   * reservation scenario's crash is. Such a case runs with nothing beside it on its server (case-lanes.ts).
    */
   crashesDatabase?: boolean;
   /** A reservation strategy driven beside the design (order-flow-scenario.ts); its reads join the checks. */
