@@ -119,6 +119,19 @@ const importsInto = (from: string, into: string) =>
     file.startsWith(from) ? targets.filter((t) => t.startsWith(into)).map((t) => `${file} → ${t}`) : [],
   );
 
+/** Where `file`'s static imports lead, transitively (a dynamic `import()` is loaded only when it runs). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  for (const m of text.matchAll(/^import\s[^;]*?from\s+'(\.{1,2}\/[^']+\.ts)'/gms)) {
+    const target = normalize(join(dirname(file), m[1] ?? ''));
+    if (!seen.has(target)) {
+      seen.add(target);
+      staticClosure(target, seen);
+    }
+  }
+  return seen;
+}
+
 describe('layout', () => {
   it('has no import cycle', () => {
     expect(cycles().map((c) => c.join(' → '))).toEqual([]);
@@ -151,5 +164,12 @@ describe('layout', () => {
       statSync(join(ROOT, 'harness', n)).isDirectory(),
     );
     expect(folders.sort()).toEqual([...FOLDER_ORDER].sort());
+  });
+
+  it('starts a crash child without the registry: it loads a built-in design as it is (child-design.ts)', () => {
+    const loaded = [...staticClosure('harness/crash/crash-child.ts')];
+    expect(loaded.filter((f) => f.startsWith('harness/registry/'))).toEqual([
+      'harness/registry/strategy-variants.ts',
+    ]);
   });
 });

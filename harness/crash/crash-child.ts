@@ -7,8 +7,7 @@
 import pg from 'pg';
 import type { PausePoint, SessionContext } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { importPaymentDesign } from '../registry/payment-registry.ts';
-import { importStrategy } from '../registry/registry.ts';
+import { childPaymentDesign, childStrategy } from './child-design.ts';
 import { type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
 const order = await new Promise<CrashOrder>((resolve) =>
@@ -32,9 +31,9 @@ const session: SessionContext = { db: client, pause, pausesAt: (point) => point 
 
 async function run(): Promise<unknown> {
   if (order.contract === 'payment') {
-    return (await importPaymentDesign(order.moduleUrl)).pay(session, order.operation.pay);
+    return (await childPaymentDesign(order.moduleUrl)).pay(session, order.operation.pay);
   }
-  const strategy = await importStrategy(order.moduleUrl);
+  const strategy = await childStrategy(order.moduleUrl);
   const { operation } = order;
   if (operation === 'expire') {
     if (!strategy.expire) throw new Error(`${strategy.id} has no expire`);

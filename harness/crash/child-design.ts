@@ -1,0 +1,32 @@
+/**
+ * The design a crash child runs, loaded as cheaply as the child can: a crash child is a new process for
+ * every kill, and the registry it would otherwise load (the plug-in checks, zod, every design in SQL) made
+ * up half of its start — half a second of CPU per child, ~40 children a default run. A built-in design
+ * (a TypeScript module of this package's strategies/, checked when the run resolved it) is imported as it
+ * is; a plug-in or a design in SQL goes through the registry, checked and guarded as in the parent.
+ */
+import type { Strategy } from '../../strategies/contract.ts';
+import type { PaymentDesign } from '../../strategies/payment/contract.ts';
+import { configured, splitVariantUrl } from '../registry/strategy-variants.ts';
+
+const BUILT_INS = new URL('../../strategies/', import.meta.url).href;
+
+/** A TypeScript module under strategies/: one the registry lists (a design in SQL is read, not imported). */
+function builtInModule(base: string): boolean {
+  return base.startsWith(BUILT_INS) && base.endsWith('.ts');
+}
+
+export async function childStrategy(moduleUrl: string): Promise<Strategy> {
+  const { base, values } = splitVariantUrl(moduleUrl);
+  if (!builtInModule(base)) return (await import('../registry/registry.ts')).importStrategy(moduleUrl);
+  const strategy = ((await import(base)) as { default: Strategy }).default;
+  return values ? configured(strategy, values) : strategy;
+}
+
+export async function childPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
+  const { base, values } = splitVariantUrl(moduleUrl);
+  if (!builtInModule(base))
+    return (await import('../registry/payment-registry.ts')).importPaymentDesign(moduleUrl);
+  const design = ((await import(base)) as { default: PaymentDesign }).default;
+  return values ? configured(design, values) : design;
+}
