@@ -13,7 +13,9 @@ export const SQLSTATE = {
 const CONNECTION_LOST = /Connection terminated|not queryable|ECONNRESET|EPIPE/;
 
 export function sqlstateOf(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
+  // The server's SQLSTATE: never a Node system error's code, which may be five capitals too (EPIPE, the
+  // write to a Unix socket whose server end a crash or a terminated backend closed).
+  if (typeof error === 'object' && error !== null && 'code' in error && !('syscall' in error)) {
     const code = (error as { code: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
