@@ -76,10 +76,10 @@ describe('default run on the embedded server', () => {
 });
 
 describe("the embedded server's run database", () => {
-  it("is reached through its Unix socket as well, for the bench's clients", async () => {
+  it('is reached through its Unix socket by every session of the run', async () => {
     const db = await openRunDatabase({});
     try {
-      const client = new pg.Client({ connectionString: db.socketConnectionString });
+      const client = new pg.Client({ connectionString: db.connectionString });
       await client.connect();
       const { rows } = await client
         .query<{ db: string; address: string | null }>(
@@ -92,7 +92,7 @@ describe("the embedded server's run database", () => {
     }
     // A server given by URL is reached as the URL says: no socket of the suite's.
     const given = await openRunDatabase({ databaseUrl: serverUrl });
-    expect(given.socketConnectionString).toBeUndefined();
+    expect(new URL(given.connectionString).searchParams.has('host')).toBe(false);
     await given.close({ keep: false });
   });
 });

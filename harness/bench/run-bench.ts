@@ -233,7 +233,7 @@ function threadTasks(
       contract: design.contract,
       strategyModuleUrl: design.moduleUrl,
       connection: {
-        connectionString: db.socketConnectionString ?? db.connectionString,
+        connectionString: db.connectionString,
         schema,
         settings: { synchronous_commit: durability },
       },

@@ -141,7 +141,7 @@ async function burst(
   const orders = burstOrders(row.layout, schema, {
     strategyModuleUrl: row.ref.moduleUrl,
     connection: {
-      connectionString: db.socketConnectionString ?? db.connectionString,
+      connectionString: db.connectionString,
       schema,
       settings: { synchronous_commit: row.durability },
     },

@@ -22,7 +22,7 @@ export async function measureUncontended(
 ): Promise<UncontendedEntry> {
   const schema = await db.createCaseSchema(`uncontended_${ref.strategy.id}`);
   const client = new pg.Client({
-    connectionString: db.socketConnectionString ?? db.connectionString,
+    connectionString: db.connectionString,
     options: `-c search_path=${schema}`,
   });
   try {

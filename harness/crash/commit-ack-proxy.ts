@@ -114,3 +114,20 @@ export async function startCommitAckProxy(target: { host: string; port: number }
     },
   };
 }
+
+/**
+ * A proxy in front of the server `connectionString` names, and that URL through it. The proxy reaches the
+ * server's TCP address; a `host` parameter (the embedded server's Unix socket, database.ts) would take a
+ * client past the proxy, so the URL through it has none.
+ */
+export async function commitAckProxyFor(
+  connectionString: string,
+): Promise<{ proxy: CommitAckProxy; url: string }> {
+  const direct = new URL(connectionString);
+  const proxy = await startCommitAckProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const via = new URL(connectionString);
+  via.hostname = '127.0.0.1';
+  via.port = String(proxy.port);
+  if (via.searchParams.has('host')) via.searchParams.delete('host');
+  return { proxy, url: via.toString() };
+}

@@ -18,14 +18,14 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface RunDatabase {
   name: string;
-  connectionString: string;
   /**
-   * The run database through the embedded server's Unix-domain socket (embedded-server.ts `socketUrl`):
-   * what the bench's clients connect with, the transport that costs the client and the server least CPU.
-   * Absent for a server given by URL and for an embedded server without a socket. Scenario sessions keep
-   * `connectionString`: some go through a proxy that rewrites its host and port.
+   * The run database as every session of the run reaches it: through the embedded server's Unix-domain
+   * socket where it has one (embedded-server.ts `socketUrl`, `trust` in a directory only the server's user
+   * can enter) — a loopback TCP connection costs the client and the server more CPU to open and to talk
+   * over, and a run opens ~11,000 —, else over TCP as the URL says. A proxy in between reaches the same
+   * URL's TCP address (commit-ack-proxy.ts).
    */
-  socketConnectionString?: string;
+  connectionString: string;
   /** A connection to the run database for setup and audits. */
   admin: pg.Client;
   /**
@@ -173,7 +173,7 @@ async function connectServer(
   postgres: PostgresMajor | undefined,
 ): Promise<RunServer> {
   const embedded = databaseUrl ? undefined : await startEmbeddedServer(postgres);
-  const url = databaseUrl ?? embedded?.adminUrl ?? '';
+  const url = databaseUrl ?? embedded?.socketUrl ?? embedded?.adminUrl ?? '';
   try {
     return { url, client: await connect(url, 'reservebench-admin'), embedded };
   } catch (error: unknown) {
@@ -371,7 +371,6 @@ async function openRunDatabaseCounting(
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin, count),
     beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities, count),
-    ...(embedded?.socketUrl ? { socketConnectionString: withDatabase(embedded.socketUrl, name) } : {}),
     ...(embedded
       ? {
           ownServer: () => openRunDatabaseCounting({ durability, postgres: options.postgres }, count),

@@ -163,9 +163,9 @@ export interface EmbeddedServer {
   adminUrl: string;
   /**
    * The same as `adminUrl` through the server's Unix-domain socket (`?host=<socket directory>`, which both
-   * node-postgres and libpq take over the URL's host), for the bench's clients and the yardstick's
-   * pgbench; undefined when the server has no socket (socketDirectoryFor). Never for a connection whose
-   * host and port something rewrites (a proxy in between): the `host` parameter would still win.
+   * node-postgres and libpq take over the URL's host), how a run's sessions and the yardstick's pgbench
+   * reach it; undefined when the server has no socket (socketDirectoryFor). A proxy in between is reached
+   * at the URL's host and port, with the `host` parameter dropped (commit-ack-proxy.ts): it would still win.
    */
   socketUrl: string | undefined;
   port: number;
@@ -200,9 +200,10 @@ function directoryInitialiser(dataDir: string, port: number): InstanceType<typeo
     user: 'postgres',
     password: newPassword(),
     // Cleartext over loopback to a throwaway server: one round trip less per connect than SCRAM; the
-    // server checks it against a secret of one round (setPassword), not PBKDF2's 4096.
+    // server checks it against a secret of one round (setPassword), not PBKDF2's 4096. The socket is
+    // trust, as initdb.ts makes it for the other majors: it lies in the data directory (socketDirectoryFor).
     authMethod: 'password',
-    initdbFlags: NO_SYNC,
+    initdbFlags: [...NO_SYNC, '--auth-local=trust'],
     persistent: true,
     createPostgresUser: true,
     onLog: () => undefined,

@@ -4,7 +4,7 @@
  * while. The case records each crash as a step of its phases.
  */
 import pg from 'pg';
-import { startCommitAckProxy } from '../crash/commit-ack-proxy.ts';
+import { commitAckProxyFor } from '../crash/commit-ack-proxy.ts';
 import { crashOrderOn, runUntilStage } from '../crash/crash-runner.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
@@ -28,12 +28,8 @@ export function scriptFaults(
       });
     },
     async withProxiedSession(work) {
-      const direct = new URL(db.connectionString);
-      const proxy = await startCommitAckProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-      const viaProxy = new URL(db.connectionString);
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
-      const client = sessions.client('proxied', viaProxy.toString());
+      const { proxy, url } = await commitAckProxyFor(db.connectionString);
+      const client = sessions.client('proxied', url);
       try {
         await client.connect();
         return await work(sessions.session(client), proxy);

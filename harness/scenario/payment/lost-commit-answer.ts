@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
-import { startCommitAckProxy } from '../../crash/commit-ack-proxy.ts';
+import { commitAckProxyFor } from '../../crash/commit-ack-proxy.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { harnessNow } from '../../history/recorder.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
@@ -27,12 +27,8 @@ export async function payWithLostCommitAnswer(
   design: PaymentDesign,
   request: PaymentRequest,
 ): Promise<PaymentAnswer> {
-  const direct = new URL(connection.connectionString);
-  const proxy = await startCommitAckProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const viaProxy = new URL(connection.connectionString);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port);
-  const worker = caseClient(connection, viaProxy.toString(), 'reservebench-payment-proxied');
+  const { proxy, url } = await commitAckProxyFor(connection.connectionString);
+  const worker = caseClient(connection, url, 'reservebench-payment-proxied');
   const reader = caseClient(connection, connection.connectionString, 'reservebench-payment-ack-check');
   let invokedAt = harnessNow();
   try {
