@@ -35,6 +35,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/sqlstate.test.ts',
   'test/sql-design-header.test.ts',
   'test/strategy-variants.test.ts',
+  'test/suite-work.test.ts',
   'test/yardstick.test.ts',
 ];
 

@@ -33,6 +33,8 @@ export default defineScenario<Seen>({
   id: 'http',
   kind: 'script',
   access: ['service'],
+  // The service's two pools, one per gate: the clients reach the database through them only.
+  connections: 2 * ADMISSION.limit,
   summary: '120 clients at once over HTTP behind admission 4:8; 503s retried with the same key',
   input: { clients: 120, stock: [{ sku: LAB_SKU, total: 30 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 1 },
   async run(ctx) {

@@ -108,6 +108,11 @@ interface ScenarioBase<O extends Observations> {
    */
   runsAlone?: string;
   /**
+   * The database connections its case opens besides the harness's own, when that is not one per client:
+   * clients over HTTP share the service's pools. Cases run beside it while their connections fit the room.
+   */
+  connections?: number;
+  /**
    * Every design, negative controls too, runs it and is judged as if it claimed to hold: an explored
    * program or a replayed finding, where any failing check is the finding (docs/explore.md).
    */

@@ -38,7 +38,7 @@ export function placementOf(item: SuiteItem): LanePlacement {
   if (item.kind === 'case')
     return {
       alone: runsAloneBecause(item.spec.scenario),
-      connections: item.spec.params.clients + HARNESS_CONNECTIONS,
+      connections: (item.spec.scenario.connections ?? item.spec.params.clients) + HARNESS_CONNECTIONS,
     };
   if (item.kind === 'payment') {
     const { scenario } = item;
@@ -54,15 +54,16 @@ export function placementOf(item: SuiteItem): LanePlacement {
 /**
  * The order the items start in: first the cases that run alone (they queue for a server of their own and
  * hold up nothing else), then the explorations, the longest work of a run — of a design that holds, every
- * program is run, where a negative control stops at its first finding — then the rest in the report's
- * order. Longest first, so that no long one starts last and runs on alone; from the items alone, the same
- * on every machine.
+ * program is run, where a negative control stops at its first finding —, then the payment cases (their
+ * sessions mostly wait: on a held pay, an external call, a killed worker), then the reservation cases in
+ * the report's order. Longest first, so that no long one starts last and runs on alone, and waiting work
+ * beside the work that keeps the cores busy; from the items alone, the same on every machine.
  */
 export function startOrder(items: readonly SuiteItem[]): number[] {
   const rank = (item: SuiteItem): number => {
     if (placementOf(item).alone !== undefined) return 0;
     if (item.kind === 'explore') return item.ref.strategy.expect === 'hold' ? 1 : 2;
-    return 3;
+    return item.kind === 'payment' ? 3 : 4;
   };
   return [...items.keys()].sort((a, b) => rank(items[a] as SuiteItem) - rank(items[b] as SuiteItem) || a - b);
 }
