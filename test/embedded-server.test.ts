@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { socketDirectoryFor, startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
+import { serverUser } from '../harness/database/server-user.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -157,5 +158,9 @@ describe('the embedded server', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('looks its user up once: a run starts its servers ~30 times, each `id` a fork of the run', () => {
+    expect(serverUser()).toBe(serverUser());
   });
 });
