@@ -112,6 +112,22 @@ describe('reservebench clean', () => {
     await check.end();
     expect(rowCount).toBe(1);
   });
+
+  it("removes the crash children's bundles a killed run left, named by its state file", async () => {
+    const files = join(tmp, 'reservebench-child-killed');
+    mkdirSync(files);
+    writeFileSync(join(files, 'child-1.mjs'), '');
+    const states = join(tmp, 'reservebench-state');
+    mkdirSync(states, { recursive: true });
+    writeFileSync(
+      join(states, 'run-999999998-1.json'),
+      JSON.stringify({ pid: 999_999_998, startedAt: 'x', filesDir: files }),
+    );
+    const cleaned = await runCli(['clean'], env);
+    expect(cleaned.code).toBe(0);
+    expect(cleaned.stdout).toContain(`removed ${files}`);
+    expect(existsSync(files)).toBe(false);
+  });
 });
 
 describe('reservebench clean, when the server a run database lives on is down', () => {

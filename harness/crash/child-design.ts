@@ -8,11 +8,12 @@
 import type { Strategy } from '../../strategies/contract.ts';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { configured, splitVariantUrl } from '../registry/strategy-variants.ts';
+import type { ChildDesigns } from './child-run.ts';
 
 const BUILT_INS = new URL('../../strategies/', import.meta.url).href;
 
 /** A TypeScript module under strategies/: one the registry lists (a design in SQL is read, not imported). */
-function builtInModule(base: string): boolean {
+export function builtInModule(base: string): boolean {
   return base.startsWith(BUILT_INS) && base.endsWith('.ts');
 }
 
@@ -29,4 +30,22 @@ export async function childPaymentDesign(moduleUrl: string): Promise<PaymentDesi
     return (await import('../registry/payment-registry.ts')).importPaymentDesign(moduleUrl);
   const design = ((await import(base)) as { default: PaymentDesign }).default;
   return values ? configured(design, values) : design;
+}
+
+/**
+ * The loaders of a bundled child (child-bundle.ts): its one design, imported into the bundle, with the
+ * knobs the order's module URL carries.
+ */
+export function bundledDesigns(design: unknown): ChildDesigns {
+  const knobs = (moduleUrl: string) => splitVariantUrl(moduleUrl).values;
+  return {
+    async strategy(moduleUrl) {
+      const values = knobs(moduleUrl);
+      return values ? configured(design as Strategy, values) : (design as Strategy);
+    },
+    async paymentDesign(moduleUrl) {
+      const values = knobs(moduleUrl);
+      return values ? configured(design as PaymentDesign, values) : (design as PaymentDesign);
+    },
+  };
 }

@@ -10,6 +10,7 @@ import type { ClientBase } from 'pg';
 import type { PausePoint } from '../../strategies/contract.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
 import { Errors } from '../errors.ts';
+import { childArguments } from './child-bundle.ts';
 import {
   type CrashOrder,
   type CrashWork,
@@ -17,9 +18,6 @@ import {
   DONE_PREFIX,
   STAGE_PREFIX,
 } from './crash-order.ts';
-
-const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
-const TSX_LOADER = import.meta.resolve('tsx');
 
 export type CrashedChild =
   | { stage: string; killAndWaitGone(): Promise<{ signal: NodeJS.Signals | null }> }
@@ -62,7 +60,7 @@ export async function runUntilStage(
 ): Promise<CrashedChild> {
   // The order (with the connection string and its password) goes over the IPC channel, never in argv,
   // where `ps` would show it to every local user.
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD], {
+  const child = spawn(process.execPath, await childArguments(order.moduleUrl), {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child.send(order);

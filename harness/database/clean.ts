@@ -30,6 +30,7 @@ function describe({ state }: StateFile): string {
   }
   if (state.database && state.serverUrl)
     what.push(`database ${state.database} on ${redact(state.serverUrl)}`);
+  if (state.filesDir) what.push(`${state.filesDir} (${megabytes(state.filesDir)})`);
   const why = state.kept ? 'kept by a run' : `left by run ${state.pid}, which is gone`;
   return `${what.join(' and ')} — ${why} (started ${state.startedAt})`;
 }
@@ -80,6 +81,7 @@ async function cleanEntry(file: StateFile, line: string): Promise<string> {
       await stopServer(state.dataDir);
       rmSync(state.dataDir, { recursive: true, force: true });
     }
+    if (state.filesDir) rmSync(state.filesDir, { recursive: true, force: true });
     if (state.serverUrl && state.database) {
       const failed = await dropDatabase(state.serverUrl, state.database);
       if (failed) {

@@ -16,6 +16,8 @@ export interface RunState {
   startedAt: string;
   /** The embedded server's data directory (its postmaster.pid names the server process). */
   dataDir?: string;
+  /** A directory of the run's own files (its crash children's bundles), removed with the run. */
+  filesDir?: string;
   /** A run against another server: the URL of that server (with its password) and the run database. */
   serverUrl?: string;
   database?: string;
