@@ -4,7 +4,8 @@
  * `synchronous_commit = on`: a HELD the client heard of was flushed, so the final read (through `status`
  * after the restart) must find every one (`lostAcknowledged` 0), with drift 0 and nothing oversold.
  * Requests the crash cut off are INDETERMINATE; the final read explains each as committed or not. The
- * crash comes once 40 holds have committed, seen through remaining(), not after a sleep; the WAL writer
+ * crash comes once 40 holds have committed, seen through remaining(), not after a sleep, while every
+ * client's last request is still to be sent (crashUnderLoad); the WAL writer
  * is slowed to 10 s meanwhile, so a design that acknowledges before its commit is durable (the control
  * async-commit) loses its holds on every run.
  */
@@ -26,16 +27,28 @@ type Seen = { heldBeforeRestart: number; heldAfterRestart: number };
 
 /**
  * The drive both crash scenarios share: the clients reserve in a closed loop, the server crashes once
- * BEFORE_CRASH holds have committed, then 10 new clients reserve on the restarted server.
+ * BEFORE_CRASH holds have committed, then 10 new clients reserve on the restarted server. Each client's
+ * last request waits until the crash has come: however fast the loop runs beside the harness (with
+ * synchronous_commit off it took all 400 before the crash once), no client is done before it, so the crash
+ * always cuts requests off — a case that did not would fail as not exercised.
  */
 export async function crashUnderLoad(ctx: ScriptContext<Seen>): Promise<void> {
   const total = ctx.params.stock[0]?.total ?? 0;
+  let crashed: () => void = () => undefined;
+  const lastAfter = new Promise<void>((resolve) => {
+    crashed = resolve;
+  });
   // Nothing flushes the WAL on its own while the clients run: only a synchronous commit makes a hold
   // durable, as it must be before its HELD is sent.
   const before = await ctx.withServerSetting('wal_writer_delay', '10000', async () => {
-    const driving = ctx.reserve(requestsFor(ctx.params, 1, CLIENTS * EACH), undefined, { perClient: EACH });
-    await ctx.remainingAtMost(LAB_SKU, total - BEFORE_CRASH);
-    await ctx.crashDatabase();
+    const requests = requestsFor(ctx.params, 1, CLIENTS * EACH);
+    const driving = ctx.reserve(requests, undefined, { perClient: EACH, lastAfter });
+    try {
+      await ctx.remainingAtMost(LAB_SKU, total - BEFORE_CRASH);
+      await ctx.crashDatabase();
+    } finally {
+      crashed();
+    }
     return driving;
   });
   ctx.observe('heldBeforeRestart', before.filter((a) => a.outcome === 'HELD').length);

@@ -38,8 +38,9 @@ export class BlackBoxDriver implements ClientDriver {
       };
       await start;
       const results: RequestResult[] = [];
-      for (const request of client.requests) {
+      for (const [i, request] of client.requests.entries()) {
         const { requestKey, user, sku } = request;
+        if (i === client.requests.length - 1) await options.lastAfter?.catch(() => undefined);
         const began = performance.now();
         retries = {};
         const retried = () => (Object.keys(retries).length > 0 ? { retries } : {});

@@ -21,6 +21,12 @@ export interface DriveOptions {
   /** How many nodes the clients are spread over: client i talks to node i mod `nodes` unless it is bound. */
   nodes: number;
   holdAt?: PausePoint;
+  /**
+   * Every client sends its last request only once this settles (the fault the scenario causes has come),
+   * so however fast the others run, no client is done before it: each meets the fault. A client of one
+   * request sends nothing before.
+   */
+  lastAfter?: Promise<unknown>;
   timeoutMs: number;
 }
 
@@ -63,6 +69,12 @@ export class ClientPool implements ClientDriver {
     const parties = options.clients.length;
     const start = SharedBarrier.create(parties);
     const hold = options.holdAt ? SharedBarrier.create(parties) : undefined;
+    // The harness is the gate's last party: it arrives when `lastAfter` settles, however it settles.
+    const lastGate = options.lastAfter ? SharedBarrier.create(parties + 1) : undefined;
+    if (lastGate) {
+      const open = () => lastGate.leave();
+      options.lastAfter?.then(open, open);
+    }
     const onThread: ClientScript[][] = this.threads.map(() => []);
     for (const client of options.clients) {
       const node: NodeIdentity =
@@ -79,6 +91,7 @@ export class ClientPool implements ClientDriver {
         start: { buffer: start.buffer, parties },
         timeoutMs: options.timeoutMs,
         ...(hold && options.holdAt ? { hold: { buffer: hold.buffer, parties, point: options.holdAt } } : {}),
+        ...(lastGate ? { lastGate: { buffer: lastGate.buffer, parties: parties + 1 } } : {}),
       };
       return [thread.run(task) as Promise<ClientResult[]>];
     });

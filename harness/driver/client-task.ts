@@ -61,6 +61,11 @@ export interface ClientTask {
   start: BarrierHandle;
   /** When set, every client is held at this pause point until all have reached it (or ended before it). */
   hold?: BarrierHandle & { point: PausePoint };
+  /**
+   * When set, every client waits here before its last request, until the others have too (or ended) and
+   * the harness has passed it (DriveOptions.lastAfter).
+   */
+  lastGate?: BarrierHandle;
   timeoutMs: number;
 }
 

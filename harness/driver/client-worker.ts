@@ -53,6 +53,7 @@ interface ClientThread {
   strategy: Strategy;
   start: SharedBarrier;
   hold: { point: PausePoint; barrier: SharedBarrier } | undefined;
+  lastGate: SharedBarrier | undefined;
 }
 
 /** One client's session state while its script runs. */
@@ -143,6 +144,7 @@ async function runScript(
   if (client instanceof Error) {
     start.leave();
     hold?.barrier.leave();
+    thread.lastGate?.leave();
     return {
       index: script.index,
       results: script.requests.map((r) => errorResult(r, client, 0)),
@@ -150,11 +152,20 @@ async function runScript(
   }
   const session = openSession(thread, script, client);
   const results: RequestResult[] = [];
+  const last = script.requests.length - 1;
+  let atGate = false;
   try {
     await start.arriveAndWait(task.timeoutMs, 'start barrier');
-    for (const request of script.requests) results.push(await sendRequest(thread, session, request));
+    for (const [i, request] of script.requests.entries()) {
+      if (i === last && thread.lastGate) {
+        atGate = true;
+        await thread.lastGate.arriveAndWait(task.timeoutMs, 'the last requests held back');
+      }
+      results.push(await sendRequest(thread, session, request));
+    }
   } finally {
     if (hold && !session.passedHold) hold.barrier.leave();
+    if (thread.lastGate && !atGate) thread.lastGate.leave();
     await client.end().catch(() => undefined);
   }
   return { index: script.index, results };
@@ -169,6 +180,7 @@ export default async function runClients(task: ClientTask): Promise<ClientResult
       point: task.hold.point,
       barrier: new SharedBarrier(task.hold.buffer, task.hold.parties),
     },
+    lastGate: task.lastGate && new SharedBarrier(task.lastGate.buffer, task.lastGate.parties),
   };
   const clients = await Promise.all(task.clients.map((script) => connectClient(task, script)));
   return Promise.all(

@@ -143,7 +143,8 @@ export interface ScriptContext<O extends Observations = Observations> {
   reserve(
     requests: ReserveRequest[],
     nodeOf?: (i: number) => NodeIdentity,
-    options?: { rollbackAt?: PausePoint; perClient?: number },
+    /** `lastAfter`: each client's last request waits until this settles (DriveOptions.lastAfter). */
+    options?: { rollbackAt?: PausePoint; perClient?: number; lastAfter?: Promise<unknown> },
   ): Promise<RequestResult[]>;
   /** One reserve on a session of the scenario's own (a proxied one); its answer is recorded like a client's. */
   reserveOn(session: SessionContext, request: ReserveRequest): Promise<RequestResult>;

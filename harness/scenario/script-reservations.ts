@@ -54,6 +54,7 @@ export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'res
           clients,
           nodes: params.nodes,
           timeoutMs,
+          ...(options?.lastAfter ? { lastAfter: options.lastAfter } : {}),
         });
         return answered.flatMap((c) => c.results);
       });
