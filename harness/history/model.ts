@@ -51,19 +51,23 @@ export interface TimedCall {
   db: ClockBounds;
 }
 
+// Module functions, not closures made per call: the search calls reserveResults for every operation it
+// places, and each closure made there costs a function object (and its name) every time.
+function refused(outcome: 'BAD_REQUEST' | 'USER_LIMIT' | 'SOLD_OUT'): Result {
+  return { answer: { outcome }, changes: [] };
+}
+
+function gaveUpToo(results: Result[], options: ModelOptions): Result[] {
+  return options.withoutGaveUp ? results : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [] }];
+}
+
 function reserveResults(
   state: ContractState,
   t: TimedCall & { call: Extract<Call, { op: 'reserve' }> },
   options: ModelOptions,
 ): Result[] {
   const { requestKey, user, sku, ttlMs } = t.call;
-  const refused = (outcome: 'BAD_REQUEST' | 'USER_LIMIT' | 'SOLD_OUT'): Result => ({
-    answer: { outcome },
-    changes: [],
-  });
-  const withGaveUp = (results: Result[]): Result[] =>
-    options.withoutGaveUp ? results : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [] }];
-  if (!state.totals.has(sku)) return withGaveUp([refused('BAD_REQUEST')]);
+  if (!state.totals.has(sku)) return gaveUpToo([refused('BAD_REQUEST')], options);
   const malformed =
     !FIELD.test(requestKey) ||
     !FIELD.test(user) ||
@@ -78,13 +82,13 @@ function reserveResults(
       answer: same ? { outcome: 'REPLAY', status: recorded.status } : { outcome: 'KEY_REUSED' },
       changes: [],
     });
-    return withGaveUp(results);
+    return gaveUpToo(results, options);
   }
   const userLimit = state.hasActive(user, sku);
   const soldOut = state.isDisabled(sku) || state.free(sku) <= 0;
   if (userLimit) results.push(refused('USER_LIMIT'));
   if (soldOut || options.soldOutWhileStock) results.push(refused('SOLD_OUT'));
-  if (userLimit || soldOut) return withGaveUp(results);
+  if (userLimit || soldOut) return gaveUpToo(results, options);
   const record: KeyRecord = {
     user,
     sku,
@@ -96,7 +100,7 @@ function reserveResults(
     answer: { outcome: 'HELD', status: 'HELD' },
     changes: [{ kind: 'key', key: requestKey, record }],
   });
-  return withGaveUp(results);
+  return gaveUpToo(results, options);
 }
 
 function moveHeld(state: ContractState, key: string, to: ReservationStatus): Result[] {
