@@ -1,9 +1,9 @@
 /**
- * How a crash child is started. Every kill needs a process of its own (~40 in a default run), and through
- * tsx each one spent 0.35 s of CPU starting — 0.2 s of it tsx's own loader — on the 2 cores the server
- * needs. For a built-in design the child is one JavaScript file instead: child-run.ts with the design
- * bundled in by esbuild (the compiler tsx itself runs), built once per design and process, started with
- * plain `node` in a tenth of that. The bundle is the same code: each module's `import.meta.url` stays its
+ * How a crash child is started. Every kill needs a process of its own (dozens in a default run), and
+ * through tsx most of a child's CPU went to starting tsx's loader and compiling its modules, on the 2 cores
+ * the server needs. For a built-in design the child is one JavaScript file instead: child-run.ts with the
+ * design bundled in by esbuild (the compiler tsx itself runs), built once per design and process, started
+ * with plain `node` at a fraction of that cost. The bundle is the same code: each module's `import.meta.url` stays its
  * own file's (the designs read their SQL beside them), and its source map gives a stack in the .ts files.
  * A plug-in or a design in SQL goes through tsx and the registry (crash-child.ts), checked and guarded as in
  * the parent; so does every design when a bundle cannot be built here.

@@ -1,9 +1,9 @@
 /**
  * The design a crash child runs, loaded as cheaply as the child can: a crash child is a new process for
  * every kill, and the registry it would otherwise load (the plug-in checks, zod, every design in SQL) made
- * up half of its start — half a second of CPU per child, ~40 children a default run. A built-in design
- * (a TypeScript module of this package's strategies/, checked when the run resolved it) is imported as it
- * is; a plug-in or a design in SQL goes through the registry, checked and guarded as in the parent.
+ * up half of its start. A built-in design (a TypeScript module of this package's strategies/, checked
+ * when the run resolved it) is imported as it is, or bundled in (child-bundle.ts, bundledDesigns); a
+ * plug-in or a design in SQL goes through the registry, checked and guarded as in the parent.
  */
 import type { Strategy } from '../../strategies/contract.ts';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';

@@ -22,7 +22,7 @@ export interface RunDatabase {
    * The run database as every session of the run reaches it: through the embedded server's Unix-domain
    * socket where it has one (embedded-server.ts `socketUrl`, `trust` in a directory only the server's user
    * can enter) — a loopback TCP connection costs the client and the server more CPU to open and to talk
-   * over, and a run opens ~11,000 —, else over TCP as the URL says. A proxy in between reaches the same
+   * over, and a run opens thousands —, else over TCP as the URL says. A proxy in between reaches the same
    * URL's TCP address (commit-ack-proxy.ts).
    */
   connectionString: string;

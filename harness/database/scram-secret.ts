@@ -3,8 +3,8 @@
  * <ServerKey>`, RFC 5802/7677), made here so that the iteration count is ours on every major (the
  * `scram_iterations` setting only exists from 16 on). The embedded server's login derives the salted
  * password once per connection — the server for `password` logins, the client for `scram-sha-256` ones —
- * and at PostgreSQL's default of 4096 rounds that was 1.8 ms of server CPU per connection, a run's ~11,000
- * connections included: a fifth of a default run's CPU on 2 cores. The rounds only slow a guess at a weak
+ * and at PostgreSQL's default of 4096 rounds that derivation was a large share of what a connection costs
+ * the server, in a run that opens thousands on the 2 cores it shares. The rounds only slow a guess at a weak
  * password from a stolen secret; this server's password is 144 random bits, set anew for every server that
  * listens only on loopback and is removed with its directory, so one round loses nothing.
  */

@@ -1,7 +1,7 @@
 /** As root, the user the server runs as: `postgres`, which PostgreSQL requires instead of root. */
 import { execFileSync } from 'node:child_process';
 
-/** The user once found: a run starts the server ~30 times (its crashes), each spawn of `id` a fork of the run. */
+/** The user once found: a run starts servers again and again (each crash), each `id` a fork of the run. */
 let found: { uid: number; gid: number } | undefined;
 const NOT_ROOT = Object.freeze({});
 

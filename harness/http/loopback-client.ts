@@ -1,8 +1,8 @@
 /**
  * The HTTP client of the scenarios and tests: form POSTs and GETs over loopback, `key=value` answers. On
  * node:http with one keep-alive agent (connections reused, as fetch's pool reuses them): `http` sends
- * ~800 requests a case, 503s retried, and fetch's own machinery cost a millisecond of CPU each on the cores
- * the service and the server need.
+ * hundreds of requests a case, 503s retried, and fetch's own machinery cost several times node:http's CPU
+ * per request, on the cores the service and the server need.
  */
 import { Agent, request } from 'node:http';
 import type { ReserveRequest } from '../../strategies/contract.ts';

@@ -2,7 +2,8 @@
  * A table drawn in box characters for the terminal, as cli-table3 drew it with its default characters and
  * no colour: a header row, a rule between every two rows, one space of padding each side. Ours because
  * cli-table3 truncates a cell's whole text to 10 characters for a debug line on every line it draws, one
- * character at a time, which made the boundary table of a full run take minutes. Widths are display
+ * character at a time: quadratic in a cell's length, the boundary table of a full run took longer than the
+ * run itself. Widths are display
  * columns (string-width: a CJK character takes two), so a user's data in `sql` lines up too.
  */
 import stringWidth from 'string-width';
