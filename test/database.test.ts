@@ -203,6 +203,59 @@ describe('Ctrl-C while a run against --database-url starts', () => {
   });
 });
 
+describe('Ctrl-C while the run database is being created', () => {
+  /** Every database a run may have made, marked or not. */
+  async function runNamed(server: pg.Client): Promise<string[]> {
+    const { rows } = await server.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'reservebench\\_%'",
+    );
+    return rows.map((r) => r.datname);
+  }
+
+  it('waits for the CREATE DATABASE in flight, then drops it', async () => {
+    const server = new pg.Client({ connectionString: serverUrl });
+    const holder = new pg.Client({ connectionString: serverUrl });
+    await Promise.all([server.connect(), holder.connect()]);
+    const before = new Set(await runNamed(server));
+    // CREATE DATABASE takes a share lock on its template; a COMMENT on it holds a lock that conflicts,
+    // until this transaction rolls back (nothing about template1 changes).
+    await holder.query('BEGIN');
+    await holder.query("COMMENT ON DATABASE template1 IS 'held by database.test.ts'");
+    const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    const child = spawn(
+      process.execPath,
+      cliArgv(['run', '--scenario', 'duplicate-key', '--reports', reports]),
+      { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const interrupted = new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('reservebench: interrupted')) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Seen on the server: the run's CREATE DATABASE waits behind the held lock.
+    const blockedCreate = `SELECT pid FROM pg_stat_activity
+      WHERE query LIKE 'CREATE DATABASE%' AND $1::int = ANY (pg_blocking_pids(pid))`;
+    let creating: number | undefined;
+    while (creating === undefined)
+      creating = (await server.query<{ pid: number }>(blockedCreate, [holderPid])).rows[0]?.pid;
+    child.kill('SIGINT');
+    await interrupted;
+    await holder.query('ROLLBACK');
+    expect(await exited, stderr).toBe(130);
+    // Its backend ends only once the CREATE is done (the run gone, it finds no next command): what that
+    // CREATE made is on the server by then.
+    const alive = 'SELECT 1 FROM pg_stat_activity WHERE pid = $1';
+    while ((await server.query(alive, [creating])).rowCount !== 0);
+    await new Promise((r) => setTimeout(r, 2000));
+    console.log('DBG', stderr, await runNamed(server), [...before]);
+    expect((await runNamed(server)).filter((d) => !before.has(d))).toEqual([]);
+    await Promise.all([server.end(), holder.end()]);
+  });
+});
+
 describe('sslmode as libpq means it', () => {
   /** Builds the driver's client, as every connection does, and collects the warnings it emits meanwhile. */
   async function driverView(url: string): Promise<{ ssl: unknown; warnings: string[] }> {

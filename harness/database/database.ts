@@ -7,6 +7,7 @@
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
+import { wasInterrupted } from '../interrupted.ts';
 import { type Capabilities, probeCapabilities } from './capabilities.ts';
 import { DEFAULT_DURABILITY, type Durability, databaseDurabilityStatement } from './durability.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
@@ -187,12 +188,17 @@ async function createRunDatabase(
   server: RunServer,
   durability: Durability,
   /** The server's capabilities when a run database on it was probed already (they are the server's). */
-  probed?: Capabilities,
-  name = stampName(),
-): Promise<Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'>> {
+  probed: Capabilities | undefined,
+  name: string,
+): Promise<Pick<RunDatabase, 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'>> {
   const connectionString = withDatabase(server.url, name);
+  let created = false;
   try {
+    // Checked in the same turn the CREATE is sent: a Ctrl-C before it makes nothing, one after it finds
+    // this creation in flight and waits for it (dropOnInterrupt).
+    if (wasInterrupted()) throw new Error('interrupted');
     await server.client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    created = true;
     await server.client.query(
       `COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(OWNED_MARKER)}`,
     );
@@ -202,12 +208,26 @@ async function createRunDatabase(
     );
     const admin = await connect(connectionString, 'reservebench-admin');
     const capabilities = probed ?? (await probeCapabilities(admin, connectionString));
-    return { name, connectionString, admin, serverVersionNum: Number(rows[0]?.n), capabilities };
+    return { connectionString, admin, serverVersionNum: Number(rows[0]?.n), capabilities };
   } catch (error: unknown) {
+    // This CREATE made it (marked or not yet): nothing else could have, so it goes, on a server of the
+    // user's; an embedded server's whole directory goes with it.
+    if (created && !server.embedded)
+      await server.client
+        .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)}`)
+        .catch(() => undefined);
     await server.client.end().catch(() => undefined);
     await server.embedded?.stop({ keepData: false });
     throw Errors.databaseSetup(oneLine(error));
   }
+}
+
+/** A run database being made on a server of the user's, as its Ctrl-C exit hook sees it. */
+interface Making {
+  /** Dropped or kept by the run, or dropped by the hook: whichever comes second leaves it alone. */
+  closed: boolean;
+  /** Its CREATE DATABASE, marker and first connection, in flight or settled. */
+  creation?: Promise<unknown>;
 }
 
 /**
@@ -215,7 +235,7 @@ async function createRunDatabase(
  * drops the run database on the way out (the embedded server needs no such step, its whole directory
  * goes). Returns the state file.
  */
-function dropOnInterrupt(serverUrl: string, name: string, closing: { closed: boolean }): string {
+function dropOnInterrupt(serverUrl: string, name: string, making: Making): string {
   const stateFile = writeRunState({
     pid: process.pid,
     startedAt: new Date().toISOString(),
@@ -223,16 +243,49 @@ function dropOnInterrupt(serverUrl: string, name: string, closing: { closed: boo
     database: name,
   });
   exitHook((done) => {
-    if (closing.closed || !done) return done?.();
-    closing.closed = true;
-    // Its own connection: the run's may be closing under it at this very moment.
-    void connect(serverUrl, 'reservebench-cleanup')
+    if (making.closed || !done) return done?.();
+    making.closed = true;
+    // After the creation in flight settles: dropped before its CREATE and marker land, the database would
+    // be found not there yet or unmarked (refused), and stay. Through a connection of its own: the run's
+    // may be closing under it at this very moment.
+    void Promise.resolve(making.creation)
+      .catch(() => undefined)
+      .then(() => connect(serverUrl, 'reservebench-cleanup'))
       .then((cleanup) => dropOwnedDatabase(cleanup, name).finally(() => cleanup.end()))
       .then(() => removeRunState(stateFile))
       .catch(() => undefined)
       .finally(done);
   });
   return stateFile;
+}
+
+/**
+ * Makes a run database on `server`. On a server of the user's (`userServer`) its state names it, for
+ * `clean` after a kill -9, and Ctrl-C drops it, also when it comes while the database is being made and
+ * probed (dropOnInterrupt); a failure to make it leaves no state behind.
+ */
+async function makeRunDatabase(
+  server: RunServer,
+  userServer: boolean,
+  durability: Durability,
+  probed: Capabilities | undefined,
+): Promise<
+  Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'> & {
+    making: Making;
+    stateFile: string | undefined;
+  }
+> {
+  const name = stampName();
+  const making: Making = { closed: false };
+  const stateFile = userServer ? dropOnInterrupt(server.url, name, making) : undefined;
+  const creation = createRunDatabase(server, durability, probed, name);
+  making.creation = creation;
+  const made = await creation.catch((error: unknown) => {
+    making.closed = true;
+    if (stateFile) removeRunState(stateFile);
+    throw error;
+  });
+  return { name, making, stateFile, ...made };
 }
 
 /** The schema name of a run's `count`th case, from its label (an identifier of at most 63 bytes). */
@@ -280,21 +333,16 @@ async function besideRunDatabase(
     client: await connect(serverUrl, 'reservebench-admin'),
     embedded: undefined,
   };
-  // On a server of the user's, a killed run leaves it to `clean`, as it leaves the run's own; Ctrl-C drops
-  // it, also when it comes while the database is being made (beside databases are made while cases run).
-  const name = stampName();
-  const closing = { closed: false };
-  const stateFile = embedded ? undefined : dropOnInterrupt(serverUrl, name, closing);
-  const { connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
-    server,
-    durability,
-    probed,
+  // Made while cases run: Ctrl-C may come at any step of it.
+  const {
     name,
-  ).catch((error: unknown) => {
-    closing.closed = true;
-    if (stateFile) removeRunState(stateFile);
-    throw error;
-  });
+    making: closing,
+    stateFile,
+    connectionString,
+    admin,
+    serverVersionNum,
+    capabilities,
+  } = await makeRunDatabase(server, !embedded, durability, probed);
   const run: RunDatabase = {
     name,
     connectionString,
@@ -346,21 +394,15 @@ async function openRunDatabaseCounting(
   const durability = options.durability ?? DEFAULT_DURABILITY;
   const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
-  // Ctrl-C drops the database also when it comes while the database is being made and probed, as for a
-  // database beside it; a failure to make it leaves no state behind.
-  const name = stampName();
-  const closing = { closed: false };
-  const stateFile = embedded ? undefined : dropOnInterrupt(server.url, name, closing);
-  const { connectionString, admin, serverVersionNum, capabilities } = await createRunDatabase(
-    server,
-    durability,
-    undefined,
+  const {
     name,
-  ).catch((error: unknown) => {
-    closing.closed = true;
-    if (stateFile) removeRunState(stateFile);
-    throw error;
-  });
+    making: closing,
+    stateFile,
+    connectionString,
+    admin,
+    serverVersionNum,
+    capabilities,
+  } = await makeRunDatabase(server, !embedded, durability, undefined);
 
   const run: RunDatabase = {
     name,
