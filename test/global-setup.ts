@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { cliBundle } from '../bin/cli-bundle.js';
 import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
 
 declare module 'vitest' {
@@ -23,7 +24,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // file) in here.
   chmodSync(scratch, 0o755);
   process.env.TMPDIR = scratch;
-  const server = await startEmbeddedServer();
+  // Built once here, not by the first command lines the tests start side by side.
+  const [server] = await Promise.all([startEmbeddedServer(), cliBundle()]);
   project.provide('serverUrl', server.adminUrl);
   project.provide('scratch', scratch);
   return async () => {

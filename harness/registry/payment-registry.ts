@@ -9,6 +9,7 @@ import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { Errors } from '../errors.ts';
 import { checkPaymentDesign } from './payment-module.ts';
 import { declaresPaymentContract, importModulePath, looksLikePath } from './registry.ts';
+import { importSource } from './source-import.ts';
 import { isSqlDesignUrl } from './sql-design.ts';
 import { configured, type ParamSweep, splitVariantUrl, variantsOf } from './strategy-variants.ts';
 
@@ -74,7 +75,7 @@ function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): Pay
  */
 export async function importPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
   const { base, values } = splitVariantUrl(moduleUrl);
-  const { design } = checkedDesign(await import(base), base, base);
+  const { design } = checkedDesign(await importSource(base), base, base);
   return values ? configured(design, values) : design;
 }
 

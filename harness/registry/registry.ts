@@ -11,6 +11,7 @@ import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
 import { probeLoading } from './load-probe.ts';
 import { guardExitsOf } from './plugin-exit.ts';
+import { importSource, withTsxHooks } from './source-import.ts';
 import { isSqlDesignUrl, sqlDesignAt } from './sql-design.ts';
 import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
@@ -71,11 +72,12 @@ export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Pr
 /** Imports a design's module (a reservation strategy or a payment design), a plug-in's guarded. */
 export function importDesignModule(moduleUrl: string, shownAs = moduleUrl): Promise<unknown> {
   if (!BUILT_IN_URLS.has(moduleUrl)) {
+    withTsxHooks();
     if (!commonJsHooks) registerCommonJsHooks();
     commonJsHooks = true;
     guardExitsOf(moduleUrl, shownAs);
   }
-  return import(moduleUrl);
+  return importSource(moduleUrl);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { Errors } from '../errors.ts';
+import { importSource } from '../registry/source-import.ts';
 import type { Scenario } from './scenario.ts';
 
 const FOLDER = new URL('../../scenarios/', import.meta.url);
@@ -19,7 +20,7 @@ async function loadScenarios(): Promise<Scenario[]> {
   return Promise.all(
     files.map(async (file) => {
       const source = new URL(file, FOLDER).href;
-      const module = (await import(source)) as { default?: Scenario };
+      const module = (await importSource(source)) as { default?: Scenario };
       const scenario = module.default;
       const id = file.slice(0, -'.ts'.length);
       if (!scenario || scenario.id !== id || !scenario.expect) {

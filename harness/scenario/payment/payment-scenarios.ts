@@ -3,6 +3,7 @@
  * index.ts finds the reservation scenarios), each checked to be a payment scenario named by its file.
  */
 import { readdirSync } from 'node:fs';
+import { importSource } from '../../registry/source-import.ts';
 import type { PaymentScenario } from './payment-scenario.ts';
 
 const FOLDER = new URL('../../../scenarios/payment/', import.meta.url);
@@ -15,7 +16,7 @@ async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
   return Promise.all(
     ids.map(async (id) => {
       const source = new URL(`${id}.ts`, FOLDER).href;
-      const module = (await import(source)) as { default?: PaymentScenario };
+      const module = (await importSource(source)) as { default?: PaymentScenario };
       const scenario = module.default;
       if (scenario?.contract !== 'payment' || scenario.id !== id) {
         throw new Error(`scenarios/payment/${id}.ts must export default a payment scenario with id "${id}"`);

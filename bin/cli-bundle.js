@@ -1,0 +1,142 @@
+/**
+ * The command line as one JavaScript file, so that node starts it without tsx. Through tsx every start
+ * compiled or fetched from its cache some 600 modules through its loader thread, about a second of CPU —
+ * and the tests start the command hundreds of times, a run starts it again for each child. The bundle is
+ * built by esbuild (the compiler tsx itself runs) from the sources as they are, at the first start after
+ * any of them changed: its name is a hash of every file under harness/, strategies/ and scenarios/ (and
+ * of this file), so an edited source is never run stale. It is written under a temporary name and
+ * renamed, so that starts at the same moment never read half a file.
+ *
+ * The bundle is the same code: each module's `import.meta.url` stays its own source file's (designs read
+ * their SQL beside them, worker threads start from their entry files), the packages stay in node_modules,
+ * and the built-in designs and scenarios, which the harness imports by URL, are in it under their source
+ * URLs (harness/registry/source-import.ts). Where no bundle can be built or kept — a read-only install,
+ * no esbuild — or when RESERVEBENCH_SOURCES is set, the command runs the sources through tsx as before.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** What the bundle is built from: a change to any file here is a new bundle. */
+const SOURCE_FOLDERS = ['harness', 'strategies', 'scenarios'];
+/** The folders whose modules the harness imports by URL (a design, a scenario). */
+const IMPORTED_BY_URL = ['strategies', 'scenarios'];
+const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
+/** A bundle this much older than the newest is no longer started by anything. */
+const STALE_MS = 60 * 60 * 1000;
+
+/** The files under `folder` of `root`, relative to `root`, sorted, at every level. */
+function filesUnder(root, folder) {
+  return readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .sort();
+}
+
+/** A hash of every file's path and content under `folders` of `root`, and of this file (how it builds). */
+export function sourceFingerprint(root = ROOT, folders = SOURCE_FOLDERS) {
+  const hash = createHash('sha256');
+  for (const file of folders.flatMap((folder) => filesUnder(root, folder)))
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The source files the harness may import by URL, which the bundle carries under their URLs. */
+export function bundledModuleFiles() {
+  return IMPORTED_BY_URL.flatMap((folder) => filesUnder(ROOT, folder))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(ROOT, file));
+}
+
+/** The bundle's entry: the modules imported by URL, each loaded when first asked for, then the CLI. */
+function entrySource() {
+  const modules = bundledModuleFiles().map(
+    (path) => `  [${JSON.stringify(pathToFileURL(path).href)}, () => import(${JSON.stringify(path)})],`,
+  );
+  return [
+    `globalThis[Symbol.for(${JSON.stringify(BUNDLED_MODULES.description)})] = new Map([`,
+    ...modules,
+    ']);',
+    `await import(${JSON.stringify(join(ROOT, 'harness/cli/cli.ts'))});`,
+  ].join('\n');
+}
+
+/** Each source module compiled with its own file's URL for `import.meta.url`. */
+function ownImportMetaUrl(transform) {
+  return {
+    name: 'own-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const { code } = await transform(readFileSync(args.path, 'utf8'), {
+          loader: 'ts',
+          format: 'esm',
+          target: 'node20',
+          sourcefile: args.path,
+          sourcemap: 'inline',
+          define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) },
+        });
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+}
+
+async function buildBundle(outfile) {
+  const { build, transform } = await import('esbuild');
+  const { outputFiles } = await build({
+    stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: 'cli-bundle-entry.js', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    // Read only when asked for (RESERVEBENCH_DEBUG prints a stack in the .ts files).
+    sourcemap: 'linked',
+    write: false,
+    logLevel: 'silent',
+    plugins: [ownImportMetaUrl(transform)],
+  });
+  const suffix = `.${process.pid}.tmp`;
+  for (const file of outputFiles) writeFileSync(`${file.path}${suffix}`, file.contents);
+  // The map first: a start that finds the bundle finds its map too.
+  const maps = outputFiles.filter((file) => file.path.endsWith('.map'));
+  const code = outputFiles.filter((file) => !file.path.endsWith('.map'));
+  for (const file of [...maps, ...code]) renameSync(`${file.path}${suffix}`, file.path);
+}
+
+/** Removes the bundles of sources long since changed. */
+function removeStale(folder, current) {
+  const newest = Date.now();
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (name.startsWith(current) || !name.startsWith('cli-')) continue;
+    if (newest - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+  }
+}
+
+/** The bundle of the sources as they are now, built if need be; undefined where there can be none. */
+export async function cliBundle() {
+  if (process.env.RESERVEBENCH_SOURCES) return undefined;
+  try {
+    const folder = join(ROOT, 'node_modules', '.cache', 'reservebench');
+    const name = `cli-${sourceFingerprint()}`;
+    const outfile = join(folder, `${name}.mjs`);
+    try {
+      statSync(outfile);
+    } catch {
+      mkdirSync(folder, { recursive: true });
+      await buildBundle(outfile);
+      removeStale(folder, name);
+    }
+    return pathToFileURL(outfile).href;
+  } catch {
+    return undefined;
+  }
+}
