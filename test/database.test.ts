@@ -75,6 +75,20 @@ describe('default run on the embedded server', () => {
   });
 });
 
+describe('a passing run on the embedded server with cases side by side', () => {
+  it("keeps nothing: a control's exploration keeps the program that caught it only in a failing run", async () => {
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
+    // Three controls' explorations run at once, two of them beside the run's own database.
+    const controls = 'check-then-act,no-active-index,release-twice';
+    const run = await runCli(['run', '--strategy', controls, '--reports', reports]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^ok {3}explore\/no-active-index/m);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/kept/);
+    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('reservebench-pg-'));
+    expect(after.sort()).toEqual(before.sort());
+  });
+});
+
 describe("the embedded server's run database", () => {
   it('is reached through its Unix socket by every session of the run', async () => {
     const db = await openRunDatabase({});

@@ -176,7 +176,11 @@ function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientP
         ? await runCase(lane.db, pool, item.spec, settings)
         : await (options.explore?.run(lane.db, item.ref, settings) ??
             Promise.reject(new Error('no explorer')));
-    if (result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema) lane.kept = true;
+    // Kept as the run's own database is: on a failure, or with --keep. A control's exploration keeps the
+    // tables of the program that caught it, and passes: the lane is dropped with the run's own, or this
+    // database would be named kept on an embedded server whose data goes.
+    const keptTables = result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema;
+    if (keptTables && (settings.keepAll || failsTheRun(result))) lane.kept = true;
     return { kind: 'case', result: timed(result) };
   };
 }
