@@ -162,6 +162,27 @@ interface WorkResults {
   payments: PaymentCaseResult[];
 }
 
+/**
+ * A case's kept tables stay, and keep its lane's database, as the run's own database is kept: when the case
+ * fails the run, or with --keep. A control's exploration keeps the tables of the program that caught it and
+ * passes: they go now, and its result names no kept schema (else a passing run would say it kept a
+ * database, on an embedded server whose data goes).
+ */
+async function settleKeptTables(
+  result: CaseResult,
+  lane: CaseLane,
+  settings: CaseSettings,
+): Promise<CaseResult> {
+  if (result.status === 'n/a' || !('keptSchema' in result) || !result.keptSchema) return result;
+  if (settings.keepAll || failsTheRun(result)) {
+    lane.kept = true;
+    return result;
+  }
+  await lane.db.dropCaseSchema(result.keptSchema);
+  const { keptSchema: _, ...dropped } = result;
+  return dropped;
+}
+
 /** One item of the run's work on a lane, its result told to the options' callbacks in the report's order. */
 function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientPool) {
   return async (item: SuiteItem, lane: CaseLane): Promise<WorkResult> => {
@@ -176,12 +197,7 @@ function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientP
         ? await runCase(lane.db, pool, item.spec, settings)
         : await (options.explore?.run(lane.db, item.ref, settings) ??
             Promise.reject(new Error('no explorer')));
-    // Kept as the run's own database is: on a failure, or with --keep. A control's exploration keeps the
-    // tables of the program that caught it, and passes: the lane is dropped with the run's own, or this
-    // database would be named kept on an embedded server whose data goes.
-    const keptTables = result.status !== 'n/a' && 'keptSchema' in result && result.keptSchema;
-    if (keptTables && (settings.keepAll || failsTheRun(result))) lane.kept = true;
-    return { kind: 'case', result: timed(result) };
+    return { kind: 'case', result: timed(await settleKeptTables(result, lane, settings)) };
   };
 }
 
