@@ -259,6 +259,12 @@ function dropOnInterrupt(serverUrl: string, name: string, making: Making): strin
   return stateFile;
 }
 
+/** What makeRunDatabase made: the parts of a RunDatabase that are the same for every kind. */
+type MadeRunDatabase = Pick<
+  RunDatabase,
+  'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'
+>;
+
 /**
  * Makes a run database on `server`. On a server of the user's (`userServer`) its state names it, for
  * `clean` after a kill -9, and Ctrl-C drops it, also when it comes while the database is being made and
@@ -269,12 +275,7 @@ async function makeRunDatabase(
   userServer: boolean,
   durability: Durability,
   probed: Capabilities | undefined,
-): Promise<
-  Pick<RunDatabase, 'name' | 'connectionString' | 'admin' | 'serverVersionNum' | 'capabilities'> & {
-    making: Making;
-    stateFile: string | undefined;
-  }
-> {
+): Promise<{ made: MadeRunDatabase; making: Making; stateFile: string | undefined }> {
   const name = stampName();
   const making: Making = { closed: false };
   const stateFile = userServer ? dropOnInterrupt(server.url, name, making) : undefined;
@@ -285,7 +286,7 @@ async function makeRunDatabase(
     if (stateFile) removeRunState(stateFile);
     throw error;
   });
-  return { name, making, stateFile, ...made };
+  return { made: { name, ...made }, making, stateFile };
 }
 
 /** The schema name of a run's `count`th case, from its label (an identifier of at most 63 bytes). */
@@ -334,24 +335,13 @@ async function besideRunDatabase(
     embedded: undefined,
   };
   // Made while cases run: Ctrl-C may come at any step of it.
-  const {
-    name,
-    making: closing,
-    stateFile,
-    connectionString,
-    admin,
-    serverVersionNum,
-    capabilities,
-  } = await makeRunDatabase(server, !embedded, durability, probed);
+  const { made, making: closing, stateFile } = await makeRunDatabase(server, !embedded, durability, probed);
+  const { name } = made;
   const run: RunDatabase = {
-    name,
-    connectionString,
-    admin,
-    serverVersionNum,
-    capabilities,
+    ...made,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin, count),
-    beside: () => besideRunDatabase(serverUrl, embedded, durability, capabilities, count),
+    beside: () => besideRunDatabase(serverUrl, embedded, durability, made.capabilities, count),
     async close({ keep }) {
       closing.closed = true;
       await run.admin.end().catch(() => undefined);
@@ -395,24 +385,16 @@ async function openRunDatabaseCounting(
   const server = await connectServer(options.databaseUrl, options.postgres);
   const { embedded } = server;
   const {
-    name,
+    made,
     making: closing,
     stateFile,
-    connectionString,
-    admin,
-    serverVersionNum,
-    capabilities,
   } = await makeRunDatabase(server, !embedded, durability, undefined);
-
+  const { name } = made;
   const run: RunDatabase = {
-    name,
-    connectionString,
-    admin,
-    serverVersionNum,
-    capabilities,
+    ...made,
     // The admin connection of the moment: a crash and restart replaces it.
     ...caseSchemas(() => run.admin, count),
-    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, capabilities, count),
+    beside: () => besideRunDatabase(server.url, embedded !== undefined, durability, made.capabilities, count),
     ...(embedded
       ? {
           ownServer: () => openRunDatabaseCounting({ durability, postgres: options.postgres }, count),
@@ -420,7 +402,7 @@ async function openRunDatabaseCounting(
             await embedded.crashAndRestart();
             await run.admin.end().catch(() => undefined);
             await server.client.end().catch(() => undefined);
-            run.admin = await connect(connectionString, 'reservebench-admin');
+            run.admin = await connect(made.connectionString, 'reservebench-admin');
             server.client = await connect(server.url, 'reservebench-admin');
           },
         }
