@@ -4,7 +4,7 @@
  * and the tests start the command hundreds of times, a run starts it again for each child. The bundle is
  * built by esbuild (the compiler tsx itself runs) from the sources as they are, at the first start after
  * any of them changed: its name is a hash of every file under harness/, strategies/ and scenarios/ (and
- * of this file), so an edited source is never run stale. It is written under a temporary name and
+ * of the builder's own files), so an edited source is never run stale. It is written under a temporary name and
  * renamed, so that starts at the same moment never read half a file.
  *
  * The bundle is the same code: each module's `import.meta.url` stays its own source file's (designs read
@@ -17,25 +17,29 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ownImportMetaUrl } from './own-import-meta-url.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What the bundle is built from: a change to any file here is a new bundle. */
 const SOURCE_FOLDERS = ['harness', 'strategies', 'scenarios'];
 /** The folders whose modules the harness imports by URL (a design, a scenario). */
 const IMPORTED_BY_URL = ['strategies', 'scenarios'];
-const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
-/** A bundle this much older than the newest is no longer started by anything. */
+/** How the bundle's entry hands its modules to harness/registry/source-import.ts (the same key there). */
+export const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
+/** This file and its plugin: a change to how the bundle is built is a new bundle too. */
+const BUILDERS = ['./cli-bundle.js', './own-import-meta-url.js'];
+/** A bundle built this long ago for sources since changed is no longer started by anything. */
 const STALE_MS = 60 * 60 * 1000;
 
 /** The files under `folder` of `root`, relative to `root`, sorted, at every level. */
 function filesUnder(root, folder) {
   return readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .sort();
 }
 
-/** A hash of every file's path and content under `folders` of `root`, and of this file (how it builds). */
+/** A hash of every file's path and content under `folders` of `root`, and of the files that build it. */
 export function sourceFingerprint(root = ROOT, folders = SOURCE_FOLDERS) {
   const hash = createHash('sha256');
   for (const file of folders.flatMap((folder) => filesUnder(root, folder)))
@@ -43,7 +47,7 @@ export function sourceFingerprint(root = ROOT, folders = SOURCE_FOLDERS) {
       .update(`${file}\0`)
       .update(readFileSync(join(root, file)))
       .update('\0');
-  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const builder of BUILDERS) hash.update(readFileSync(fileURLToPath(new URL(builder, import.meta.url))));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -65,26 +69,6 @@ function entrySource() {
     ']);',
     `await import(${JSON.stringify(join(ROOT, 'harness/cli/cli.ts'))});`,
   ].join('\n');
-}
-
-/** Each source module compiled with its own file's URL for `import.meta.url`. */
-function ownImportMetaUrl(transform) {
-  return {
-    name: 'own-import-meta-url',
-    setup(build) {
-      build.onLoad({ filter: /\.ts$/ }, async (args) => {
-        const { code } = await transform(readFileSync(args.path, 'utf8'), {
-          loader: 'ts',
-          format: 'esm',
-          target: 'node20',
-          sourcefile: args.path,
-          sourcemap: 'inline',
-          define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) },
-        });
-        return { contents: code, loader: 'js' };
-      });
-    },
-  };
 }
 
 async function buildBundle(outfile) {
@@ -111,13 +95,14 @@ async function buildBundle(outfile) {
   for (const file of [...maps, ...code]) renameSync(`${file.path}${suffix}`, file.path);
 }
 
-/** Removes the bundles of sources long since changed. */
+/** Removes the bundles of sources long since changed (one a start beside this one removed is gone). */
 function removeStale(folder, current) {
-  const newest = Date.now();
+  const now = Date.now();
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
     if (name.startsWith(current) || !name.startsWith('cli-')) continue;
-    if (newest - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat && now - stat.mtimeMs > STALE_MS) rmSync(path, { force: true });
   }
 }
 

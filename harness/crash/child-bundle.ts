@@ -8,10 +8,11 @@
  * A plug-in or a design in SQL goes through tsx and the registry (crash-child.ts), checked and guarded as in
  * the parent; so does every design when a bundle cannot be built here.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { ownImportMetaUrl } from '../../bin/own-import-meta-url.js';
 import { removeRunState, writeRunState } from '../database/run-state.ts';
 import { splitVariantUrl } from '../registry/strategy-variants.ts';
 import { builtInModule } from './child-design.ts';
@@ -50,7 +51,7 @@ function entryOf(designFile: string): string {
 }
 
 async function buildBundle(designFile: string, outfile: string): Promise<void> {
-  const { build } = await import('esbuild');
+  const { build, transform } = await import('esbuild');
   await build({
     stdin: { contents: entryOf(designFile), resolveDir: bundleFolder(), loader: 'ts' },
     bundle: true,
@@ -65,20 +66,7 @@ async function buildBundle(designFile: string, outfile: string): Promise<void> {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
     external: ['pg-native'],
-    plugins: [
-      {
-        name: 'own-import-meta-url',
-        setup(on) {
-          on.onLoad({ filter: /\.ts$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll(
-              'import.meta.url',
-              JSON.stringify(pathToFileURL(args.path).href),
-            ),
-            loader: 'ts',
-          }));
-        },
-      },
-    ],
+    plugins: [ownImportMetaUrl(transform)],
   });
 }
 

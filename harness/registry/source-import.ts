@@ -10,7 +10,8 @@ import { register } from 'tsx/esm/api';
 
 type BundledModules = ReadonlyMap<string, () => Promise<unknown>>;
 
-const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
+/** The key the bundle's entry (bin/cli-bundle.js) sets its modules under. */
+export const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
 let tsxRegistered = false;
 
 function bundledModules(): BundledModules | undefined {
