@@ -128,6 +128,6 @@ export async function commitAckProxyFor(
   const via = new URL(connectionString);
   via.hostname = '127.0.0.1';
   via.port = String(proxy.port);
-  if (via.searchParams.has('host')) via.searchParams.delete('host');
+  via.searchParams.delete('host');
   return { proxy, url: via.toString() };
 }

@@ -65,5 +65,6 @@ export function startOrder(items: readonly SuiteItem[]): number[] {
     if (item.kind === 'explore') return item.ref.strategy.expect === 'hold' ? 1 : 2;
     return item.kind === 'payment' ? 3 : 4;
   };
-  return [...items.keys()].sort((a, b) => rank(items[a] as SuiteItem) - rank(items[b] as SuiteItem) || a - b);
+  const ranks = items.map(rank);
+  return [...items.keys()].sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0) || a - b);
 }
