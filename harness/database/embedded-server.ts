@@ -383,6 +383,15 @@ export async function startKeptServer(dataDir: string): Promise<{ port: number; 
     if (child) child.kill('SIGQUIT');
     throw Errors.databaseSetup(`the kept server in ${dataDir} did not start: ${oneLine(error)}`);
   });
+  let stopped = false;
+  // A signal (the session's Ctrl-C) stops it with a fast shutdown that the process waits for, as the run's
+  // server is stopped (stopOnSignal): immediate-shutdown signals sent as the process exits are not waited
+  // for, and its postmaster.pid would outlive the command.
+  exitHook((done) => {
+    if (!done) return;
+    if (stopped) return done();
+    void stopPostmaster(postmaster, 'SIGINT').finally(done);
+  });
   const stopOnExit = () => postmaster.kill('SIGQUIT');
   process.once('exit', stopOnExit);
   return {
@@ -390,6 +399,7 @@ export async function startKeptServer(dataDir: string): Promise<{ port: number; 
     async stop() {
       process.removeListener('exit', stopOnExit);
       await stopPostmaster(postmaster, 'SIGINT');
+      stopped = true;
     },
   };
 }
