@@ -361,6 +361,7 @@ export const caseResultSchema = z
       invariants: z.null(),
       boundary: z.string(),
       problems: z.array(z.string()),
+      keptSchema: z.string().optional().describe("the schema holding the broken case's tables"),
     }),
   ])
   .describe('One case: a scenario against a strategy (pass, fail, n/a or broken)');
@@ -467,6 +468,10 @@ const paymentCaseSchema = z
     problems: z.array(z.string()).optional(),
     boundary: z.string(),
     reason: z.string().optional().describe('why the case is n/a'),
+    keptSchema: z
+      .string()
+      .optional()
+      .describe("the schema holding a failed or broken case's tables (or every case's with --keep)"),
   })
   .describe('One payment case');
 

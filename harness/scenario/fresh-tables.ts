@@ -56,6 +56,7 @@ export async function onFreshTables(
       invariants: null,
       boundary: problem,
       problems: [problem],
+      ...(keep ? { keptSchema: schema } : {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);

@@ -164,23 +164,25 @@ interface WorkResults {
 
 /**
  * A case's kept tables stay, and keep its lane's database, as the run's own database is kept: when the case
- * fails the run, or with --keep. A control's exploration keeps the tables of the program that caught it and
- * passes: they go now, and its result names no kept schema (else a passing run would say it kept a
- * database, on an embedded server whose data goes).
+ * (a payment case too) fails the run, or with --keep. A control's exploration keeps the tables of the
+ * program that caught it and passes: they go now, and its result names no kept schema (else a passing run
+ * would say it kept a database, on an embedded server whose data goes).
  */
-async function settleKeptTables(
-  result: CaseResult,
+async function settleKeptTables<R extends CaseResult | PaymentCaseResult>(
+  result: R,
+  failsRun: boolean,
   lane: CaseLane,
   settings: CaseSettings,
-): Promise<CaseResult> {
-  if (result.status === 'n/a' || !('keptSchema' in result) || !result.keptSchema) return result;
-  if (settings.keepAll || failsTheRun(result)) {
+): Promise<R> {
+  const schema = 'keptSchema' in result ? result.keptSchema : undefined;
+  if (!schema) return result;
+  if (settings.keepAll || failsRun) {
     lane.kept = true;
     return result;
   }
-  await lane.db.dropCaseSchema(result.keptSchema);
-  const { keptSchema: _, ...dropped } = result;
-  return dropped;
+  await lane.db.dropCaseSchema(schema);
+  const { keptSchema: _, ...dropped } = result as R & { keptSchema?: string };
+  return dropped as R;
 }
 
 /** One item of the run's work on a lane, its result told to the options' callbacks in the report's order. */
@@ -190,14 +192,19 @@ function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientP
     const timed = <R>(result: R) => ({ ...result, durationMs: Math.round(performance.now() - began) });
     if (item.kind === 'payment') {
       const { ref, scenario, repetition } = item;
-      return { kind: 'payment', result: await runPaymentCase(lane.db, ref, scenario, settings, repetition) };
+      const result = await runPaymentCase(lane.db, ref, scenario, settings, repetition);
+      return {
+        kind: 'payment',
+        result: await settleKeptTables(result, paymentFailsTheRun(result), lane, settings),
+      };
     }
-    const result =
+    const result: CaseResult =
       item.kind === 'case'
         ? await runCase(lane.db, pool, item.spec, settings)
         : await (options.explore?.run(lane.db, item.ref, settings) ??
             Promise.reject(new Error('no explorer')));
-    return { kind: 'case', result: timed(await settleKeptTables(result, lane, settings)) };
+    const settled = await settleKeptTables(result, failsTheRun(result), lane, settings);
+    return { kind: 'case', result: timed(settled) };
   };
 }
 

@@ -185,6 +185,8 @@ export interface BrokenCase extends CaseIdentity {
   invariants: null;
   boundary: string;
   problems: string[];
+  /** The schema holding what the case had made when it broke, kept for inspection. */
+  keptSchema?: string;
 }
 
 /** Discriminated by `status`, one value per variant: pass, fail, n/a, broken. */

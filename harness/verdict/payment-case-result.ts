@@ -29,6 +29,8 @@ export interface PaymentCaseResult {
   problems?: string[];
   boundary: string;
   reason?: string;
+  /** The schema holding this case's tables when they were kept for inspection. */
+  keptSchema?: string;
 }
 
 /** A payment case that makes the run fail: it missed its expectation, or could not be measured. */

@@ -151,12 +151,20 @@ async function onSchema(
       ...(driven.steps
         ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
         : {}),
+      ...(keep ? { keptSchema: schema } : {}),
     };
   } catch (error: unknown) {
     // Another order of a spec that cannot go on: reported as invalid by its caller, not as broken.
     if (error instanceof InvalidPermutation) throw error;
     const problem = `${stage} failed: ${oneLine(error)}`;
-    return { ...identity, status: 'broken', outcomes: {}, boundary: problem, problems: [problem] };
+    return {
+      ...identity,
+      status: 'broken',
+      outcomes: {},
+      boundary: problem,
+      problems: [problem],
+      ...(keep ? { keptSchema: schema } : {}),
+    };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
     if (!keep) await db.dropCaseSchema(schema);
