@@ -11,6 +11,7 @@ import { withLibpqSslModes } from '../harness/database/libpq-ssl-modes.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { DEFAULT_JOBS } from '../harness/scenario/suite.ts';
 import { cliArgv } from './cli-child.ts';
+import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runCli, runJson } from './run-cli.ts';
 
 const execFileAsync = promisify(execFile);
@@ -154,29 +155,10 @@ async function markedDatabases(server: pg.Client): Promise<string[]> {
   return rows.map((r) => r.datname);
 }
 
-/** Each schema a case left in a database (`c<n>_…`), as `database.schema`. */
-async function caseSchemasIn(databases: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
-  for (const database of databases) {
-    const url = new URL(serverUrl);
-    url.pathname = `/${database}`;
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    const { rows } = await client
-      .query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname ~ '^c[0-9]+_'")
-      .finally(() => client.end());
-    found.push(...rows.map((r) => r.name));
-  }
-  return found.sort();
-}
-
 describe('a failing run against --database-url', () => {
   it("keeps each failed or broken case's tables where its result says, beside lanes included", async () => {
-    const server = new pg.Client({ connectionString: serverUrl });
-    await server.connect();
     const folder = mkdtempSync(join(tmpdir(), 'reservebench-kept-'));
     try {
-      const before = new Set(await markedDatabases(server));
       // Judged as if it held, the control's payment case fails; two of it run at once, so one runs on a
       // lane beside the run's own database.
       const spec = join(folder, 'two-workers.spec');
@@ -211,16 +193,15 @@ describe('a failing run against --database-url', () => {
       expect([paid.run.code, broke.run.code]).toEqual([1, 1]);
       const failed = [...paid.report.payments, ...broke.report.cases];
       expect(failed.map((c) => c.status)).toEqual(['fail', 'fail', 'broken']);
-      const kept = (await markedDatabases(server)).filter((d) => !before.has(d));
+      const kept = keptDatabasesOf(paid.run.stderr + broke.run.stderr);
       try {
         const named = failed.map((c) => ('keptSchema' in c ? c.keptSchema : undefined));
-        expect(await caseSchemasIn(kept)).toEqual(named.sort());
+        expect(await caseSchemasIn(serverUrl, kept)).toEqual(named.sort());
       } finally {
-        for (const database of kept) await dropOwnedDatabase(server, database);
+        await dropKeptDatabases(serverUrl, kept);
       }
     } finally {
       rmSync(folder, { recursive: true, force: true });
-      await server.end();
     }
   });
 });

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import { BUILT_IN_IDS } from '../harness/registry/registry.ts';
 import { DEFAULT_RUN_TIMEOUT_MS, exploredInDefaultRun } from './default-run.ts';
+import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -90,6 +91,14 @@ describe('fixtures whose only bug lies on a path no scenario drives', () => {
       expect(e?.reproduced, c.id).toEqual({ failed: 2, of: 2 });
     }
     expect(run.code).toBe(1);
+    // Kept: each finding's tables, and nothing of the programs shrunk away or the replays.
+    const kept = keptDatabasesOf(run.stderr);
+    try {
+      const findings = report.cases.map((c) => ('keptSchema' in c ? c.keptSchema : undefined));
+      expect(await caseSchemasIn(serverUrl, kept)).toEqual(findings.sort());
+    } finally {
+      await dropKeptDatabases(serverUrl, kept);
+    }
   }, 300_000);
 });
 

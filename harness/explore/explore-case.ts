@@ -116,7 +116,9 @@ export async function exploreCase(
     return { ...base, status: 'fail', problems: [problem], boundary: problem };
   }
   const path = writeFinding(options.specDir, ref, e.seed, e.found.spec);
-  const replays = await replaySpec(db, ref, readFileSync(path, 'utf8'), path, settings, options.replays);
+  // The finding's own run kept its tables; a replay only counts whether it fails again.
+  const quiet = { ...settings, keepFailed: false, keepAll: false };
+  const replays = await replaySpec(db, ref, readFileSync(path, 'utf8'), path, quiet, options.replays);
   const reproduced = { failed: replays.filter((r) => r.status === 'fail').length, of: replays.length };
   const found = e.found.result;
   const checks = 'fired' in found ? found.fired.join(', ') : 'broken';

@@ -46,6 +46,22 @@ export interface ExploreProgress {
   shrinking: boolean;
 }
 
+/** Drops the tables a program's run kept (a failing or broken one's; any one's with --keep). */
+async function dropKeptTables(db: RunDatabase, result: CaseResult | undefined): Promise<void> {
+  const schema = result && 'keptSchema' in result ? result.keptSchema : undefined;
+  if (schema) await db.dropCaseSchema(schema);
+}
+
+/**
+ * The run the case will not show once `run` is in: the finding a smaller failing program replaces, the
+ * last pass a newer one replaces, a shrink's pass, a broken run. Only the shown program's tables are kept.
+ */
+function unshownBy(tally: Exploration, run: ProgramRun, shrinking: boolean): CaseResult | undefined {
+  if (run.kind === 'fail') return tally.found?.result;
+  if (run.kind === 'pass') return shrinking ? run.result : tally.lastPassed;
+  return run.kind === 'broken' ? run.result : undefined;
+}
+
 export async function explore(
   db: RunDatabase,
   ref: StrategyRef,
@@ -74,11 +90,13 @@ export async function explore(
     tally.swept += 1;
     options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking: false });
     const run = await runProgram(db, ref, program, settings, header(tally.programs));
+    await dropKeptTables(db, unshownBy(tally, run, false));
     if (run.kind === 'invalid' || run.kind === 'broken') tally[run.kind] += 1;
     else if (run.kind === 'pass') tally.lastPassed = run.result;
     else {
       // Already one operation against another: nothing smaller to shrink to.
       tally.found = { program, spec: run.spec, result: run.result, foundAt: tally.programs };
+      await dropKeptTables(db, tally.lastPassed);
       return { ...tally, ms: Math.round(performance.now() - began) };
     }
   }
@@ -89,6 +107,7 @@ export async function explore(
     else tally.programs += 1;
     options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking });
     const run: ProgramRun = await runProgram(db, ref, program, settings, header(tally.programs));
+    await dropKeptTables(db, unshownBy(tally, run, shrinking));
     if (run.kind === 'invalid' || run.kind === 'broken') {
       if (!shrinking) tally[run.kind] += 1;
       return true;
@@ -106,5 +125,7 @@ export async function explore(
     return false;
   });
   await fc.check(property, { seed: options.seed, numRuns: budget.programs, endOnFailure: false });
+  // With a finding, the last program that passed is not shown either.
+  if (tally.found) await dropKeptTables(db, tally.lastPassed);
   return { ...tally, ms: Math.round(performance.now() - began) };
 }

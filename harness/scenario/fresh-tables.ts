@@ -47,7 +47,11 @@ export async function onFreshTables(
     keep = result.keptSchema !== undefined;
     return result;
   } catch (error: unknown) {
-    if (error instanceof InvalidPermutation) throw error;
+    if (error instanceof InvalidPermutation) {
+      // An order the spec cannot take is no case: nothing of it is worth keeping.
+      keep = false;
+      throw error;
+    }
     const problem = `${stage} failed: ${oneLine(error)}`;
     return {
       ...identityOf(spec),

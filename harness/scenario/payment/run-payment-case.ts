@@ -155,7 +155,10 @@ async function onSchema(
     };
   } catch (error: unknown) {
     // Another order of a spec that cannot go on: reported as invalid by its caller, not as broken.
-    if (error instanceof InvalidPermutation) throw error;
+    if (error instanceof InvalidPermutation) {
+      keep = false;
+      throw error;
+    }
     const problem = `${stage} failed: ${oneLine(error)}`;
     return {
       ...identity,
