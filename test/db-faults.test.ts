@@ -91,6 +91,18 @@ describe('payment-db-crash (immediate shutdown while a pay is held before its co
     }
   });
 
+  it('fails for outcomes alone when the held pay had already committed: the retry is REUSED', async () => {
+    const fixture = 'test/fixtures/checks/payment-commits-before-pause.ts';
+    const { code, report } = await runEmbedded(['--scenario', 'payment-db-crash', '--strategy', fixture]);
+    expect(code).toBe(1);
+    expect(report.payments[0]).toMatchObject({
+      status: 'fail',
+      fired: ['outcomes'],
+      outcomes: { INDETERMINATE: 1, REUSED: 1 },
+      counts: { payments: 1, outbox: 1 },
+    });
+  });
+
   it('is n/a, with the reason, on a server given by URL', async () => {
     const { report } = await runJson(serverUrl, [
       '--scenario',
