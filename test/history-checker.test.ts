@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../harness/history/check-history.ts';
 import { heldAfterDisable } from '../harness/history/held-after-disable.ts';
 import type { Answer, Call, Ending, History, HistoryOperation } from '../harness/history/history.ts';
+import { HistoryRecorder } from '../harness/history/recorder.ts';
 import { syntheticHistory } from '../harness/history/synthetic-history.ts';
 
 type Op = [call: Call, invokedAt: number, completedAt: number | null, ending: Answer | 'aborted' | 'unknown'];
@@ -149,6 +150,32 @@ describe('the history checker', () => {
     expect(expire(200, 201, 0)).toBe('violation');
     expect(expire(100, 102, 0)).toBe('linearizable');
     expect(expire(100, 102, 1)).toBe('linearizable');
+  });
+
+  it('decides that a ttl passed after a wait of distinguishableWait(ttl), however the clocks fell', () => {
+    for (const slack of [0.5, 3, 40]) {
+      const offset = 1_700_000_000_000;
+      const recorder = new HistoryRecorder({ offset, slack });
+      const ttl = 300;
+      // The reserve completes at harness time 10; the wait's first reading of the database clock is as
+      // early as the mapping allows, and the harness reads the instant the wait ends as early as it may.
+      const completed = 10;
+      const waitStart = completed + offset - slack;
+      const waitEnd = waitStart + recorder.distinguishableWait(ttl) + 0.001;
+      const invoked = waitEnd - offset - slack;
+      recorder.add(reserve('k1', 'u1', 'A', ttl), { session: 's1', invokedAt: 0 }, completed, {
+        kind: 'ok',
+        answer: HELD,
+      });
+      // A design that ignored the ttl: its expire returns nothing.
+      recorder.add({ op: 'expire' }, { session: 's2', invokedAt: invoked }, invoked + 1, {
+        kind: 'ok',
+        answer: { units: 0 },
+      });
+      expect(checkHistory(recorder.history([{ sku: 'A', total: 1 }])).status, `slack ${slack}`).toBe(
+        'violation',
+      );
+    }
   });
 
   it('expires a backdated hold whatever its ttl', () => {

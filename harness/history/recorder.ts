@@ -52,6 +52,16 @@ export class HistoryRecorder {
 
   constructor(private readonly clock: ClockMapping) {}
 
+  /**
+   * How far past `ms` the database clock must move, from a reading taken after every earlier operation
+   * completed, for this history to show each later operation invoked at least `ms` after each earlier
+   * one completed: the history knows the two times to ± slack each, and the database clock is known
+   * from the harness's to ± slack, on both ends of the wait — 4 × slack in all.
+   */
+  distinguishableWait(ms: number): number {
+    return ms + 4 * this.clock.slack;
+  }
+
   /** An operation whose invocation and completion the caller measured. */
   add(call: Call, at: Invocation, completedAt: number | null, ending: Ending): void {
     const { offset, slack } = this.clock;

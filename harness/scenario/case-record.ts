@@ -170,10 +170,14 @@ export class CaseRecord {
     );
   }
 
-  /** Waiting until the database's clock has passed `ms`: a step of the case's phases. */
-  async databaseClockPasses(ms: number, run: () => Promise<void>): Promise<void> {
+  /**
+   * Waiting until the database's clock has passed `ms`, a step of the case's phases; `run` waits the
+   * longer time the history needs to tell that `ms` passed (HistoryRecorder.distinguishableWait), so a
+   * check on what time did is decided by the history, never by how the wait fell against the clocks.
+   */
+  async databaseClockPasses(ms: number, run: (waitMs: number) => Promise<void>): Promise<void> {
     this.phases.step(`database clock +${ms} ms`);
-    await run();
+    await run(this.history.distinguishableWait(ms));
   }
 
   /** The operation runs in a child process until it stops at `crashAt` and is killed there: never answered. */

@@ -29,10 +29,10 @@ export function scriptReads(
       }
     },
     databaseClockPasses: (ms) =>
-      record.databaseClockPasses(ms, async () => {
+      record.databaseClockPasses(ms, async (waitMs) => {
         const { rows } = await db.admin.query<{ at: Date }>(
           'SELECT clock_timestamp() + make_interval(secs => $1 / 1000.0) AS at',
-          [ms],
+          [waitMs],
         );
         const passAt = rows[0]?.at;
         const deadline = performance.now() + timeoutMs;
