@@ -23,6 +23,7 @@ async function runSpecOn(
   strategyId: string,
   stock: readonly StockLine[],
   lines: readonly string[],
+  clockWait?: (ms: number) => number,
 ): Promise<Map<string, StepRecord>> {
   const { strategy } = await loadStrategy(strategyId);
   const schema = await db().createCaseSchema(`steps ${strategyId}`);
@@ -39,6 +40,7 @@ async function runSpecOn(
     schema,
     strategy,
     timeoutMs: 20_000,
+    ...(clockWait ? { clockWait } : {}),
   });
   return new Map(records.map((r) => [r.step, r]));
 }
@@ -129,6 +131,20 @@ describe('WAIT', () => {
     expect(recordOf(records, 'expire').result).toEqual({ status: 'ok', value: 1 });
     expect(recordOf(records, 'short-now').result).toMatchObject({ value: 'EXPIRED' });
     expect(recordOf(records, 'long-now').result).toMatchObject({ value: 'HELD' });
+  });
+
+  it('waits as far as clockWait says: the margin a history needs is waited on the database clock too', async () => {
+    const lines = [
+      'session t1',
+      'step "hold" { RESERVE req-hold user-0001 sku-lab-01 TTL 600 }',
+      'step "later" { WAIT 100 }',
+      'step "expire" { EXPIRE }',
+      'permutation "hold" "later" "expire"',
+    ];
+    const unitsBack = (records: Map<string, StepRecord>) => recordOf(records, 'expire').result;
+    expect(unitsBack(await runSpecOn('hot-row', LAB(1), lines))).toEqual({ status: 'ok', value: 0 });
+    const widened = await runSpecOn('hot-row', LAB(1), lines, (ms) => ms + 600);
+    expect(unitsBack(widened)).toEqual({ status: 'ok', value: 1 });
   });
 });
 

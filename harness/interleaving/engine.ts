@@ -74,6 +74,11 @@ export interface EngineOptions {
   rejectInvalid?: boolean;
   /** The sessions' default_transaction_isolation (not the control connection's). */
   isolation?: IsolationLevel;
+  /**
+   * How far a step that lets the database clock pass `ms` (WAIT, a BACKDATE waited out) waits: by default
+   * `ms`; further where a history must be able to tell that `ms` passed (HistoryRecorder.distinguishableWait).
+   */
+  clockWait?: (ms: number) => number;
 }
 
 /**
@@ -271,10 +276,11 @@ class PermutationRun {
   }
 
   private start(session: Session, step: Step): Promise<Outcome> {
+    const clockWait = this.options.clockWait ?? ((ms: number) => ms);
     const waitOut = this.backdateByTime(step);
-    if (waitOut !== undefined) return databaseClockPasses(session, waitOut, this.environment);
+    if (waitOut !== undefined) return databaseClockPasses(session, clockWait(waitOut), this.environment);
     if (isStrategyStep(step)) return startStrategyStep(session, step, this.environment);
-    if ('waitMs' in step) return databaseClockPasses(session, step.waitMs, this.environment);
+    if ('waitMs' in step) return databaseClockPasses(session, clockWait(step.waitMs), this.environment);
     if ('restart' in step) {
       this.environment.nodes.restart(step.restart);
       return Promise.resolve(ok({ status: 'ok' }));

@@ -22,6 +22,7 @@ export async function driveInterleaving(
     timeoutMs: settings.timeoutMs,
     rejectInvalid,
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
+    clockWait: (ms) => on.history.distinguishableWait(ms),
   });
   const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
