@@ -12,11 +12,11 @@ import { measured, runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 
-async function runEmbedded(args: string[]): Promise<{ code: number | null; report: Report }> {
+async function runEmbedded(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   try {
     const run = await runCli(['run', '--json', '--reports', reports, ...args]);
-    return { code: run.code, report: JSON.parse(run.stdout) as Report };
+    return { code: run.code, report: JSON.parse(run.stdout) as Report, stderr: run.stderr };
   } finally {
     rmSync(reports, { recursive: true, force: true });
   }
@@ -93,8 +93,17 @@ describe('payment-db-crash (immediate shutdown while a pay is held before its co
 
   it('fails for outcomes alone when the held pay had already committed: the retry is REUSED', async () => {
     const fixture = 'test/fixtures/checks/payment-commits-before-pause.ts';
-    const { code, report } = await runEmbedded(['--scenario', 'payment-db-crash', '--strategy', fixture]);
+    const { code, report, stderr } = await runEmbedded([
+      '--scenario',
+      'payment-db-crash',
+      '--strategy',
+      fixture,
+    ]);
     expect(code).toBe(1);
+    // Its tables are on the server the crash cases run on: that server's data is kept, the run's own not.
+    const keptData = stderr.match(/^kept the embedded server's data in /gm) ?? [];
+    expect(keptData).toHaveLength(1);
+    expect(report.payments[0]?.keptSchema).toBeDefined();
     expect(report.payments[0]).toMatchObject({
       status: 'fail',
       fired: ['outcomes'],

@@ -142,15 +142,25 @@ async function openLane(open: () => Promise<RunDatabase>): Promise<CaseLane> {
   return { db: await open(), kept: false };
 }
 
-/** The run's own lane, lanes beside it on databases of their own, and one on a server of its own. */
-function caseLanes(first: CaseLane, keptLines: string[]): Lanes<CaseLane> {
+/**
+ * The run's own lane (the first of `onRunServer`), lanes beside it on databases of their own (added to
+ * `onRunServer` as they open), and one on a server of its own.
+ */
+function caseLanes(onRunServer: CaseLane[], keptLines: string[]): Lanes<CaseLane> {
+  const [first] = onRunServer;
+  if (!first) throw new Error("caseLanes needs the run's own lane");
   const close = async (lane: CaseLane) => {
     keptLines.push(...(await lane.db.close({ keep: lane.kept })));
   };
   const { beside, ownServer } = first.db;
+  const openBeside = async (open: () => Promise<RunDatabase>) => {
+    const lane = await openLane(open);
+    onRunServer.push(lane);
+    return lane;
+  };
   return {
     first,
-    open: async () => (beside ? openLane(beside) : first),
+    open: async () => (beside ? openBeside(beside) : first),
     close: async (lane) => (lane.db !== first.db ? close(lane) : undefined),
     ...(ownServer ? { own: { open: () => openLane(ownServer), close } } : {}),
   };
@@ -212,10 +222,11 @@ type WorkResult = { kind: 'case'; result: CaseResult } | { kind: 'payment'; resu
 
 /**
  * Every case, payment case and exploration of the run, DEFAULT_JOBS (or `jobs`) at a time within the
- * server's connection room, in one set of lanes (suite-work.ts).
+ * server's connection room, in one set of lanes (suite-work.ts): the run's own first, each lane opened on
+ * its server added to `onRunServer`.
  */
 async function runWork(
-  db: RunDatabase,
+  onRunServer: CaseLane[],
   options: SuiteOptions,
   settings: CaseSettings,
   room: number,
@@ -236,11 +247,11 @@ async function runWork(
   // drives take turns on it, their other work (sessions, children, waits, judging) runs side by side.
   const pool = new ClientPool(options.threads);
   try {
-    const results = await runInLanes(caseLanes({ db, kept: false }, kept), {
+    const results = await runInLanes(caseLanes(onRunServer, kept), {
       items,
       startOrder: startOrder(items),
       // A run database the suite cannot make another of (a black box has none) runs one case at a time.
-      jobs: db.beside ? (options.jobs ?? DEFAULT_JOBS) : 1,
+      jobs: onRunServer[0]?.db.beside ? (options.jobs ?? DEFAULT_JOBS) : 1,
       room,
       placement: placementOf,
       run: workRunner(options, settings, pool),
@@ -266,6 +277,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const payments: PaymentCaseResult[] = [];
   const failed = () => cases.some(failsTheRun) || payments.some(paymentFailsTheRun);
   const kept: string[] = [];
+  const onRunServer: CaseLane[] = [{ db, kept: false }];
   try {
     const environment = await readEnvironment(
       db.admin,
@@ -283,7 +295,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       timeoutMs: options.timeoutMs,
       permutations: options.permutations,
     };
-    const done = await runWork(db, options, settings, room, kept);
+    const done = await runWork(onRunServer, options, settings, room, kept);
     cases.push(...done.cases);
     payments.push(...done.payments);
     const uncovered = options.requireCoverage
@@ -295,6 +307,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     const ok = !failed() && uncovered.length === 0 && measuredAny;
     return { ok, environment, sources, cases, payments, kept, uncovered };
   } finally {
-    kept.push(...(await db.close({ keep: options.keep || failed() })));
+    // Kept where a case kept its tables: the server's data goes with the run's own database, so that is
+    // kept whenever a database beside it is. A failing run that kept nothing on this server keeps nothing.
+    kept.push(...(await db.close({ keep: options.keep || onRunServer.some((lane) => lane.kept) })));
   }
 }
