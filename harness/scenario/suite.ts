@@ -307,8 +307,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     const ok = !failed() && uncovered.length === 0 && measuredAny;
     return { ok, environment, sources, cases, payments, kept, uncovered };
   } finally {
-    // Kept where a case kept its tables: the server's data goes with the run's own database, so that is
-    // kept whenever a database beside it is. A failing run that kept nothing on this server keeps nothing.
-    kept.push(...(await db.close({ keep: options.keep || onRunServer.some((lane) => lane.kept) })));
+    // Kept where a case kept its tables. The embedded server's data goes with the run's own database, so
+    // there that is kept whenever a database beside it is; on a server given by URL each stands alone.
+    const keptHere = db.ownServer ? onRunServer.some((lane) => lane.kept) : onRunServer[0]?.kept === true;
+    kept.push(...(await db.close({ keep: options.keep || keptHere })));
   }
 }
