@@ -82,6 +82,9 @@ describe('reservebench sql', () => {
     const signalled = await terminatedWhileConnected(dataDir);
     expect(signalled.stderr).toMatch(/interrupted; stopping the kept server; the kept run stays as it is/);
     expect(signalled.stderr).not.toMatch(/dropping/);
+    // The session the stopping server ends, idle at the prompt, is no crash: the hook's exit, 128 + 15.
+    expect(signalled.stderr).not.toMatch(/Unhandled|\n\s+at /);
+    expect(signalled.code).toBe(143);
     expect(postmasterPid(dataDir)).toBeUndefined();
     expect((await cli(['sql', dataDir, '--command', 'SELECT 1 AS one'])).code).toBe(0);
 

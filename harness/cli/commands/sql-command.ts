@@ -128,6 +128,9 @@ export async function sqlCommand(args: ArgsOf<typeof OPTIONS>): Promise<number> 
       connectionString: withDatabase(url.href, database),
       application_name: 'reservebench-sql',
     });
+    // A session lost while idle at the prompt (a signal stops the kept server under it) must not throw
+    // out of the process before the exit hook has stopped that server; a statement sent later fails.
+    client.on('error', () => undefined);
     await client.connect();
     try {
       process.stderr.write(
