@@ -208,4 +208,37 @@ describe('reservebench clean, when the server a run database lives on is down', 
     expect(existsSync(stateFile)).toBe(false);
     expect(await exists()).toBe(false);
   });
+
+  it("removes a run database's entry with the embedded server it was made on (a killed yardstick)", async () => {
+    const states = join(tmp, 'reservebench-state');
+    mkdirSync(states, { recursive: true });
+    const dataDir = join(tmp, 'reservebench-pg-yardstick');
+    mkdirSync(dataDir);
+    // The killed server's port: nothing listens there any more.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as { port: number }).port;
+    probe.close();
+    await once(probe, 'close');
+    const adminUrl = `postgresql://postgres:yardstick-secret@127.0.0.1:${port}/postgres`;
+    const database = 'reservebench_20990101_000000_yardst';
+    const entry = (n: number, state: object) =>
+      writeFileSync(
+        join(states, `run-999999997-${n}.json`),
+        JSON.stringify({ pid: 999_999_997, startedAt: 'x', ...state }),
+      );
+    entry(1, { dataDir, serverUrl: adminUrl });
+    // The yardstick's run database, made on that server through its socket, by URL.
+    entry(2, { serverUrl: `${adminUrl}?host=${encodeURIComponent(dataDir)}`, database });
+
+    const cleaned = await runCli(['clean'], env);
+    expect(cleaned.code).toBe(0);
+    expect(cleaned.stdout).toContain(`removed ${dataDir}`);
+    expect(cleaned.stdout).toMatch(
+      new RegExp(`^removed database ${database} on .*\\(with its server's data directory\\)$`, 'm'),
+    );
+    expect(cleaned.stdout).not.toContain('yardstick-secret');
+    expect(readdirSync(states).filter((f) => f.startsWith('run-999999997-'))).toEqual([]);
+    expect(existsSync(dataDir)).toBe(false);
+  });
 });

@@ -73,15 +73,39 @@ async function dropDatabase(
   }
 }
 
-/** What cleaning one entry did, as its line; the entry's file goes only once nothing it names is left. */
-async function cleanEntry(file: StateFile, line: string): Promise<string> {
+/**
+ * The server a URL reaches, as its host, port and password: the entry of an embedded server's data
+ * directory and the entry of a run database made on that server by URL (the yardstick's) name the same.
+ */
+function serverKey(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const { hostname, port, password, searchParams } = new URL(url);
+    return JSON.stringify([hostname, port, password || searchParams.get('password')]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What cleaning one entry did, as its line; the entry's file goes only once nothing it names is left. A
+ * database on an embedded server whose data directory this clean removed went with the directory.
+ */
+async function cleanEntry(file: StateFile, line: string, removedServers: Set<string>): Promise<string> {
   const { state } = file;
   try {
     if (state.dataDir) {
       await stopServer(state.dataDir);
       rmSync(state.dataDir, { recursive: true, force: true });
+      const server = serverKey(state.serverUrl);
+      if (server) removedServers.add(server);
     }
     if (state.filesDir) rmSync(state.filesDir, { recursive: true, force: true });
+    const server = serverKey(state.serverUrl);
+    if (!state.dataDir && server && removedServers.has(server)) {
+      removeRunState(file.path);
+      return `removed ${line} (with its server's data directory)`;
+    }
     if (state.serverUrl && state.database) {
       const failed = await dropDatabase(state.serverUrl, state.database);
       if (failed) {
@@ -97,12 +121,14 @@ async function cleanEntry(file: StateFile, line: string): Promise<string> {
 
 /** Lines saying what was (or, with dryRun, would be) removed. */
 export async function clean(options: { dryRun: boolean }): Promise<string[]> {
-  const found = leftovers();
+  // Data directories first: a database entry on one of their servers then goes with it.
+  const found = leftovers().sort((a, b) => Number(!a.state.dataDir) - Number(!b.state.dataDir));
   if (found.length === 0) return ['nothing to clean'];
   const lines: string[] = [];
+  const removedServers = new Set<string>();
   for (const file of found) {
     const line = describe(file);
-    lines.push(options.dryRun ? `would remove ${line}` : await cleanEntry(file, line));
+    lines.push(options.dryRun ? `would remove ${line}` : await cleanEntry(file, line, removedServers));
   }
   return lines;
 }
