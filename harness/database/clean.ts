@@ -93,15 +93,14 @@ function serverKey(url: string | undefined): string | undefined {
  */
 async function cleanEntry(file: StateFile, line: string, removedServers: Set<string>): Promise<string> {
   const { state } = file;
+  const server = serverKey(state.serverUrl);
   try {
     if (state.dataDir) {
       await stopServer(state.dataDir);
       rmSync(state.dataDir, { recursive: true, force: true });
-      const server = serverKey(state.serverUrl);
       if (server) removedServers.add(server);
     }
     if (state.filesDir) rmSync(state.filesDir, { recursive: true, force: true });
-    const server = serverKey(state.serverUrl);
     if (!state.dataDir && server && removedServers.has(server)) {
       removeRunState(file.path);
       return `removed ${line} (with its server's data directory)`;

@@ -80,6 +80,11 @@ export async function explore(
     ms: 0,
   };
   const outOfTime = () => budget.ms !== undefined && performance.now() - began > budget.ms;
+  // With a finding, the last program that passed is not shown either: its tables (if kept) go.
+  const finished = async (): Promise<Exploration> => {
+    if (tally.found) await dropKeptTables(db, tally.lastPassed);
+    return { ...tally, ms: Math.round(performance.now() - began) };
+  };
   const header = (program: number) => [
     `found by reservebench explore --strategy ${ref.strategy.id} --seed ${options.seed} (program ${program})`,
     `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
@@ -96,8 +101,7 @@ export async function explore(
     else {
       // Already one operation against another: nothing smaller to shrink to.
       tally.found = { program, spec: run.spec, result: run.result, foundAt: tally.programs };
-      await dropKeptTables(db, tally.lastPassed);
-      return { ...tally, ms: Math.round(performance.now() - began) };
+      return finished();
     }
   }
   const property = fc.asyncProperty(programArbitrary(ref.strategy), async (program) => {
@@ -125,7 +129,5 @@ export async function explore(
     return false;
   });
   await fc.check(property, { seed: options.seed, numRuns: budget.programs, endOnFailure: false });
-  // With a finding, the last program that passed is not shown either.
-  if (tally.found) await dropKeptTables(db, tally.lastPassed);
-  return { ...tally, ms: Math.round(performance.now() - began) };
+  return finished();
 }

@@ -126,12 +126,14 @@ class PermutationRun {
   /** A notice arrived since try_complete_steps last began a pass. */
   private noticeArrived = false;
   private readonly environment: StepEnvironment;
+  private readonly clockWait: (ms: number) => number;
 
   constructor(
     private readonly permutation: Permutation,
     private readonly options: EngineOptions,
   ) {
     this.pollMs = options.pollMs ?? 5;
+    this.clockWait = options.clockWait ?? ((ms) => ms);
     this.emit = options.onEvent ?? (() => undefined);
     this.frame = options.frame ?? {};
     this.stepsByName = new Map(permutation.steps.map((s) => [s.name, s]));
@@ -276,11 +278,10 @@ class PermutationRun {
   }
 
   private start(session: Session, step: Step): Promise<Outcome> {
-    const clockWait = this.options.clockWait ?? ((ms: number) => ms);
     const waitOut = this.backdateByTime(step);
-    if (waitOut !== undefined) return databaseClockPasses(session, clockWait(waitOut), this.environment);
+    if (waitOut !== undefined) return databaseClockPasses(session, this.clockWait(waitOut), this.environment);
     if (isStrategyStep(step)) return startStrategyStep(session, step, this.environment);
-    if ('waitMs' in step) return databaseClockPasses(session, clockWait(step.waitMs), this.environment);
+    if ('waitMs' in step) return databaseClockPasses(session, this.clockWait(step.waitMs), this.environment);
     if ('restart' in step) {
       this.environment.nodes.restart(step.restart);
       return Promise.resolve(ok({ status: 'ok' }));
