@@ -1,6 +1,6 @@
 /** The suite only drops what it created, and the default run needs nothing but npm's embedded server. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -157,51 +157,35 @@ async function markedDatabases(server: pg.Client): Promise<string[]> {
 
 describe('a failing run against --database-url', () => {
   it("keeps each failed or broken case's tables where its result says, beside lanes included", async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'reservebench-kept-'));
+    // Judged as if it held, the control's payment case fails; two of it run at once, so one runs on a
+    // lane beside the run's own database.
+    const spec = 'test/fixtures/specs/two-workers.spec';
+    const paid = await runJson(serverUrl, [
+      '--spec',
+      spec,
+      '--strategy',
+      'payment-check-then-insert',
+      '--repeat',
+      '2',
+    ]);
+    // Its expiry never answers: the case is broken at its deadline.
+    const broke = await runJson(serverUrl, [
+      '--strategy',
+      'test/fixtures/never-answers.ts',
+      '--scenario',
+      'expiry',
+      '--timeout-ms',
+      '1000',
+    ]);
+    expect([paid.run.code, broke.run.code]).toEqual([1, 1]);
+    const failed = [...paid.report.payments, ...broke.report.cases];
+    expect(failed.map((c) => c.status)).toEqual(['fail', 'fail', 'broken']);
+    const kept = keptDatabasesOf(paid.run.stderr + broke.run.stderr);
     try {
-      // Judged as if it held, the control's payment case fails; two of it run at once, so one runs on a
-      // lane beside the run's own database.
-      const spec = join(folder, 'two-workers.spec');
-      writeFileSync(
-        spec,
-        [
-          'session w1',
-          'step "w1-pay" { PAY idem-order-1001 pay-worker-a UNTIL before-commit }',
-          'step "w1-commit" { RESUME COMMIT }',
-          'session w2',
-          'step "w2-pay" { PAY idem-order-1001 pay-worker-b }',
-          'permutation "w1-pay" "w2-pay" "w1-commit"',
-        ].join('\n'),
-      );
-      const paid = await runJson(serverUrl, [
-        '--spec',
-        spec,
-        '--strategy',
-        'payment-check-then-insert',
-        '--repeat',
-        '2',
-      ]);
-      // Its expiry never answers: the case is broken at its deadline.
-      const broke = await runJson(serverUrl, [
-        '--strategy',
-        'test/fixtures/never-answers.ts',
-        '--scenario',
-        'expiry',
-        '--timeout-ms',
-        '1000',
-      ]);
-      expect([paid.run.code, broke.run.code]).toEqual([1, 1]);
-      const failed = [...paid.report.payments, ...broke.report.cases];
-      expect(failed.map((c) => c.status)).toEqual(['fail', 'fail', 'broken']);
-      const kept = keptDatabasesOf(paid.run.stderr + broke.run.stderr);
-      try {
-        const named = failed.map((c) => ('keptSchema' in c ? c.keptSchema : undefined));
-        expect(await caseSchemasIn(serverUrl, kept)).toEqual(named.sort());
-      } finally {
-        await dropKeptDatabases(serverUrl, kept);
-      }
+      const named = failed.map((c) => ('keptSchema' in c ? c.keptSchema : undefined));
+      expect(await caseSchemasIn(serverUrl, kept)).toEqual(named.sort());
     } finally {
-      rmSync(folder, { recursive: true, force: true });
+      await dropKeptDatabases(serverUrl, kept);
     }
   });
 });

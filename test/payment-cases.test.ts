@@ -3,9 +3,6 @@
  * scenario with the seed's figures, each control is caught in its scenarios by the check it names (and
  * sits the others out), and the same control judged as if it held fails for that check.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
@@ -170,43 +167,27 @@ describe('payment cases', () => {
   });
 
   it('run --spec FILE of PAY steps runs it against the payment designs named, its report valid', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'reservebench-pay-spec-'));
-    try {
-      const file = join(folder, 'two-workers.spec');
-      writeFileSync(
-        file,
-        [
-          'session w1',
-          'step "w1-pay" { PAY idem-order-1001 pay-worker-a UNTIL before-commit }',
-          'step "w1-commit" { RESUME COMMIT }',
-          'session w2',
-          'step "w2-pay" { PAY idem-order-1001 pay-worker-b }',
-          'permutation "w1-pay" "w2-pay" "w1-commit"',
-        ].join('\n'),
-      );
-      const { run, report } = await runJson(inject('serverUrl'), [
-        '--spec',
-        file,
-        '--strategy',
-        'payment-on-conflict,payment-check-then-insert,payment-split-outbox',
-      ]);
-      // Every design is judged as if it held: the control's two payments fail the run; one without the
-      // spec's pause point sits it out.
-      expect(run.code, run.stderr).toBe(1);
-      expect(report.cases).toEqual([]);
-      expect(report.payments.map((c) => `${c.id}:${c.expect}:${c.status}`)).toEqual([
-        'two-workers/payment-on-conflict:hold:pass',
-        'two-workers/payment-check-then-insert:hold:fail',
-        'two-workers/payment-split-outbox:hold:n/a',
-      ]);
-      expect(report.payments[1]?.fired).toContain('onePaymentPerKey');
-      expect(report.payments[2]?.reason).toMatch(/pay declares no pause point before-commit/);
-      const [onConflict] = report.payments;
-      expect(onConflict?.outcomes).toEqual({ CREATED: 1, REUSED: 1 });
-      expect(onConflict?.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['w2-pay']);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    const file = 'test/fixtures/specs/two-workers.spec';
+    const { run, report } = await runJson(inject('serverUrl'), [
+      '--spec',
+      file,
+      '--strategy',
+      'payment-on-conflict,payment-check-then-insert,payment-split-outbox',
+    ]);
+    // Every design is judged as if it held: the control's two payments fail the run; one without the
+    // spec's pause point sits it out.
+    expect(run.code, run.stderr).toBe(1);
+    expect(report.cases).toEqual([]);
+    expect(report.payments.map((c) => `${c.id}:${c.expect}:${c.status}`)).toEqual([
+      'two-workers/payment-on-conflict:hold:pass',
+      'two-workers/payment-check-then-insert:hold:fail',
+      'two-workers/payment-split-outbox:hold:n/a',
+    ]);
+    expect(report.payments[1]?.fired).toContain('onePaymentPerKey');
+    expect(report.payments[2]?.reason).toMatch(/pay declares no pause point before-commit/);
+    const [onConflict] = report.payments;
+    expect(onConflict?.outcomes).toEqual({ CREATED: 1, REUSED: 1 });
+    expect(onConflict?.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['w2-pay']);
   });
 
   /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */
