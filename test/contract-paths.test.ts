@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CheckName } from '../strategies/contract.ts';
+import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -202,6 +203,44 @@ describe('confirm-expire-race in every order (--permutations all): confirm-expir
       'r-reserve r-backdate e-expire e-commit c-confirm',
     ]);
     expect(c.permutations?.filter((p) => p.status === 'pass')).toHaveLength(28);
+  });
+});
+
+describe('an order the listed one does not fail keeps its tables (--permutations all): confirm-expired', () => {
+  const ran = runBeforeAll(() => [
+    '--strategy',
+    fixture('confirm-expired'),
+    '--spec',
+    'test/fixtures/specs/confirm-before-expire.spec',
+    '--permutations',
+    'all',
+  ]);
+
+  it('the listed order passes; the first failing order is kept, named by the case, and nothing else', async () => {
+    const { run, report } = ran();
+    expect(run.code).toBe(1);
+    const c = measured(report.cases, 'confirm-before-expire/confirm-expired');
+    expect(c.status).toBe('fail');
+    const [listed, ...others] = c.permutations ?? [];
+    expect(listed).toMatchObject({
+      order: 'r-reserve r-backdate c-confirm e-expire e-commit',
+      status: 'pass',
+    });
+    expect(listed?.keptSchema).toBeUndefined();
+    const failed = others.filter((p) => p.status === 'fail');
+    expect(failed.map((p) => p.order).sort()).toEqual([
+      'r-reserve r-backdate e-expire c-confirm e-commit',
+      'r-reserve r-backdate e-expire e-commit c-confirm',
+    ]);
+    expect(c.keptSchema).toMatch(/^c\d+_/);
+    expect(others.filter((p) => p.keptSchema).map((p) => p.order)).toEqual([failed[0]?.order]);
+    expect(failed[0]?.keptSchema).toBe(c.keptSchema);
+    const kept = keptDatabasesOf(run.stderr);
+    try {
+      expect(await caseSchemasIn(serverUrl, kept)).toEqual([c.keptSchema]);
+    } finally {
+      await dropKeptDatabases(serverUrl, kept);
+    }
   });
 });
 

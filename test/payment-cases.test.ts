@@ -10,6 +10,7 @@ import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts'
 import type { SessionContext } from '../strategies/contract.ts';
 import type { PaymentRequest } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runJson } from './run-cli.ts';
 
 const { db } = useRunDatabase();
@@ -188,6 +189,35 @@ describe('payment cases', () => {
     const [onConflict] = report.payments;
     expect(onConflict?.outcomes).toEqual({ CREATED: 1, REUSED: 1 });
     expect(onConflict?.steps?.filter((s) => s.blocked).map((s) => s.step)).toEqual(['w2-pay']);
+  });
+
+  it('--permutations all of a PAY spec keeps the tables of the first order that fails where the listed one passed', async () => {
+    const serverUrl = inject('serverUrl');
+    const { run, report } = await runJson(serverUrl, [
+      '--spec',
+      'test/fixtures/specs/two-workers-in-turn.spec',
+      '--strategy',
+      'payment-check-then-insert',
+      '--permutations',
+      'all',
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    const [c] = report.payments;
+    expect(c?.status).toBe('fail');
+    const [listed, ...others] = c?.permutations ?? [];
+    expect(listed).toMatchObject({ order: 'w1-pay w1-commit w2-pay', status: 'pass' });
+    expect(listed?.keptSchema).toBeUndefined();
+    const failed = others.filter((p) => p.status === 'fail');
+    expect(failed.map((p) => p.order)).toContain('w1-pay w2-pay w1-commit');
+    expect(c?.keptSchema).toMatch(/^c\d+_/);
+    expect(others.filter((p) => p.keptSchema).map((p) => p.order)).toEqual([failed[0]?.order]);
+    expect(failed[0]?.keptSchema).toBe(c?.keptSchema);
+    const kept = keptDatabasesOf(run.stderr);
+    try {
+      expect(await caseSchemasIn(serverUrl, kept)).toEqual([c?.keptSchema]);
+    } finally {
+      await dropKeptDatabases(serverUrl, kept);
+    }
   });
 
   /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */

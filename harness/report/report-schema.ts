@@ -275,6 +275,7 @@ const permutationSchema = z.strictObject({
   blocked: z.array(z.string()),
   outcomes: outcomeCountsSchema,
   problems: z.array(z.string()).optional(),
+  keptSchema: z.string().optional().describe("the schema holding this order's tables, kept for inspection"),
 });
 
 const observedSchema = z.union([

@@ -113,6 +113,8 @@ export interface PermutationReport {
   blocked: string[];
   outcomes: OutcomeCounts;
   problems?: string[];
+  /** The schema holding this order's tables, when they were kept for inspection. */
+  keptSchema?: string;
 }
 
 /** A case that ran to its end and was judged: `pass` or `fail`, each its own variant below. */

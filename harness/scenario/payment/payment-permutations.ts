@@ -2,7 +2,8 @@
  * `run --permutations all` for a payment spec, as permutations.ts does it for a reservation interleaving:
  * every other order of the spec's steps (each session's own order kept) is a case of its own on fresh
  * tables, reported under the listed order's `permutations`; a safe design's case fails when any valid
- * order fails, and for a control only the listed order must catch it.
+ * order fails, and for a control only the listed order must catch it. The first other order that fails a
+ * case the listed order did not fail keeps its tables, as a failed listed order does.
  */
 import { InvalidPermutation } from '../../interleaving/engine.ts';
 import type { Permutation } from '../../interleaving/permutation.ts';
@@ -21,6 +22,7 @@ export function paymentPermutationReport(
     blocked: (result.steps ?? []).filter((s) => s.blocked).map((s) => s.step),
     outcomes: result.outcomes,
     ...(result.status === 'fail' || result.status === 'broken' ? { problems: result.problems ?? [] } : {}),
+    ...(result.keptSchema ? { keptSchema: result.keptSchema } : {}),
   };
 }
 
@@ -47,11 +49,13 @@ export function withPaymentPermutations(
   const valid = permutations.filter((p) => p.status !== 'invalid').length;
   const boundary = `${listed.boundary} (${valid} permutations, ${failed.length} failed, ${permutations.length - valid} invalid)`;
   if (problems.length === 0 || listed.expect === 'violate') return { ...listed, boundary, permutations };
+  const keptSchema = listed.keptSchema ?? permutations.find((p) => p.keptSchema)?.keptSchema;
   return {
     ...listed,
     status: 'fail',
     problems: [...(listed.problems ?? []), ...problems],
     boundary,
     permutations,
+    ...(keptSchema ? { keptSchema } : {}),
   };
 }

@@ -100,15 +100,17 @@ async function runPaymentSpec(
   );
   if (settings.permutations === 'listed' || result.status === 'broken') return result;
   const reports = [paymentPermutationReport(result, listed)];
-  const quiet = { ...settings, keepFailed: false, keepAll: false };
+  // As permutations.ts: only where the design should hold, one failing order's tables.
+  let keepNextFailure = settings.keepFailed && result.expect !== 'violate' && result.status !== 'fail';
   for (const permutation of others) {
-    reports.push(
-      await anotherOrder(permutation, () =>
-        onSchema(db, design, scenario, quiet, identity, (connection) =>
-          drivePaymentSpec(connection, design, scenario, { permutation, listed: false, timeoutMs }),
-        ),
+    const order = { ...settings, keepFailed: keepNextFailure, keepAll: false };
+    const report = await anotherOrder(permutation, () =>
+      onSchema(db, design, scenario, order, identity, (connection) =>
+        drivePaymentSpec(connection, design, scenario, { permutation, listed: false, timeoutMs }),
       ),
     );
+    if (report.keptSchema) keepNextFailure = false;
+    reports.push(report);
   }
   return withPaymentPermutations(result, reports);
 }
