@@ -43,6 +43,8 @@ export async function runCrashChild(designs: ChildDesigns): Promise<void> {
     application_name: order.applicationName,
     options: sessionOptions(order),
   });
+  // Idle at its pause until it is killed: a server that ends the session first must not end the child.
+  client.on('error', () => undefined);
   await client.connect();
   const pause = async (point: PausePoint): Promise<void> => {
     if (point !== order.crashAt) return;

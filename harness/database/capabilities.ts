@@ -98,6 +98,8 @@ async function probeIsolation(db: pg.ClientBase): Promise<Partial<Capabilities>>
  */
 async function probeLockView(db: pg.ClientBase, connectionString: string): Promise<true | string> {
   const other = new pg.Client({ connectionString, application_name: 'reservebench-probe' });
+  // Idle in its transaction while the probe reads: a server that ends it then must not crash the run.
+  other.on('error', () => undefined);
   try {
     await other.connect();
     await other.query('BEGIN');
