@@ -31,6 +31,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/open-model.test.ts',
   'test/postgres-minimum.test.ts',
   'test/capability-needs.test.ts',
+  'test/case-deadline.test.ts',
   'test/case-lanes.test.ts',
   'test/redact.test.ts',
   'test/source-manifest.test.ts',

@@ -53,4 +53,45 @@ describe('the last requests held back', () => {
     expect(await remaining()).toBe(TOTAL - 6);
     await admin().query('RESET search_path');
   });
+
+  it("keep a drive queued behind them waiting with its case's clock paused until its turn", async () => {
+    const ref = await loadStrategy('hot-row');
+    const schema = await db().createCaseSchema('queued_drive');
+    await admin().query(`SET search_path TO ${schema}`);
+    await ref.strategy.setup(admin(), [{ sku: SKU, total: TOTAL }]);
+    const remaining = () => ref.strategy.remaining(admin(), SKU);
+    let open: () => void = () => undefined;
+    const lastAfter = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const connection = { connectionString: db().connectionString, schema };
+    const request = (key: string) => ({ requestKey: key, user: `u-${key}`, sku: SKU, ttlMs: 60_000 });
+    const first = pool.drive({
+      strategyModuleUrl: ref.moduleUrl,
+      connection,
+      clients: [{ index: 0, requests: [request('a-1'), request('a-2')] }],
+      nodes: 1,
+      lastAfter,
+      timeoutMs: 30_000,
+    });
+    while ((await remaining()) > TOTAL - 1) await nextLook(5);
+    const clock: string[] = [];
+    const queued = pool.drive({
+      strategyModuleUrl: ref.moduleUrl,
+      connection,
+      clients: [{ index: 0, requests: [request('b-1')] }],
+      nodes: 1,
+      timeoutMs: 30_000,
+      queueClock: { pause: () => clock.push('pause'), resume: () => clock.push('resume') },
+    });
+    // The first drive is held at its gate: the second has not started, and its clock is stopped.
+    expect(await remaining()).toBe(TOTAL - 1);
+    expect(clock).toEqual(['pause']);
+    open();
+    await first;
+    const answered = await queued;
+    expect(answered.flatMap((c) => c.results.map((r) => r.outcome))).toEqual(['HELD']);
+    expect(clock).toEqual(['pause', 'resume']);
+    await admin().query('RESET search_path');
+  });
 });

@@ -28,6 +28,14 @@ export interface DriveOptions {
    */
   lastAfter?: Promise<unknown>;
   timeoutMs: number;
+  /** Paused while this drive waits for the drive before it to end (the case's deadline, case-deadline.ts). */
+  queueClock?: QueueClock;
+}
+
+/** A clock that must not run while a drive waits for its turn: that time is another drive's. */
+export interface QueueClock {
+  pause(): void;
+  resume(): void;
 }
 
 /**
@@ -60,7 +68,11 @@ export class ClientPool implements ClientDriver {
 
   /** Runs every client once to the end, after any drive already under way; ordered by client index. */
   drive(options: DriveOptions): Promise<ClientResult[]> {
-    const driven = this.turn.then(() => this.driveNow(options));
+    options.queueClock?.pause();
+    const driven = this.turn.then(() => {
+      options.queueClock?.resume();
+      return this.driveNow(options);
+    });
     this.turn = driven.catch(() => undefined);
     return driven;
   }

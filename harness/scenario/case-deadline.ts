@@ -1,37 +1,84 @@
 /**
  * The deadline of a whole case: a phase that never answers makes the case stuck, reported in one line,
- * instead of holding the run.
+ * instead of holding the run. Its clock stops while the case's clients wait for their turn on the shared
+ * worker threads (ClientPool): that time is another drive's, and how much of it there is depends on what
+ * runs beside the case and on the machine's speed, not on the design.
  */
 import type { RunDatabase } from '../database/database.ts';
 
 /** How many barrier timeouts a whole case may take before it is stuck (a phase that never answers). */
 const CASE_DEADLINE_BARRIERS = 5;
 
-class CaseDeadline extends Error {
+class CaseDeadlineExceeded extends Error {
   constructor(ms: number) {
     super(`did not finish within ${ms / 1000} s: an operation never answered`);
   }
 }
 
+/** A case's deadline clock: `pause` and `resume` nest, and it runs only while nothing holds it paused. */
+export class CaseDeadline {
+  /** Rejects once the case has had its time. */
+  readonly expired: Promise<never>;
+  private readonly ms: number;
+  private remainingMs: number;
+  private runningSince = 0;
+  private pauses = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private expire: (error: Error) => void = () => undefined;
+
+  constructor(timeoutMs: number) {
+    this.ms = CASE_DEADLINE_BARRIERS * timeoutMs;
+    this.remainingMs = this.ms;
+    this.expired = new Promise<never>((_, reject) => {
+      this.expire = reject;
+    });
+    // Only a race reads it; a case that finished in time leaves it unread.
+    this.expired.catch(() => undefined);
+    this.run();
+  }
+
+  pause(): void {
+    this.pauses += 1;
+    if (this.pauses > 1 || this.stopped) return;
+    clearTimeout(this.timer);
+    this.remainingMs -= performance.now() - this.runningSince;
+  }
+
+  resume(): void {
+    this.pauses = Math.max(0, this.pauses - 1);
+    if (this.pauses === 0 && !this.stopped) this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private run(): void {
+    this.runningSince = performance.now();
+    this.timer = setTimeout(
+      () => this.expire(new CaseDeadlineExceeded(this.ms)),
+      Math.max(0, this.remainingMs),
+    );
+  }
+}
+
 /**
- * The case's work, or a one-line failure once its deadline (a few barrier timeouts of `timeoutMs`) has
- * passed. Whatever still runs is cut off: every other backend on the run database (only this case's
- * sessions are there) is terminated, so its locks go and the case's schema can be dropped.
+ * The case's work, or a one-line failure once its deadline (a few barrier timeouts of `timeoutMs`, not
+ * counting the waits for the worker threads) has passed. Whatever still runs is cut off: every other
+ * backend on the run database (only this case's sessions are there) is terminated, so its locks go and the
+ * case's schema can be dropped.
  */
 export async function withinCaseDeadline<T>(
   work: Promise<T>,
-  timeoutMs: number,
+  deadline: CaseDeadline,
   db: RunDatabase,
 ): Promise<T> {
-  const ms = CASE_DEADLINE_BARRIERS * timeoutMs;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CaseDeadline(ms)), ms);
-  });
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([work, deadline.expired]);
   } catch (error: unknown) {
-    if (error instanceof CaseDeadline) {
+    if (error instanceof CaseDeadlineExceeded) {
       await db.admin
         .query(
           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
@@ -40,6 +87,6 @@ export async function withinCaseDeadline<T>(
     }
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.stop();
   }
 }

@@ -6,6 +6,7 @@ import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { HistoryRecorder } from '../history/recorder.ts';
 import type { BlackBox } from './black-box.ts';
+import type { CaseDeadline } from './case-deadline.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface CaseSpec {
@@ -44,6 +45,8 @@ export interface CaseOnSchema {
   schema: string;
   /** Every operation the case drives, with its times and answer (the `linearizable` check's input). */
   history: HistoryRecorder;
+  /** The case's deadline; its drives pause it while they wait for the worker threads. */
+  deadline: CaseDeadline;
 }
 
 /**

@@ -38,6 +38,7 @@ export async function driveClients(
       clients,
       nodes: spec.params.nodes,
       timeoutMs: settings.timeoutMs,
+      queueClock: on.deadline,
       ...(holdAt ? { holdAt } : {}),
     });
     return answered.flatMap((c) => c.results);

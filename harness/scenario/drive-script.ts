@@ -31,6 +31,7 @@ export async function driveScript(
     params: spec.params,
     connection,
     timeoutMs: settings.timeoutMs,
+    deadline: on.deadline,
     sessions: new ScriptSessions(connection),
     record,
   });

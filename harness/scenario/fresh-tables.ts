@@ -8,7 +8,7 @@ import { oneLine } from '../errors.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../history/recorder.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
-import { withinCaseDeadline } from './case-deadline.ts';
+import { CaseDeadline, withinCaseDeadline } from './case-deadline.ts';
 import { type CaseOnSchema, type CaseSettings, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import { measureCase } from './measure.ts';
@@ -39,8 +39,9 @@ export async function onFreshTables(
     stage = 'driving the clients';
     // TTL and expiry are judged on the database's clock; a black box's clock is its own.
     const clock = spec.blackBox ? UNMEASURED_CLOCK : await measureClockMapping(db.admin);
-    const on = { spec, settings, db, schema, history: new HistoryRecorder(clock) };
-    const driven = await withinCaseDeadline(drive(on), settings.timeoutMs, db);
+    const deadline = new CaseDeadline(settings.timeoutMs);
+    const on = { spec, settings, db, schema, history: new HistoryRecorder(clock), deadline };
+    const driven = await withinCaseDeadline(drive(on), deadline, db);
     const result = await measureCase(on, driven, judgeBlocking, (next) => {
       stage = next;
     });

@@ -37,7 +37,7 @@ async function reserveOnSession(
 }
 
 export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'reserve' | 'reserveOn'> {
-  const { pool, ref, params, connection, timeoutMs, record } = scope;
+  const { pool, ref, params, connection, timeoutMs, record, deadline } = scope;
   return {
     reserve(requests, nodeOf, options) {
       const rollbackAt = options?.rollbackAt;
@@ -54,6 +54,7 @@ export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'res
           clients,
           nodes: params.nodes,
           timeoutMs,
+          queueClock: deadline,
           ...(options?.lastAfter ? { lastAfter: options.lastAfter } : {}),
         });
         return answered.flatMap((c) => c.results);

@@ -5,7 +5,7 @@
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
-import type { ClientDriver } from '../driver/client-pool.ts';
+import type { ClientDriver, QueueClock } from '../driver/client-pool.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
 import type { CaseRecord } from './case-record.ts';
 import type { ScenarioParams } from './scenario.ts';
@@ -20,6 +20,8 @@ export interface ScriptScope {
   connection: CaseConnection;
   /** How long any wait of the scenario may take. */
   timeoutMs: number;
+  /** The case's deadline, paused while the scenario's clients wait for the worker threads. */
+  deadline: QueueClock;
   sessions: ScriptSessions;
   record: CaseRecord;
 }

@@ -32,7 +32,7 @@ import {
 } from '../../verdict/payment-verdict.ts';
 import { NO_RESTART } from '../applicability.ts';
 import { refusedNeed } from '../capability-needs.ts';
-import { withinCaseDeadline } from '../case-deadline.ts';
+import { CaseDeadline, withinCaseDeadline } from '../case-deadline.ts';
 import type { CaseSettings } from '../case-spec.ts';
 import { anotherOrder, paymentPermutationReport, withPaymentPermutations } from './payment-permutations.ts';
 import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
@@ -132,7 +132,7 @@ async function onSchema(
     await design.setup(db.admin);
     stage = 'driving the payments';
     const connection = { connectionString: db.connectionString, schema };
-    const driven = await withinCaseDeadline(drive(connection), settings.timeoutMs, db);
+    const driven = await withinCaseDeadline(drive(connection), new CaseDeadline(settings.timeoutMs), db);
     stage = 'the final read';
     const { answers } = driven;
     const readFrom = harnessNow();
