@@ -38,13 +38,26 @@ describe('CaseDeadline', () => {
     const seen = watch(deadline);
     await vi.advanceTimersByTimeAsync(CASE_MS - 1000);
     deadline.pause();
-    await vi.advanceTimersByTimeAsync(10 * CASE_MS);
+    await vi.advanceTimersByTimeAsync(5 * CASE_MS);
     expect(seen.expired).toBe(false);
     deadline.resume();
     await vi.advanceTimersByTimeAsync(999);
     expect(seen.expired).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(seen.expired).toBe(true);
+  });
+
+  it('expires after ten of its deadlines in all, however long it was paused (a drive ahead that never ends)', async () => {
+    const deadline = new CaseDeadline(TIMEOUT_MS);
+    let reason = '';
+    deadline.expired.catch((error: unknown) => {
+      reason = String(error);
+    });
+    deadline.pause();
+    await vi.advanceTimersByTimeAsync(10 * CASE_MS - 1);
+    expect(reason).toBe('');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reason).toMatch(/did not finish within 50 s with its waits for the worker threads/);
   });
 
   it('stays paused until every pause is resumed, and never expires once stopped', async () => {
@@ -59,7 +72,7 @@ describe('CaseDeadline', () => {
     deadline.stop();
     deadline.pause();
     deadline.resume();
-    await vi.advanceTimersByTimeAsync(2 * CASE_MS);
+    await vi.advanceTimersByTimeAsync(20 * CASE_MS);
     expect(seen.expired).toBe(false);
   });
 });

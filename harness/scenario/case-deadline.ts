@@ -8,12 +8,13 @@ import type { RunDatabase } from '../database/database.ts';
 
 /** How many barrier timeouts a whole case may take before it is stuck (a phase that never answers). */
 const CASE_DEADLINE_BARRIERS = 5;
+/**
+ * How many of its deadlines a case may take in all, its waits for the worker threads included: a drive
+ * ahead that never ends (a worker stuck in a connect) must not hang every case behind it, and the run.
+ */
+const WALL_CLOCK_DEADLINES = 10;
 
-class CaseDeadlineExceeded extends Error {
-  constructor(ms: number) {
-    super(`did not finish within ${ms / 1000} s: an operation never answered`);
-  }
-}
+class CaseDeadlineExceeded extends Error {}
 
 /** A case's deadline clock: `pause` and `resume` nest, and it runs only while nothing holds it paused. */
 export class CaseDeadline {
@@ -25,6 +26,7 @@ export class CaseDeadline {
   private pauses = 0;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly wallClock: NodeJS.Timeout;
   private expire: (error: Error) => void = () => undefined;
 
   constructor(timeoutMs: number) {
@@ -35,6 +37,11 @@ export class CaseDeadline {
     });
     // Only a race reads it; a case that finished in time leaves it unread.
     this.expired.catch(() => undefined);
+    const allMs = WALL_CLOCK_DEADLINES * this.ms;
+    this.wallClock = setTimeout(() => {
+      const waits = 'with its waits for the worker threads';
+      this.expire(new CaseDeadlineExceeded(`did not finish within ${allMs / 1000} s ${waits}`));
+    }, allMs);
     this.run();
   }
 
@@ -53,12 +60,14 @@ export class CaseDeadline {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.wallClock);
   }
 
   private run(): void {
     this.runningSince = performance.now();
+    const stuck = `did not finish within ${this.ms / 1000} s: an operation never answered`;
     this.timer = setTimeout(
-      () => this.expire(new CaseDeadlineExceeded(this.ms)),
+      () => this.expire(new CaseDeadlineExceeded(stuck)),
       Math.max(0, this.remainingMs),
     );
   }
@@ -66,7 +75,7 @@ export class CaseDeadline {
 
 /**
  * The case's work, or a one-line failure once its deadline (a few barrier timeouts of `timeoutMs`, not
- * counting the waits for the worker threads) has passed. Whatever still runs is cut off: every other
+ * counting the waits for the worker threads, and ten times that in all) has passed. Whatever still runs is cut off: every other
  * backend on the run database (only this case's sessions are there) is terminated, so its locks go and the
  * case's schema can be dropped.
  */
