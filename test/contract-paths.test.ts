@@ -203,6 +203,11 @@ describe('confirm-expire-race in every order (--permutations all): confirm-expir
       'r-reserve r-backdate e-expire e-commit c-confirm',
     ]);
     expect(c.permutations?.filter((p) => p.status === 'pass')).toHaveLength(28);
+    // The listed order failed and keeps its tables: no other order keeps any.
+    expect(c.permutations?.filter((p) => p.keptSchema).map((p) => p.order)).toEqual([
+      'r-reserve r-backdate e-expire c-confirm e-commit',
+    ]);
+    expect(c.permutations?.[0]?.keptSchema).toBe(c.keptSchema);
   });
 });
 

@@ -110,7 +110,7 @@ export async function runInterleaving(
   if (settings.permutations === 'listed' || result.status === 'broken') return result;
   const others: PermutationReport[] = [];
   // A failing order fails the case only where the design should hold; one failing order's tables show it.
-  let keepNextFailure = settings.keepFailed && result.expect !== 'violate' && result.status === 'pass';
+  let keepNextFailure = settings.keepFailed && result.expect === 'hold' && result.status === 'pass';
   for (const permutation of all) {
     if (orderOf(permutation) === orderOf(listed)) continue;
     const report = await permutationReport(db, spec, settings, permutation, keepNextFailure);

@@ -101,7 +101,7 @@ async function runPaymentSpec(
   if (settings.permutations === 'listed' || result.status === 'broken') return result;
   const reports = [paymentPermutationReport(result, listed)];
   // As permutations.ts: only where the design should hold, one failing order's tables.
-  let keepNextFailure = settings.keepFailed && result.expect !== 'violate' && result.status === 'pass';
+  let keepNextFailure = settings.keepFailed && result.expect === 'hold' && result.status === 'pass';
   for (const permutation of others) {
     const order = { ...settings, keepFailed: keepNextFailure, keepAll: false };
     const report = await anotherOrder(permutation, () =>
