@@ -4,13 +4,14 @@
  * What the run could and could not do is summed up for the report (`target`).
  */
 import { availableParallelism } from 'node:os';
+import type { ScenarioOverrides } from '../contract/case-settings.ts';
 import type { Environment } from '../database/environment.ts';
 import { clientVersions, gitCommit } from '../database/environment.ts';
 import type { Report } from '../report/report-schema.ts';
 import { runCase } from '../scenario/run-case.ts';
 import { runSources } from '../scenario/run-sources.ts';
 import type { Scenario } from '../scenario/scenario.ts';
-import { paramsFor, type ScenarioOverrides, type SuiteResult } from '../scenario/suite.ts';
+import { paramsFor, type SuiteResult } from '../scenario/suite.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
 import { BlackBoxDriver } from './black-box-driver.ts';

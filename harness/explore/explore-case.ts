@@ -9,10 +9,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
 import { caseNeeds, refusedNeed } from '../scenario/capability-needs.ts';
-import type { CaseSettings } from '../scenario/case-spec.ts';
 import type {
   BrokenCase,
   CaseResult,

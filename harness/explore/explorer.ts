@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
-import type { CaseSettings } from '../scenario/case-spec.ts';
 import type { CaseResult, ExplorationSummary } from '../verdict/case-result.ts';
 import type { Program } from './program.ts';
 import { programArbitrary } from './program-arbitrary.ts';

@@ -1,8 +1,8 @@
 /** A finding's spec, run again from its file: it must fail on every replay to be reported as found. */
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { CaseSettings } from '../scenario/case-spec.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
 import type { CaseResult } from '../verdict/case-result.ts';

@@ -5,10 +5,10 @@
  * judged as if it claimed to hold, whatever it claims: a program that fails is a finding.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { CaseSettings } from '../scenario/case-spec.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
 import type { InterleavingScenario } from '../scenario/scenario.ts';

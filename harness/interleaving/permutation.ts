@@ -38,6 +38,23 @@ export interface NodeRef {
   of: number;
 }
 
+/**
+ * A step a contract's verb wrote (harness/interleaving/spec-verbs.ts): a call of the design the run
+ * drives, with what the engine reads of every such step; each contract's own fields ride beside these.
+ */
+export interface ContractStep extends StepBase {
+  /** The contract whose verbs wrote the step, and run it. */
+  contract: string;
+  /** The verb, upper case (RESERVE, PAY, …). */
+  verb: string;
+  /** The request the step serves (a reserve's request key, a pay's idempotency key), for its record. */
+  requestKey?: string;
+  /** Where the call stops, transaction open, until a RESUME step of its session. */
+  until?: string;
+  /** `ON <i>/<n>`: the node its operation runs on. */
+  on?: NodeRef;
+}
+
 export type Step =
   /** Raw SQL on the session's connection. */
   | (StepBase & { sql: string })

@@ -29,25 +29,17 @@ import { PAYMENT_PAUSE_POINTS, type PaymentPausePoint } from '../../strategies/p
 import { LIFECYCLE_STEPS, type LifecycleStep, type NodeRef, type Step } from './permutation.ts';
 import { paymentRequest } from './seed-payment.ts';
 import type { Fail, Token } from './spec-tokens.ts';
+import {
+  type StepWords as Body,
+  failIfOn,
+  nodeRef,
+  onlyArgument,
+  pausePointOf,
+  type Word,
+  wholeMs,
+} from './spec-words.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
-
-/** A word of a step body, with its offset in the source. */
-interface Word {
-  text: string;
-  at: number;
-}
-
-/** Where the step's words end: a missing word is reported there. */
-interface Body {
-  name: string;
-  session: string;
-  words: Word[];
-  end: number;
-  fail: Fail;
-  /** The step's `ON <i>/<n>`, taken off the end of `words`. */
-  on?: NodeRef;
-}
 
 /** Verbs whose operation gets a session context, and with it a node. */
 const ON_A_NODE = new Set(['RESERVE', 'CONFIRM', 'RELEASE', 'EXPIRE', 'DISABLE']);
@@ -111,39 +103,6 @@ function trailingNode(words: Word[], verb: string, fail: Fail): NodeRef | undefi
   return nodeRef(value, 'ON', fail);
 }
 
-/** `i/n`: node i of n, 1 ≤ i ≤ n. */
-function nodeRef(value: Word, keyword: string, fail: Fail): NodeRef {
-  const [, i, n] = /^([0-9]+)\/([0-9]+)$/.exec(value.text) ?? [];
-  const node = Number(i);
-  const of = Number(n);
-  if (!i || !Number.isSafeInteger(node) || !Number.isSafeInteger(of) || node < 1 || node > of)
-    fail(value.at, `${keyword} needs <i>/<n>, node i of n counted from 1, got "${value.text}"`);
-  return { node, of };
-}
-
-/** A whole number of milliseconds, at least 1. */
-function wholeMs(value: Word, keyword: string, fail: Fail): number {
-  const ms = Number(value.text);
-  if (!/^[0-9]+$/.test(value.text) || !Number.isSafeInteger(ms) || ms < 1)
-    fail(value.at, `${keyword} must be a whole number of milliseconds, got "${value.text}"`);
-  return ms;
-}
-
-/** The verb's one argument; nothing after it. */
-function onlyArgument(body: Body, what: string): Word {
-  const { words, end } = body;
-  const fail: Fail = body.fail;
-  const [verb, value, extra] = words;
-  if (!value) fail(end, `${verb?.text} needs ${what}`);
-  if (extra) fail(extra.at, `unexpected "${extra.text}" after ${verb?.text} ${value.text}`);
-  return value;
-}
-
-/** ON given before the step's other words: it must come last. */
-function failIfOn(word: Word, fail: Fail): void {
-  if (word.text.toUpperCase() === 'ON') fail(word.at, 'ON <i>/<n> comes last in the step');
-}
-
 /** RESUME COMMIT / RESUME ROLLBACK / RESUME KILL. */
 function resumeStep(body: Body): Step {
   const { words, end } = body;
@@ -183,7 +142,7 @@ function lifecycleStep(operation: LifecycleStep, body: Body): Step {
     if (option.text.toUpperCase() !== 'UNTIL' || operation === 'backdate')
       fail(option.at, `unexpected "${option.text}" in ${verb?.text}`);
     if (!value) fail(option.at, 'UNTIL needs a pause point');
-    until = pausePoint(value, fail);
+    until = pausePointOf(value, PAUSE_POINTS, fail);
     if (extra) {
       failIfOn(extra, fail);
       fail(extra.at, `unexpected "${extra.text}" after UNTIL ${value.text}`);
@@ -222,7 +181,7 @@ function reserveStep(body: Body): Step {
     if ((keyword === 'TTL' ? ttlMs : until) !== undefined) fail(option.at, `${keyword} is given twice`);
     if (!value) fail(option.at, `${keyword} needs a value`);
     if (keyword === 'TTL') ttlMs = wholeMs(value, 'TTL', fail);
-    else until = pausePoint(value, fail);
+    else until = pausePointOf(value, PAUSE_POINTS, fail);
   }
   return {
     name,
@@ -253,7 +212,7 @@ function payStep(body: Body): Step {
     if ((keyword === 'AMOUNT' ? amount : until) !== undefined) fail(option.at, `${keyword} is given twice`);
     if (!value) fail(option.at, `${keyword} needs a value`);
     if (keyword === 'AMOUNT') amount = minorUnits(value, fail);
-    else until = paymentPausePoint(value, fail);
+    else until = pausePointOf(value, PAYMENT_PAUSE_POINTS, fail, 'PAY has no pause point');
   }
   return {
     name,
@@ -269,19 +228,4 @@ function minorUnits(value: Word, fail: Fail): number {
   if (!/^[0-9]+$/.test(value.text) || !Number.isSafeInteger(amount) || amount < 1)
     fail(value.at, `AMOUNT must be a whole number of minor units, at least 1, got "${value.text}"`);
   return amount;
-}
-
-function paymentPausePoint(value: Word, fail: Fail): PaymentPausePoint {
-  if (!(PAYMENT_PAUSE_POINTS as readonly string[]).includes(value.text))
-    fail(
-      value.at,
-      `PAY has no pause point "${value.text}"; choose one of: ${PAYMENT_PAUSE_POINTS.join(', ')}`,
-    );
-  return value.text as PaymentPausePoint;
-}
-
-function pausePoint(value: Word, fail: Fail): PausePoint {
-  if (!(PAUSE_POINTS as readonly string[]).includes(value.text))
-    fail(value.at, `unknown pause point "${value.text}"; choose one of: ${PAUSE_POINTS.join(', ')}`);
-  return value.text as PausePoint;
 }

@@ -12,7 +12,6 @@ import { commitsLine } from '../database/durability.ts';
 import type { SuiteResult } from '../scenario/suite.ts';
 import { failsTheRun } from '../verdict/case-result.ts';
 import { coverageRows } from '../verdict/coverage.ts';
-import { paymentFailsTheRun } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
 import { writeHtmlReport } from './html-report.ts';
@@ -215,7 +214,7 @@ function failureLines(failed: Report['cases']): string[] {
 
 export function renderMarkdown(report: Report): string {
   const failed = report.cases.filter(failsTheRun);
-  const paymentsFailed = report.payments.filter(paymentFailsTheRun).length;
+  const paymentsFailed = report.payments.filter(failsTheRun).length;
   return [
     ...headLines(report, failed.length + paymentsFailed),
     ...boundaryLines(report),

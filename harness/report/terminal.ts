@@ -6,7 +6,6 @@
 
 import { commitsLine } from '../database/durability.ts';
 import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
-import { paymentMeasured } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { renderBoxTable } from './box-table.ts';
 import { paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
@@ -164,7 +163,7 @@ export function renderTerminal(report: Report): string {
       : []),
     report.ok
       ? 'ok: every case met its expectation'
-      : !report.cases.some(isMeasured) && !report.payments.some(paymentMeasured)
+      : !report.cases.some(isMeasured) && !report.payments.some(isMeasured)
         ? report.target
           ? 'NOT ok: no case ran against the target (exit 1)'
           : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'

@@ -3,6 +3,7 @@
  * and who the case is in its result.
  */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { HistoryRecorder } from '../history/recorder.ts';
 import type { BlackBox } from './black-box.ts';
@@ -21,20 +22,6 @@ export interface CaseSpec {
    * over its API, and scenarios that need more than the API are n/a.
    */
   blackBox?: BlackBox;
-}
-
-export interface CaseSettings {
-  /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
-  keepFailed: boolean;
-  /** `run --keep`: keep every case's schema, passing ones too. */
-  keepAll?: boolean;
-  /** How long any session may wait at a barrier or stay blocked before the case is declared stuck. */
-  timeoutMs: number;
-  /**
-   * Interleavings: `listed` runs the permutation the spec lists; `all` also runs every other order of the
-   * steps that keeps each session's own order, each on fresh tables, and reports each one.
-   */
-  permutations: 'listed' | 'all';
 }
 
 /** A case on a schema of its own in the run database: what every driver works on. */

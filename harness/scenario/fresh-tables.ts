@@ -3,13 +3,15 @@
  * stock, the drive within the case's deadline, then the measuring and judging. A failure at any stage
  * makes the case broken, naming the stage; the schema is dropped unless it is kept for inspection.
  */
+
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { oneLine } from '../errors.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../history/recorder.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { CaseDeadline, withinCaseDeadline } from './case-deadline.ts';
-import { type CaseOnSchema, type CaseSettings, type CaseSpec, identityOf } from './case-spec.ts';
+import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import { measureCase } from './measure.ts';
 

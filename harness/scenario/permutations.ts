@@ -4,13 +4,15 @@
  * tables and reported; the case fails when any valid order fails. Kept for inspection, as a failed listed
  * order's are: the tables of the first other order that failed a case the listed order did not fail.
  */
+
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { allPermutations } from '../interleaving/all-permutations.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { CaseResult, PermutationReport } from '../verdict/case-result.ts';
-import type { CaseSettings, CaseSpec } from './case-spec.ts';
+import type { CaseSpec } from './case-spec.ts';
 import { driveInterleaving } from './drive-interleaving.ts';
 import { onFreshTables } from './fresh-tables.ts';
 import type { InterleavingScenario } from './scenario.ts';

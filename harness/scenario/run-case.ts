@@ -3,11 +3,13 @@
  * its kind (clients, a script, an interleaving), audited in one snapshot and judged against the
  * strategy's expectation.
  */
+
+import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientDriver } from '../driver/client-pool.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { notApplicable } from './applicability.ts';
-import type { CaseSettings, CaseSpec } from './case-spec.ts';
+import type { CaseSpec } from './case-spec.ts';
 import { driveClients } from './drive-clients.ts';
 import { driveScript } from './drive-script.ts';
 import { onFreshTables } from './fresh-tables.ts';

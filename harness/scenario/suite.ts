@@ -1,5 +1,6 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
+import type { CaseSettings, ScenarioOverrides } from '../contract/case-settings.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import type { Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
@@ -12,25 +13,15 @@ import type { SourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
-import {
-  type PaymentCaseResult,
-  paymentFailsTheRun,
-  paymentMeasured,
-} from '../verdict/payment-case-result.ts';
+import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
 import { type Lanes, runInLanes } from './case-lanes.ts';
-import type { CaseSettings, CaseSpec } from './case-spec.ts';
+import type { CaseSpec } from './case-spec.ts';
 import type { PaymentScenario } from './payment/payment-scenario.ts';
 import { runPaymentCase } from './payment/run-payment-case.ts';
 import { runCase } from './run-case.ts';
 import { runSources } from './run-sources.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 import { paymentItems, placementOf, type SuiteItem, startOrder } from './suite-work.ts';
-
-export interface ScenarioOverrides {
-  clients?: number;
-  /** Replaces the total of the scenario's first sku. */
-  stock?: number;
-}
 
 export interface SuiteOptions {
   strategies: StrategyRef[];
@@ -205,7 +196,7 @@ function workRunner(options: SuiteOptions, settings: CaseSettings, pool: ClientP
       const result = await runPaymentCase(lane.db, ref, scenario, settings, repetition);
       return {
         kind: 'payment',
-        result: await settleKeptTables(result, paymentFailsTheRun(result), lane, settings),
+        result: await settleKeptTables(result, failsTheRun(result), lane, settings),
       };
     }
     const result: CaseResult =
@@ -275,7 +266,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   });
   const cases: CaseResult[] = [];
   const payments: PaymentCaseResult[] = [];
-  const failed = () => cases.some(failsTheRun) || payments.some(paymentFailsTheRun);
+  const failed = () => cases.some(failsTheRun) || payments.some(failsTheRun);
   const kept: string[] = [];
   const onRunServer: CaseLane[] = [{ db, kept: false }];
   try {
@@ -302,7 +293,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
       : [];
     // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
-    const measuredAny = cases.some(isMeasured) || payments.some(paymentMeasured);
+    const measuredAny = cases.some(isMeasured) || payments.some(isMeasured);
     const sources = runSources(options.strategies, options.scenarios, options.payments);
     const ok = !failed() && uncovered.length === 0 && measuredAny;
     return { ok, environment, sources, cases, payments, kept, uncovered };

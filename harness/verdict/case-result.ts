@@ -194,11 +194,34 @@ export interface BrokenCase extends CaseIdentity {
 /** Discriminated by `status`, one value per variant: pass, fail, n/a, broken. */
 export type CaseResult = PassedCase | FailedCase | SkippedCase | BrokenCase;
 
-export function isMeasured(c: CaseResult): c is MeasuredCase {
+/** What every contract's case result says, whatever else it holds: what the suite, reports and JUnit read. */
+export interface CaseResultBase {
+  id: string;
+  scenario: string;
+  /** The design the case ran. */
+  strategy: string;
+  /** `measure`: a level outside the design's claimed isolation levels; reported, never failing the run. */
+  expect: Expectation | 'measure';
+  status: 'pass' | 'fail' | 'n/a' | 'broken';
+  outcomes: OutcomeCounts;
+  /** One line on what the case showed. */
+  boundary: string;
+  /** Why a case failed or broke. */
+  problems?: string[];
+  /** Why a case is n/a. */
+  reason?: string;
+  /** The schema holding the case's tables when they were kept for inspection. */
+  keptSchema?: string;
+  /** Wall time of the whole case in ms, set by the suite. */
+  durationMs?: number;
+}
+
+/** A case that ran to its end and was judged. */
+export function isMeasured<C extends CaseResultBase>(c: C): c is Extract<C, { status: 'pass' | 'fail' }> {
   return c.status === 'pass' || c.status === 'fail';
 }
 
 /** A case that makes the run fail: it missed an expectation, or could not be measured at all. */
-export function failsTheRun(c: CaseResult): boolean {
+export function failsTheRun(c: CaseResultBase): boolean {
   return (c.status === 'fail' || c.status === 'broken') && c.expect !== 'measure';
 }

@@ -32,13 +32,3 @@ export interface PaymentCaseResult {
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
 }
-
-/** A payment case that makes the run fail: it missed its expectation, or could not be measured. */
-export function paymentFailsTheRun(c: PaymentCaseResult): boolean {
-  return c.status === 'fail' || c.status === 'broken';
-}
-
-/** A payment case that ran to its end and was judged. */
-export function paymentMeasured(c: PaymentCaseResult): boolean {
-  return c.status === 'pass' || c.status === 'fail';
-}

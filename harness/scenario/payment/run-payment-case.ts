@@ -7,6 +7,7 @@
  * broken, naming the stage.
  */
 import type { PaymentAudit, PaymentDesign } from '../../../strategies/payment/contract.ts';
+import type { CaseSettings } from '../../contract/case-settings.ts';
 import type { RunDatabase } from '../../database/database.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { oneLine } from '../../errors.ts';
@@ -33,7 +34,6 @@ import {
 import { NO_RESTART } from '../applicability.ts';
 import { refusedNeed } from '../capability-needs.ts';
 import { CaseDeadline, withinCaseDeadline } from '../case-deadline.ts';
-import type { CaseSettings } from '../case-spec.ts';
 import { anotherOrder, paymentPermutationReport, withPaymentPermutations } from './payment-permutations.ts';
 import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
 import { drivePaymentScript } from './payment-script-drive.ts';

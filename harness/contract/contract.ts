@@ -1,0 +1,173 @@
+/**
+ * A business contract the harness judges designs against (reservations, seed 002's payments, …), as one
+ * object: everything the harness knows of the contract and nothing of any other. Loading, fresh tables,
+ * lanes and the suite, deadlines, permutations, faults and crashes, the history checker's search, reports,
+ * JUnit and the command line exist once and take a contract; a contract's own folder
+ * (harness/contracts/<id>/) holds what only it knows — how its designs are declared and checked, its
+ * operations and outcomes, the steps its specs and scripts may use, its final read, its invariants, its
+ * sequential model, its report rows, its bench operation — and harness/contracts/index.ts lists them.
+ * docs/contracts.md says which files a new contract adds.
+ */
+import type { ZodType } from 'zod';
+import type { Capability, Expectation, StrategyParameter } from '../../strategies/contract.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
+import type { CaseResultBase } from '../verdict/case-result.ts';
+import type { CaseSettings, RunSettings } from './case-settings.ts';
+
+/** What every design of every contract declares, whatever its operations (each contract's type adds them). */
+export interface DesignBase {
+  /** The contract the design implements; absent in a reservation strategy (the first contract listed). */
+  contract?: string;
+  id: string;
+  title: string;
+  /** One line: how the design stays correct (or, for a control, what it gets wrong). */
+  guarantee: string;
+  expect: Expectation;
+  /** A negative control's reason to exist: per scenario, the checks that must catch it (any one of them). */
+  caughtBy?: Readonly<Record<string, readonly string[]>>;
+  /** What the design relies on that a server can refuse; a case on a server that refused one is n/a. */
+  needs?: readonly Capability[];
+  /** The design's knobs (`--param <id>.<knob>=v1,v2,…`), each variant built by `configure`. */
+  parameters?: Readonly<Record<string, StrategyParameter>>;
+  /** Per operation, the pause points it passes, in order. */
+  pausePoints: Readonly<Partial<Record<string, readonly string[]>>>;
+}
+
+/** What the command line, the report's sources and the bench read of a loaded design, whatever its contract. */
+export interface DesignInfo {
+  design: DesignBase;
+  /** Where worker threads and crash children import it again (a variant's knobs in the fragment). */
+  moduleUrl: string;
+}
+
+/**
+ * A contract's designs: the built-in ones by id, a user's module (or, where the contract has one, a design
+ * in SQL) by path, each checked against the contract's zod schema when it loads and refused in one line.
+ * `R` is what the contract's own code holds of a loaded design (its module URL beside it).
+ */
+export interface DesignCatalog<R> {
+  /** The built-in designs' ids, safe designs first, then the negative controls. */
+  readonly builtInIds: readonly string[];
+  /** The schema a design module's default export is checked against (a design in SQL's header too). */
+  readonly schema: ZodType;
+  /** A built-in id, or a path to a module (or file) of this contract's; one line (exit 2) when it is neither. */
+  load(name: string): Promise<R>;
+  /** The design a module URL names, checked, with the knobs its fragment carries (worker threads, children). */
+  importDesign(moduleUrl: string): Promise<DesignBase>;
+  /** Whether a path names a file this contract reads as a design without importing it (a design in SQL). */
+  readsFile?(path: string): boolean;
+  /** The designs with a `--param` sweep's variants, one per value. */
+  withVariants(refs: readonly R[], sweep: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>): R[];
+  info(ref: R): DesignInfo;
+}
+
+/** What every scenario of every contract says of itself. */
+export interface ScenarioBase {
+  id: string;
+  /** One line on what the scenario drives, for `list` and the report. */
+  summary: string;
+  /** The file the scenario was loaded from (a `file:` URL), for the report's sources; none when generated. */
+  source?: string;
+}
+
+/** A contract's scenarios: those of its folder under scenarios/, and a spec file run as one (`run --spec`). */
+export interface ScenarioCatalog<S extends ScenarioBase> {
+  readonly all: readonly S[];
+  /**
+   * A spec file whose steps drive this contract, as a scenario every design runs and is judged on as if it
+   * claimed to hold (a finding the explorer wrote, a user's own); one line (exit 2) when it cannot be one.
+   */
+  specFile(text: string, file: string): S;
+}
+
+/** Where a case may run (harness/suite/case-lanes.ts): alone on its server or beside others, and its connections. */
+export interface LanePlacement {
+  /** Why the case must run with nothing beside it on its server; undefined when it may share the server. */
+  alone: string | undefined;
+  /** The connections the case opens at most (its sessions and the harness's own). */
+  connections: number;
+}
+
+/** The order work starts in: what runs alone, then explorations, then waiting work, then the rest. */
+export const START_RANK = { alone: 0, exploreHold: 1, exploreViolate: 2, waiting: 3, case: 4 } as const;
+
+/** One case of a run as the suite schedules it: where it may run, when it starts, how it runs. */
+export interface CaseWork<C extends CaseResultBase> {
+  placement: LanePlacement;
+  /** START_RANK: lower starts first; equal ranks keep the report's order. */
+  rank: number;
+  /** The case on a lane's run database; its result, never an exception, for a case that ran or broke. */
+  run(db: RunDatabase, settings: CaseSettings): Promise<C>;
+}
+
+/** The designs and scenarios of one contract a run drives. */
+export interface Selection<R, S extends ScenarioBase> {
+  designs: readonly R[];
+  scenarios: readonly S[];
+}
+
+/** A contract's share of one run: its cases in the report's order, and what they share until the run ends. */
+export interface ContractRun<C extends CaseResultBase> {
+  work: CaseWork<C>[];
+  /** Frees what the cases shared (a pool of worker threads), once every case is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * A contract's place in the report (report.json, report.md, the terminal): the JSON fields it fills, their
+ * schema, and how they render. The fields' names are the contract's own (`cases`, `payments`, …).
+ */
+export interface ContractReport<R, C extends CaseResultBase> {
+  /** The zod shape of the fields this contract adds to report.json (report-schema.ts joins every contract's). */
+  readonly shape: Readonly<Record<string, ZodType>>;
+  /** The fields from a run's cases and the designs it ran (its boundary rows need their guarantees). */
+  fields(cases: readonly C[], designs: readonly R[]): Record<string, unknown>;
+  /** This contract's cases in a report (as written: JSON). */
+  casesOf(report: Readonly<Record<string, unknown>>): readonly C[];
+  /** report.md's sections of this contract. */
+  markdown(report: Readonly<Record<string, unknown>>): string[];
+  /** The terminal's tables of this contract, as lines. */
+  terminal(report: Readonly<Record<string, unknown>>, width: number): string[];
+  /** One case's line while the run goes on. */
+  caseLine(result: C): string;
+}
+
+/** A contract's bench series (harness/bench/): what its clients send, what is counted, how a trial is audited. */
+export interface ContractBench<R> {
+  /** What a series' throughput counts, per second: `reservations/s`, `payments/s`. */
+  readonly unit: string;
+  /** The series of one design: its tables, the answer counted, and the harness's audit of a trial. */
+  design(ref: R): unknown;
+}
+
+/**
+ * The explorer's side of a contract (harness/explore/): the programs of its operations it generates for a
+ * design, judged by the history checker and shrunk to a spec. Issue 37's explorer engine fills this slot;
+ * the reservation contract's explorer is harness/explore/ as it is today.
+ */
+export interface ContractExplorer {
+  /** The sessions one explored program opens at most, for the lanes' connection room. */
+  readonly connections: number;
+}
+
+/** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
+export interface Contract<
+  R = unknown,
+  S extends ScenarioBase = ScenarioBase,
+  C extends CaseResultBase = CaseResultBase,
+> {
+  /** What a design module's `contract` member says (`payment`); the first contract listed needs none. */
+  readonly id: string;
+  /** One line naming it in the report and `list` (`Payment contract (seed 002: …)`). */
+  readonly title: string;
+  readonly designs: DesignCatalog<R>;
+  readonly scenarios: ScenarioCatalog<S>;
+  /** The verbs its isolation specs may use beside SQL, WAIT and RESUME (`PAY`, `RESERVE`, …). */
+  readonly verbs: SpecVerbs;
+  /** Its cases of a run: every selected scenario against every selected design, `repeat` times each. */
+  plan(selection: Selection<R, S>, settings: RunSettings): ContractRun<C>;
+  readonly report: ContractReport<R, C>;
+  readonly bench?: ContractBench<R>;
+  readonly explorer?: ContractExplorer;
+}
