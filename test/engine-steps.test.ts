@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import { harnessNow } from '../harness/interleaving/harness-clock.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
+import { RESERVATION_VERBS } from '../harness/interleaving/reservation-verbs.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
-import type { StockLine } from '../strategies/contract.ts';
+import type { ReserveResult, StockLine } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 
@@ -33,12 +34,12 @@ async function runSpecOn(
   } finally {
     await admin().query('RESET search_path');
   }
-  const [permutation] = parseSpec(lines.join('\n'), 'steps.spec').permutations;
+  const [permutation] = parseSpec(lines.join('\n'), 'steps.spec', [RESERVATION_VERBS]).permutations;
   if (!permutation) throw new Error('the spec lists no permutation');
   const records = await runPermutation(permutation, {
     connectionString: db().connectionString,
     schema,
-    strategy,
+    contract: { verbs: RESERVATION_VERBS, design: strategy },
     timeoutMs: 20_000,
     ...(clockWait ? { clockWait } : {}),
   });
@@ -163,7 +164,7 @@ describe('nodes: ON i/n and RESTART i/n', () => {
   ];
   const outcome = (records: Map<string, StepRecord>, step: string) => {
     const { result } = recordOf(records, step);
-    return result.status === 'ok' ? result.answer?.outcome : result.error;
+    return result.status === 'ok' ? (result.answer as ReserveResult | undefined)?.outcome : result.error;
   };
 
   it.each([

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type Program, scheduled, specText } from '../harness/explore/program.ts';
 import { programArbitrary } from '../harness/explore/program-arbitrary.ts';
 import { specScenario } from '../harness/explore/spec-scenario.ts';
+import { RESERVATION_VERBS } from '../harness/interleaving/reservation-verbs.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import hotRow from '../strategies/hot-row.ts';
 import memoryQuota from '../strategies/memory-quota.ts';
@@ -31,7 +32,7 @@ describe('explored programs', () => {
     fc.assert(
       fc.property(programArbitrary(memoryQuota), (program: Program) => {
         const text = specText(program, ['header']);
-        const spec = parseSpec(text, 'explored.spec');
+        const spec = parseSpec(text, 'explored.spec', [RESERVATION_VERBS]);
         expect(spec.permutations).toHaveLength(1);
         expect(specScenario(text, 'reports/explore/x-seed1.spec').input.stock).toEqual(program.stock);
       }),

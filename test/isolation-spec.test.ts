@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allPermutations, interleavings } from '../harness/interleaving/all-permutations.ts';
 import { runPermutation } from '../harness/interleaving/engine.ts';
+import { PAYMENT_VERBS } from '../harness/interleaving/payment-verbs.ts';
 import type { Step } from '../harness/interleaving/permutation.ts';
+import { RESERVATION_VERBS } from '../harness/interleaving/reservation-verbs.ts';
 import { formatTable } from '../harness/interleaving/spec-output.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { permutationsOf, runSpec } from '../harness/interleaving/spec-run.ts';
@@ -21,6 +23,16 @@ import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 
+/** Both contracts' verbs, as `run --spec` parses a spec. */
+const VERBS = [RESERVATION_VERBS, PAYMENT_VERBS];
+
+/** What every step of a reservation verb carries: its contract, its verb, the node it runs on. */
+const reservation = (verb: string, node?: { node: number; of: number }) => ({
+  contract: 'reservation',
+  verb,
+  ...(node ? { node } : {}),
+});
+
 const serverUrl = inject('serverUrl');
 const { db, admin } = useRunDatabase();
 
@@ -30,7 +42,7 @@ const expectedPath = (name: string) => `specs/expected/${name}.out`;
 
 function parseError(source: string): string {
   try {
-    parseSpec(source, 'x.spec');
+    parseSpec(source, 'x.spec', VERBS);
   } catch (error: unknown) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -58,6 +70,7 @@ describe('spec grammar', () => {
         '  3; }',
       ].join('\n'),
       'x.spec',
+      VERBS,
     );
     // Spaces and tabs are trimmed at the block's ends, newlines kept, as the tester prints them.
     expect(spec.setup).toEqual(['CREATE TABLE a (i int);', '\n\tINSERT INTO a VALUES (1);   \n']);
@@ -90,6 +103,7 @@ describe('spec grammar', () => {
         'permutation "s2a" "s1a"',
       ].join('\n'),
       'x.spec',
+      VERBS,
     );
     expect(spec.permutations).toHaveLength(2);
     const [first, second] = spec.permutations;
@@ -116,19 +130,24 @@ describe('spec grammar', () => {
         'step t2fin  { Resume Commit }',
       ].join('\n'),
       'x.spec',
+      VERBS,
     );
     const steps = spec.sessions.flatMap((s) => s.steps.map((t) => t.step));
-    expect(steps).toEqual<Step[]>([
+    expect(steps).toEqual([
       {
+        ...reservation('RESERVE', { node: 1, of: 1 }),
         name: 't1take',
         session: 't1',
+        requestKey: 'req-t1',
         reserve: { requestKey: 'req-t1', user: 'user-0001', sku: 'sku-lab-01', ttlMs: 60_000 },
         until: 'before-commit',
       },
       { name: 't1rb', session: 't1', resume: 'rollback' },
       {
+        ...reservation('RESERVE', { node: 1, of: 1 }),
         name: 't2take',
         session: 't2',
+        requestKey: 'req-t2',
         reserve: { requestKey: 'req-t2', user: 'user-0002', sku: 'sku-lab-01', ttlMs: 500 },
       },
       { name: 't2fin', session: 't2', resume: 'commit' },
@@ -208,15 +227,19 @@ describe("spec grammar: the engine's own steps", () => {
         'step i { CREATE INDEX x ON t }',
       ].join('\n'),
       'x.spec',
+      VERBS,
     );
-    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual<Step[]>([
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual([
       {
+        ...reservation('RESERVE', { node: 2, of: 3 }),
         name: 'a',
         session: 't1',
+        requestKey: 'k1',
         reserve: { requestKey: 'k1', user: 'u1', sku: 'sku', ttlMs: 60_000 },
         on: { node: 2, of: 3 },
       },
       {
+        ...reservation('CONFIRM', { node: 1, of: 3 }),
         name: 'b',
         session: 't1',
         operation: 'confirm',
@@ -225,11 +248,17 @@ describe("spec grammar: the engine's own steps", () => {
         on: { node: 1, of: 3 },
       },
       { name: 'c', session: 't1', resume: 'kill' },
-      { name: 'd', session: 't1', read: 'status', requestKey: 'k1' },
-      { name: 'e', session: 't1', read: 'remaining', sku: 'sku' },
+      { ...reservation('STATUS'), name: 'd', session: 't1', read: 'status', requestKey: 'k1' },
+      { ...reservation('REMAINING'), name: 'e', session: 't1', read: 'remaining', sku: 'sku' },
       { name: 'f', session: 't1', waitMs: 250 },
       { name: 'g', session: 't1', restart: { node: 3, of: 3 } },
-      { name: 'h', session: 't1', operation: 'expire', on: { node: 2, of: 3 } },
+      {
+        ...reservation('EXPIRE', { node: 2, of: 3 }),
+        name: 'h',
+        session: 't1',
+        operation: 'expire',
+        on: { node: 2, of: 3 },
+      },
       { name: 'i', session: 't1', sql: 'CREATE INDEX x ON t' },
     ]);
   });
@@ -279,12 +308,16 @@ describe('spec grammar: PAY, the payment contract', () => {
         'step b { pay idem-order-1001 pay-other until between-transactions amount 9999 }',
       ].join('\n'),
       'x.spec',
+      VERBS,
     );
     const seed = { order: 'order-1001', currency: 'CNY', merchant: 'demo' };
-    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual<Step[]>([
+    expect(spec.sessions[0]?.steps.map((s) => s.step)).toEqual([
       {
+        contract: 'payment',
+        verb: 'PAY',
         name: 'a',
         session: 'w1',
+        requestKey: 'idem-order-1001',
         pay: {
           idempotencyKey: 'idem-order-1001',
           paymentId: 'pay-worker-a',
@@ -295,8 +328,11 @@ describe('spec grammar: PAY, the payment contract', () => {
         until: 'before-commit',
       },
       {
+        contract: 'payment',
+        verb: 'PAY',
         name: 'b',
         session: 'w1',
+        requestKey: 'idem-order-1001',
         pay: {
           idempotencyKey: 'idem-order-1001',
           paymentId: 'pay-other',
@@ -375,7 +411,7 @@ describe('all permutations', () => {
   });
 
   it('is what a spec without permutations runs', () => {
-    const spec = parseSpec(readFileSync(specPath('nowait'), 'utf8'), 'nowait.spec');
+    const spec = parseSpec(readFileSync(specPath('nowait'), 'utf8'), 'nowait.spec', VERBS);
     expect(spec.permutations).toEqual([]);
     expect([...permutationsOf(spec)]).toHaveLength(6);
   });
@@ -429,6 +465,7 @@ describe("the tester's output format", () => {
         'permutation s2q(s1n notices 1) s1n',
       ].join('\n'),
       'annotated.spec',
+      VERBS,
     );
     let output = '';
     await runSpec(spec, {
@@ -491,12 +528,12 @@ describe('strategy steps from a spec run through the engine', () => {
     } finally {
       await admin().query('RESET search_path');
     }
-    const [permutation] = parseSpec(source, 'false-sold-out.spec').permutations;
+    const [permutation] = parseSpec(source, 'false-sold-out.spec', VERBS).permutations;
     if (!permutation) throw new Error('no permutation');
     const records = await runPermutation(permutation, {
       connectionString: db().connectionString,
       schema,
-      strategy,
+      contract: { verbs: RESERVATION_VERBS, design: strategy },
       timeoutMs: 20_000,
     });
     const by = new Map(records.map((r) => [r.step, r]));
@@ -525,12 +562,12 @@ describe('PAY steps from a spec run through the engine', () => {
       'step "w2-pay" { PAY idem-order-1001 pay-b }',
       'permutation "w1-pay" "w2-pay" "w1-undo"',
     ].join('\n');
-    const [permutation] = parseSpec(source, 'pay.spec').permutations;
+    const [permutation] = parseSpec(source, 'pay.spec', VERBS).permutations;
     if (!permutation) throw new Error('no permutation');
     const records = await runPermutation(permutation, {
       connectionString: db().connectionString,
       schema,
-      payment: design,
+      contract: { verbs: PAYMENT_VERBS, design },
       timeoutMs: 20_000,
     });
     const by = new Map(records.map((r) => [r.step, r]));
@@ -542,12 +579,12 @@ describe('PAY steps from a spec run through the engine', () => {
     // With w1 rolled back, w2's insert is the key's only one: it creates its own payment.
     expect(by.get('w2-pay')).toMatchObject({
       blocked: true,
-      result: { status: 'ok', payment: { outcome: 'CREATED', response: { paymentId: 'pay-b' } } },
+      result: { status: 'ok', answer: { outcome: 'CREATED', response: { paymentId: 'pay-b' } } },
     });
     // Without a payment design, a PAY step is refused in one line.
     await expect(
       runPermutation(permutation, { connectionString: db().connectionString, schema, timeoutMs: 20_000 }),
-    ).rejects.toThrow(/^step w1-pay pays, but no payment design was given$/);
+    ).rejects.toThrow(/^step w1-pay calls pay, but no design of the payment contract was given$/);
   });
 });
 

@@ -8,7 +8,7 @@ import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/pa
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
 import { runPaymentCase } from '../harness/scenario/payment/run-payment-case.ts';
 import type { SessionContext } from '../strategies/contract.ts';
-import type { PaymentRequest } from '../strategies/payment/contract.ts';
+import type { PaymentRequest, PaymentResult } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runJson } from './run-cli.ts';
@@ -127,7 +127,7 @@ describe('payment cases', () => {
     // Which worker's payment id is recorded is the winner's, never asserted; both answers carry it.
     const answers = (r.steps ?? [])
       .slice(1)
-      .map((s) => (s.result.status === 'ok' ? s.result.payment : undefined));
+      .map((s) => (s.result.status === 'ok' ? (s.result.answer as PaymentResult | undefined) : undefined));
     expect(answers.map((a) => a?.outcome).sort()).toEqual(['CREATED', 'REUSED']);
     expect(new Set(answers.map((a) => a?.response?.paymentId)).size).toBe(1);
   });

@@ -6,6 +6,7 @@
  * checks take, as a payment spec's are read off the interleaving engine's records.
  */
 import { describe, expect, it } from 'vitest';
+import { PAYMENT_VERBS } from '../harness/interleaving/payment-verbs.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { paymentAnswersOf } from '../harness/scenario/payment/payment-spec-drive.ts';
@@ -204,6 +205,7 @@ describe("a payment spec's answers, read off the engine's records", () => {
       'permutation "w1-pay" "w2-pay" "w3-pay" "w4-pay" "w2-undo" "w1-kill"',
     ].join('\n'),
     'x.spec',
+    [PAYMENT_VERBS],
   );
   const record = (step: string, session: string, result: StepRecord['result']): StepRecord => ({
     step,
@@ -223,7 +225,7 @@ describe("a payment spec's answers, read off the engine's records", () => {
       record('w3-pay', 'w3', { status: 'ok', paused: 'between-transactions' }),
       record('w4-pay', 'w4', {
         status: 'ok',
-        payment: { outcome: 'CREATED', response: response('pay-d') },
+        answer: { outcome: 'CREATED', response: response('pay-d') },
       }),
       record('w2-undo', 'w2', { status: 'ok', rolledBack: true }),
       record('w1-kill', 'w1', { status: 'error', sqlstate: '57P01', error: 'killed', killed: true }),

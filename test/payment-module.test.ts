@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { selectContracts } from '../harness/cli/payment-selection.ts';
 import type { SpecFiles } from '../harness/cli/spec-files.ts';
 import { specScenario } from '../harness/explore/spec-scenario.ts';
+import { PAYMENT_VERBS } from '../harness/interleaving/payment-verbs.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import { checkPaymentAnswer, checkPaymentDesign } from '../harness/registry/payment-module.ts';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
@@ -114,7 +115,7 @@ describe('which contract a run drives', () => {
     expect(
       await ids([], [], {
         ...NO_SPECS,
-        payment: [paymentSpecFile(parseSpec(paying, 'p.spec'), paying, 'p.spec')],
+        payment: [paymentSpecFile(parseSpec(paying, 'p.spec', [PAYMENT_VERBS]), paying, 'p.spec')],
       }),
     ).toMatchObject({ scenarios: ['p'], noReservationScenario: true, noReservationStrategy: false });
   });

@@ -7,6 +7,8 @@
 import { describe, expect, inject, it } from 'vitest';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import type { Step, StepRecord } from '../harness/interleaving/permutation.ts';
+import type { ReserveStep } from '../harness/interleaving/reservation-steps.ts';
+import { RESERVATION_VERBS } from '../harness/interleaving/reservation-verbs.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import type { Strategy } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
@@ -33,14 +35,23 @@ async function run(strategy: Strategy, steps: Step[], timeoutMs: number): Promis
   const sessions = [...new Set(steps.map((s) => s.session))];
   const records = await runPermutation(
     { sessions, steps },
-    { connectionString: db().connectionString, schema: await schemaFor(strategy), strategy, timeoutMs },
+    {
+      connectionString: db().connectionString,
+      schema: await schemaFor(strategy),
+      contract: { verbs: RESERVATION_VERBS, design: strategy },
+      timeoutMs,
+    },
   );
   return new Map(records.map((r) => [r.step, r]));
 }
 
-const reserve = (name: string, session: string, requestKey: string): Step => ({
+const reserve = (name: string, session: string, requestKey: string): ReserveStep => ({
+  contract: 'reservation',
+  verb: 'RESERVE',
   name,
   session,
+  requestKey,
+  node: { node: 1, of: 1 },
   reserve: { requestKey, user: `user-${requestKey}`, sku: 'sku-lab-01', ttlMs: 60_000 },
 });
 const release: Step = { name: 'release', session: 'other', sql: 'UPDATE go SET released = true' };
@@ -120,12 +131,13 @@ describe('a step that makes progress is not stuck', () => {
         'permutation "t1-take" "t2-take" "t1-rollback"',
       ].join('\n'),
       'nowait.spec',
+      [RESERVATION_VERBS],
     ).permutations;
     if (!permutation) throw new Error('no permutation');
     const records = await runPermutation(permutation, {
       connectionString: db().connectionString,
       schema: await schemaFor(nowaitBackoff),
-      strategy: nowaitBackoff,
+      contract: { verbs: RESERVATION_VERBS, design: nowaitBackoff },
       timeoutMs: 5_000,
     });
     const by = new Map(records.map((r) => [r.step, r]));

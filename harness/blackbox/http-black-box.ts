@@ -28,6 +28,7 @@ import {
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { STATUS_OF } from '../http/reservation-service.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { BlackBox } from '../scenario/black-box.ts';
 import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../scenario/scenario.ts';
@@ -65,7 +66,7 @@ function scenarioNeeds(scenario: Scenario, restartHook: boolean): string[] {
     needs.push(
       "it is an interleaving: its steps run on database sessions of the harness's own, judged by the database's lock view (pg_blocking_pids)",
     );
-    const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`);
+    const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`, [RESERVATION_VERBS]);
     if (spec.sessions.some((s) => s.steps.some((t) => 'sql' in t.step))) needs.push('it runs SQL steps');
   }
   if (scenario.crashesDatabase) needs.push('it crashes and restarts the database');

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Errors, oneLine } from '../errors.ts';
 import { specScenario } from '../explore/spec-scenario.ts';
+import { PAYMENT_VERBS } from '../interleaving/payment-verbs.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { firstStepOf, specContract, stepDrives } from '../interleaving/spec-contract.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { PAYMENT_DESIGN_IDS } from '../registry/payment-registry.ts';
@@ -27,6 +29,9 @@ function readSpec(file: string): string {
   }
 }
 
+/** Every contract's verbs, as a spec given to `run --spec` is parsed. */
+export const SPEC_VERBS = [RESERVATION_VERBS, PAYMENT_VERBS];
+
 /** The --spec files as scenarios; `strategyNames`: the --strategy names given (none: every design). */
 export function readSpecFiles(files: readonly string[], strategyNames: readonly string[]): SpecFiles {
   const named = strategyNames.length > 0;
@@ -35,19 +40,19 @@ export function readSpecFiles(files: readonly string[], strategyNames: readonly 
   const specs: SpecFiles = { reservation: [], payment: [] };
   for (const file of files) {
     const text = readSpec(file);
-    const spec = parseSpec(text, file);
-    const contract = specContract(spec, file);
-    const first = contract ? firstStepOf(spec, contract) : undefined;
-    if (contract === 'payment') {
+    const spec = parseSpec(text, file, SPEC_VERBS);
+    const verbs = specContract(spec, file, SPEC_VERBS);
+    const first = verbs ? firstStepOf(spec, verbs) : undefined;
+    if (verbs === PAYMENT_VERBS) {
       if (named && !paymentNamed && first)
         throw Errors.badInput(
-          `${stepDrives(file, first)}, but --strategy names no payment design (${PAYMENT_DESIGN_IDS.join(', ')})`,
+          `${stepDrives(file, first, verbs)}, but --strategy names no payment design (${PAYMENT_DESIGN_IDS.join(', ')})`,
         );
       specs.payment.push(paymentSpecFile(spec, text, file));
     } else {
-      if (named && !reservationNamed && first)
+      if (named && !reservationNamed && first && verbs)
         throw Errors.badInput(
-          `${stepDrives(file, first)}, but --strategy names only payment designs: a reservation spec needs a reservation strategy`,
+          `${stepDrives(file, first, verbs)}, but --strategy names only payment designs: a reservation spec needs a reservation strategy`,
         );
       specs.reservation.push(specScenario(text, file));
     }

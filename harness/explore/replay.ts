@@ -2,6 +2,7 @@
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
@@ -17,7 +18,7 @@ export async function replaySpec(
   times: number,
 ): Promise<CaseResult[]> {
   const scenario = specScenario(text, file);
-  const [permutation] = parseSpec(text, file).permutations;
+  const [permutation] = parseSpec(text, file, [RESERVATION_VERBS]).permutations;
   if (!permutation) return [];
   const spec = {
     id: `${scenario.id}/${ref.strategy.id}`,

@@ -8,6 +8,7 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
@@ -44,7 +45,7 @@ export async function runProgram(
 ): Promise<ProgramRun> {
   const spec = specText(program, header);
   const scenario = programScenario('explore', spec, program.stock);
-  const [permutation] = parseSpec(spec, 'explored.spec').permutations;
+  const [permutation] = parseSpec(spec, 'explored.spec', [RESERVATION_VERBS]).permutations;
   if (!permutation) throw new Error('an explored program has no permutation');
   const caseSpec = {
     id: `explore/${ref.strategy.id}`,

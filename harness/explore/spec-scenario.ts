@@ -6,6 +6,7 @@
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Errors } from '../errors.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { InterleavingScenario } from '../scenario/scenario.ts';
 import { programScenario } from './run-program.ts';
@@ -26,7 +27,7 @@ export function stockOf(setup: string): { sku: string; total: number }[] | undef
 }
 
 export function specScenario(text: string, file: string): InterleavingScenario {
-  const spec = parseSpec(text, file);
+  const spec = parseSpec(text, file, [RESERVATION_VERBS]);
   const stocks = spec.setup.map(stockOf).filter((s) => s !== undefined);
   const stock = stocks[0];
   if (!stock || stocks.length > 1 || stocks.length !== spec.setup.length)

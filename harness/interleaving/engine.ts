@@ -26,14 +26,14 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import type { IsolationLevel, Strategy } from '../../strategies/contract.ts';
-import type { PaymentDesign } from '../../strategies/payment/contract.ts';
+import type { IsolationLevel } from '../../strategies/contract.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
+import { requestKeyOf, startCallStep } from './call-steps.ts';
 import { databaseClockPasses } from './clock-step.ts';
 import { mixedNodeCounts, Nodes } from './nodes.ts';
 import {
   type EngineEvent,
-  isStrategyStep,
+  isContractStep,
   type Permutation,
   type PermutationFrame,
   type ResultTable,
@@ -43,23 +43,17 @@ import {
 } from './permutation.ts';
 import { SentStep } from './sent-step.ts';
 import { Session } from './session.ts';
+import type { CalledDesign, StepEnvironment } from './spec-verbs.ts';
 import { type FrameResult, runFrameSql, runSql } from './sql-step.ts';
 import type { BackendLook } from './step-activity.ts';
-import type { StepEnvironment } from './step-environment.ts';
 import { type Outcome, ok } from './step-outcome.ts';
-import { requestKeyOf, startStrategyStep } from './strategy-steps.ts';
-
-/** The longest TTL a BACKDATE on a design without the hook waits out (backdateByTime). */
-const LONGEST_WAITED_TTL_MS = 30_000;
 
 export interface EngineOptions {
   connectionString: string;
   /** Set as the search_path of the sessions and the control connection. */
   schema?: string;
-  /** Needed for the steps that call the strategy (RESERVE, the lifecycle, STATUS, REMAINING). */
-  strategy?: Strategy;
-  /** Needed for PAY steps: the payment design the spec drives. */
-  payment?: PaymentDesign;
+  /** Needed by the steps that call the design (RESERVE, PAY, …): the design, and its contract's verbs. */
+  contract?: CalledDesign;
   /**
    * How long one step may neither complete, nor wait, nor start a statement, and how long a waiting step
    * may take at the end.
@@ -154,10 +148,11 @@ class PermutationRun {
     });
     this.control.on('error', () => undefined);
     this.environment = {
-      ...(options.strategy ? { strategy: options.strategy } : {}),
-      ...(options.payment ? { payment: options.payment } : {}),
+      ...(options.contract ? { contract: options.contract } : {}),
       nodes: new Nodes(options.schema ?? 'engine'),
       control: this.control,
+      steps: this.stepsByName,
+      clockWait: this.clockWait,
       pollMs: this.pollMs,
       timeoutMs: options.timeoutMs,
     };
@@ -278,35 +273,18 @@ class PermutationRun {
   }
 
   private start(session: Session, step: Step): Promise<Outcome> {
-    const waitOut = this.backdateByTime(step);
-    if (waitOut !== undefined) return databaseClockPasses(session, this.clockWait(waitOut), this.environment);
-    if (isStrategyStep(step)) return startStrategyStep(session, step, this.environment);
-    if ('waitMs' in step) return databaseClockPasses(session, this.clockWait(step.waitMs), this.environment);
+    const { environment } = this;
+    const waitOut = isContractStep(step)
+      ? environment.contract?.verbs.waitsInstead?.(step, environment)
+      : undefined;
+    if (waitOut !== undefined) return databaseClockPasses(session, this.clockWait(waitOut), environment);
+    if (isContractStep(step) || 'resume' in step) return startCallStep(session, step, environment);
+    if ('waitMs' in step) return databaseClockPasses(session, this.clockWait(step.waitMs), environment);
     if ('restart' in step) {
-      this.environment.nodes.restart(step.restart);
+      environment.nodes.restart(step.restart);
       return Promise.resolve(ok({ status: 'ok' }));
     }
     return runSql(session.client, step.sql);
-  }
-
-  /**
-   * BACKDATE on a design without the hook: time passes instead. The key's RESERVE gave it a short TTL
-   * (at most LONGEST_WAITED_TTL_MS), and the step lets the database clock pass that TTL, observed. Undefined
-   * for every other step.
-   */
-  private backdateByTime(step: Step): number | undefined {
-    if (!('operation' in step) || step.operation !== 'backdate' || this.environment.strategy?.backdate)
-      return undefined;
-    if (!this.environment.strategy) return undefined;
-    const reserved = [...this.stepsByName.values()].find(
-      (s) => 'reserve' in s && s.reserve.requestKey === step.requestKey,
-    );
-    const ttl = reserved && 'reserve' in reserved ? reserved.reserve.ttlMs : undefined;
-    if (ttl === undefined || ttl > LONGEST_WAITED_TTL_MS)
-      throw Errors.badInput(
-        `step ${step.name}: ${this.environment.strategy.id} has no backdate hook, and ${step.requestKey} was not reserved with a TTL of at most ${LONGEST_WAITED_TTL_MS} ms to wait out`,
-      );
-    return ttl;
   }
 
   private sessionOfStep(name: string): Session | undefined {

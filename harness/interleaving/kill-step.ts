@@ -10,7 +10,7 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import { SQLSTATE } from '../../strategies/support/sqlstate.ts';
 import { Errors } from '../errors.ts';
 import type { PausedOperation, Session } from './session.ts';
-import type { StepEnvironment } from './step-environment.ts';
+import type { StepEnvironment } from './spec-verbs.ts';
 import { failure, type Outcome } from './step-outcome.ts';
 
 export async function killPausedOperation(

@@ -1,21 +1,19 @@
 /**
- * The nodes a permutation's strategy operations run on, for designs that keep state per node in memory
+ * The nodes a permutation's operations run on, for designs that keep state per node in memory
  * (memory-quota): node i of n as a spec writes `ON i/n`, node 1 of 1 without it. A node restarts when a
  * RESTART step says so, or when RESUME KILL kills an operation that ran on it (its process died); each
  * start is a new incarnation (harness/driver/node-identity.ts), so memory an earlier one kept is gone.
  */
 import type { NodeIdentity } from '../../strategies/contract.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
-import type { NodeRef, Step } from './permutation.ts';
+import { isContractStep, type NodeRef, type Step } from './permutation.ts';
 
 export const SINGLE_NODE: NodeRef = { node: 1, of: 1 };
 
 /** The node a step names: its operation's (`ON`, or 1/1), or the one it restarts; none for the rest. */
 export function nodeOf(step: Step): NodeRef | undefined {
   if ('restart' in step) return step.restart;
-  if ('reserve' in step) return step.on ?? SINGLE_NODE;
-  if ('operation' in step && step.operation !== 'backdate') return step.on ?? SINGLE_NODE;
-  return undefined;
+  return isContractStep(step) ? step.node : undefined;
 }
 
 const written = (ref: NodeRef) => `${ref.node}/${ref.of}`;

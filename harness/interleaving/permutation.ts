@@ -3,13 +3,6 @@
  * the order in which their steps are sent. A step is sent without waiting for the previous one to finish;
  * the engine moves on once it has completed or is seen blocked by another session.
  */
-import type {
-  PausePoint,
-  ReservationStatus,
-  ReserveRequest,
-  ReserveResult,
-} from '../../strategies/contract.ts';
-import type { PaymentPausePoint, PaymentRequest, PaymentResult } from '../../strategies/payment/contract.ts';
 
 /**
  * An annotation on one step of a permutation, as the isolation tester's `step(*)`, `step(other)` and
@@ -51,57 +44,32 @@ export interface ContractStep extends StepBase {
   requestKey?: string;
   /** Where the call stops, transaction open, until a RESUME step of its session. */
   until?: string;
-  /** `ON <i>/<n>`: the node its operation runs on. */
+  /** `ON <i>/<n>` as written. */
   on?: NodeRef;
+  /** The node its operation runs on (its `ON`, else 1/1); none for a step whose operation runs on no node. */
+  node?: NodeRef;
 }
 
 export type Step =
   /** Raw SQL on the session's connection. */
   | (StepBase & { sql: string })
   /**
-   * The strategy's reserve. With `until`, the step completes when the operation reaches that pause point
-   * and the operation stays there, transaction open, until a `resume` step of the same session.
-   */
-  | (StepBase & { reserve: ReserveRequest; until?: PausePoint; on?: NodeRef })
-  /**
    * Continue a paused operation to its end (`commit`), make it roll back at the pause (`rollback`), or
    * kill it there (`kill`): its backend is terminated as a `kill -9` of its process would, its node
    * restarts, and the session's later steps run on a new connection.
    */
   | (StepBase & { resume: 'commit' | 'rollback' | 'kill' })
-  /**
-   * A lifecycle operation of the strategy: confirm, release (of `requestKey`), expire, disable (the sku in
-   * `requestKey`), or the backdate hook (`requestKey`'s expiry moved into the past). With `until`, it
-   * stops at that pause point like a reserve.
-   */
-  | (StepBase & { operation: LifecycleStep; requestKey?: string; until?: PausePoint; on?: NodeRef })
-  /**
-   * The payment design's pay (the payment contract's one operation), with the request the spec's PAY
-   * step wrote; with `until`, it stops at that pause point like a reserve.
-   */
-  | (StepBase & { pay: PaymentRequest; until?: PaymentPausePoint })
-  /** A read of the strategy's state on the session's connection: `status(requestKey)`, `remaining(sku)`. */
-  | (StepBase & { read: 'status'; requestKey: string })
-  | (StepBase & { read: 'remaining'; sku: string })
+  /** A contract's operation or read (RESERVE, PAY, …): a call of the design the run drives. */
+  | ContractStep
   /** Completes once the database clock (clock_timestamp() on the session's connection) has passed `waitMs`. */
   | (StepBase & { waitMs: number })
   /** Node `restart` restarts: its later operations run in a new incarnation, its memory gone. */
   | (StepBase & { restart: NodeRef });
 
-export const LIFECYCLE_STEPS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
-export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
+export const isContractStep = (step: Step): step is ContractStep => 'verb' in step;
 
-/**
- * The steps that call the design instead of sending SQL: a reserve, a lifecycle operation, a pay, a
- * resume, a read.
- */
-export type StrategyStep = Extract<
-  Step,
-  { reserve: unknown } | { operation: unknown } | { pay: unknown } | { resume: unknown } | { read: unknown }
->;
-
-export const isStrategyStep = (step: Step): step is StrategyStep =>
-  'reserve' in step || 'operation' in step || 'pay' in step || 'resume' in step || 'read' in step;
+/** The steps that call the design instead of sending SQL: a contract's step, and a resume. */
+export const callsTheDesign = (step: Step): boolean => isContractStep(step) || 'resume' in step;
 
 export interface Permutation {
   sessions: readonly string[];
@@ -124,18 +92,17 @@ export type StepResult =
   | {
       status: 'ok';
       rows?: Record<string, unknown>[];
-      answer?: ReserveResult;
-      paused?: PausePoint;
+      /** A contract operation's answer, checked against its contract (a reserve's, a pay's). */
+      answer?: unknown;
+      paused?: string;
       rolledBack?: true;
       /**
-       * What a lifecycle step returned (confirm and release: whether it moved the row; expire: units back),
-       * or a read's answer (status: the key's status; remaining: units).
+       * What a call returned that is no answer of the contract's (confirm and release: whether it moved
+       * the row; expire: units back), or a read's answer (status: the key's status; remaining: units).
        */
-      value?: boolean | number | ReservationStatus | 'NOT_FOUND';
+      value?: boolean | number | string;
       /** A resume step found its operation already ended before the pause point: nothing to resume. */
       endedBeforePause?: true;
-      /** A PAY step's answer: the payment design's outcome and the response it carries. */
-      payment?: PaymentResult;
     }
   /**
    * `killed`: RESUME KILL terminated the operation at its pause point, an unknown ending: whatever it had
@@ -152,7 +119,7 @@ export type StepResult =
 export interface StepRecord {
   step: string;
   session: string;
-  /** For reserve, pay and resume steps: the request (a pay's idempotency key) the operation is serving. */
+  /** For a contract's step and a resume: the request (a pay's idempotency key) the operation is serving. */
   requestKey?: string;
   /** Seen waiting on another session's lock (pg_blocking_pids) before it completed. */
   blocked: boolean;

@@ -4,7 +4,7 @@
  * step's span, from invocation to completion, is said in this one place.
  */
 import { harnessNow } from './harness-clock.ts';
-import { type Blocker, isStrategyStep, type Step, type StepRecord } from './permutation.ts';
+import { type Blocker, callsTheDesign, type Step, type StepRecord } from './permutation.ts';
 import type { Session } from './session.ts';
 import { StepActivity } from './step-activity.ts';
 import type { Outcome } from './step-outcome.ts';
@@ -46,10 +46,10 @@ export class SentStep {
     });
   }
   /**
-   * A strategy operation that is retrying (see StepActivity). A SQL step is the isolation tester's: it
+   * An operation of the design that is retrying (see StepActivity). A SQL step is the isolation tester's: it
    * waits only on locks, however many transactions it runs.
    */
   get retrying(): boolean {
-    return isStrategyStep(this.step) && this.activity.retrying(this.session.retriesReported);
+    return callsTheDesign(this.step) && this.activity.retrying(this.session.retriesReported);
   }
 }

@@ -1,15 +1,15 @@
 /** A session of a permutation: its own connection, and what it is doing between steps. */
 import pg from 'pg';
-import type { IsolationLevel, PausePoint } from '../../strategies/contract.ts';
+import type { IsolationLevel } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import type { NodeRef, ServerMessage } from './permutation.ts';
 import { serverMessageOf } from './server-message.ts';
 import type { Outcome } from './step-outcome.ts';
 
-/** A strategy operation stopped at its pause point, transaction open, until a RESUME step lets it go. */
+/** An operation of the design stopped at its pause point, transaction open, until a RESUME step lets it go. */
 export interface PausedOperation {
   requestKey: string;
-  point: PausePoint;
+  point: string;
   /** The node it runs on: RESUME KILL restarts it. */
   node: NodeRef;
   release(mode: 'commit' | 'rollback'): void;
@@ -31,8 +31,8 @@ interface Link {
 
 export class Session {
   notices = 0;
-  /** A strategy operation has run on this session. */
-  reserved?: boolean;
+  /** An operation of the design has run on this session. */
+  operated?: boolean;
   paused?: PausedOperation;
   /** How often this session's operations have called `ctx.retried`, over the whole permutation. */
   retriesReported = 0;

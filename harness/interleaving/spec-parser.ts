@@ -19,9 +19,10 @@
  * Annotations: `s2a(*)` reports s2a as waiting once; `s2a(s1b)` reports s2a completed only once s1b has
  * completed; `s2a(s1b notices 1)` only once s1b's session has sent one more notice.
  *
- * Extension (the only one): a step whose body starts with RESERVE, RESUME, CONFIRM, RELEASE, EXPIRE,
- * BACKDATE, DISABLE, STATUS, REMAINING, WAIT, RESTART or PAY is a step of the engine's own instead of SQL, and
- * parses (./spec-strategy-step.ts, which gives the whole grammar) into the engine's steps:
+ * Extension (the only one): a step whose body starts with RESUME, WAIT, RESTART or a verb of a contract
+ * the spec is parsed for (RESERVE, CONFIRM, …, PAY: each contract's SpecVerbs) is a step of the engine's
+ * own instead of SQL, and parses (./spec-steps.ts, and each contract's verbs, which give the grammar) into
+ * the engine's steps:
  *
  *   step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }
  *   step "t2-take" { RESERVE req-t2 user-0002 sku-lab-01 TTL 500 }
@@ -37,24 +38,21 @@
  *   step "later"   { WAIT 500 }              # until the database clock has passed 500 ms
  *   step "w1-pay"  { PAY idem-order-1001 pay-a UNTIL before-commit }   # the payment design's pay
  *
- * CONFIRM, RELEASE and EXPIRE call the strategy's lifecycle operations (and, with UNTIL, stop at that pause
- * point like a reserve); BACKDATE moves a reservation's expiry into the past through the strategy's hook.
- * RESERVE takes a request key, a user and a sku, then optionally `TTL <ms>` (default 60000) and
- * `UNTIL <pause point>`: the step then completes when the operation reaches that point, its transaction
+ * A step with `UNTIL <pause point>` completes when its operation reaches that point, its transaction
  * open, and a later RESUME step of the same session lets it commit, makes it roll back there, or kills it
  * (KILL: its backend is terminated as a `kill -9` of its process would, its node restarts, the session
  * goes on on a new connection, and the step's result is an error marked `killed`: an unknown ending).
- * `ON <i>/<n>` ends a step whose operation runs on a node (RESERVE, CONFIRM, RELEASE, EXPIRE, DISABLE);
- * every node of a spec is one of the same n. The extension's keywords are case-insensitive; values are
- * taken as written.
+ * `ON <i>/<n>` ends a step whose operation runs on a node; every node of a spec is one of the same n.
+ * The extension's keywords are case-insensitive; values are taken as written.
  *
  * Every error is one line, `file:line:column: message`, and exits 2.
  */
 import { Errors } from '../errors.ts';
 import { nodeCountConflict, nodeOf } from './nodes.ts';
 import type { Blocker, Permutation, Step } from './permutation.ts';
-import { strategyStep } from './spec-strategy-step.ts';
+import { specStep } from './spec-steps.ts';
 import { describe, type Fail, isKeyword, isName, TokenCursor, tokenize } from './spec-tokens.ts';
+import type { SpecVerbs } from './spec-verbs.ts';
 
 export interface SpecPosition {
   line: number;
@@ -107,8 +105,9 @@ interface ListedStep {
   blockers: { blocker: Blocker; at: number }[];
 }
 
-export function parseSpec(source: string, file: string): ParsedSpec {
-  return new SpecParser(source, file).parse();
+/** `verbs`: the contracts whose steps the spec may use beside SQL, WAIT, RESTART and RESUME. */
+export function parseSpec(source: string, file: string, verbs: readonly SpecVerbs[] = []): ParsedSpec {
+  return new SpecParser(source, file, verbs).parse();
 }
 
 class SpecParser {
@@ -122,7 +121,11 @@ class SpecParser {
   /** The first step that runs on (or restarts) a node: every other one must count the nodes alike. */
   private firstOnNode?: Step;
 
-  constructor(source: string, file: string) {
+  constructor(
+    source: string,
+    file: string,
+    private readonly verbs: readonly SpecVerbs[],
+  ) {
     const locate = locator(source);
     this.locate = locate;
     this.fail = (at, message) => {
@@ -172,7 +175,7 @@ class SpecParser {
     const body = tokens.take();
     if (body.kind !== 'block')
       this.fail(body.at, `expected { SQL } for step "${step.name}", got ${describe(body)}`);
-    const parsed = strategyStep(step.name, session, body, this.fail) ?? {
+    const parsed = specStep(step.name, session, body, this.fail, this.verbs) ?? {
       name: step.name,
       session,
       sql: body.text,

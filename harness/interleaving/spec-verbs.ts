@@ -3,12 +3,14 @@
  * a step body that starts with one parses, and how such a step runs on a session — a call of the design
  * the run drives, which may stop at a pause point (`UNTIL`) until a RESUME step of its session. SQL, WAIT,
  * RESTART and RESUME are the engine's own and belong to every contract. The engine and the parser know a
- * contract only through this (harness/contracts/<id>/ holds each one's verbs).
+ * contract only through this (harness/contracts/<id>/ holds each one's verbs), and a step through what a
+ * permutation run gives it (StepEnvironment), RESUME KILL (kill-step.ts) among them.
  */
-import type { ContractStep, NodeRef } from './permutation.ts';
+import type pg from 'pg';
+import type { Nodes } from './nodes.ts';
+import type { ContractStep, Step } from './permutation.ts';
 import type { Session } from './session.ts';
 import type { StepWords } from './spec-words.ts';
-import type { StepEnvironment } from './step-environment.ts';
 import type { Outcome } from './step-outcome.ts';
 
 export interface SpecVerbs {
@@ -20,10 +22,11 @@ export interface SpecVerbs {
   readonly names: readonly string[];
   /** The verbs whose operation runs on a node, and may end with `ON <i>/<n>`. */
   readonly onANode: readonly string[];
-  /** The step the body describes (its verb is `body.words[0]`); one line at the faulty word when it is wrong. */
+  /**
+   * The step the body describes (its verb is `body.words[0]`, its `ON` taken off into `body.on`): the
+   * node its operation runs on goes in `node`. One line at the faulty word when it is wrong.
+   */
   parse(body: StepWords): ContractStep;
-  /** The node a step's operation runs on (its `ON`, or 1/1), or none for a step that runs on no node. */
-  nodeOf(step: ContractStep): NodeRef | undefined;
   /** Starts the step on its session: the design's call, held at `until` when it gets there. */
   start(session: Session, step: ContractStep, env: StepEnvironment): Promise<Outcome>;
   /**
@@ -31,4 +34,24 @@ export interface SpecVerbs {
    * stand in for: BACKDATE on a design without the hook); undefined to run the step itself.
    */
   waitsInstead?(step: ContractStep, env: StepEnvironment): number | undefined;
+}
+
+/** The design a spec's contract steps call, and its contract's verbs, which run them. */
+export interface CalledDesign {
+  verbs: SpecVerbs;
+  design: unknown;
+}
+
+export interface StepEnvironment {
+  /** Needed by every contract step: the design of the contract the spec drives. */
+  contract?: CalledDesign;
+  nodes: Nodes;
+  /** The run's control connection: what is done to a session from outside it (RESUME KILL). */
+  control: pg.Client;
+  /** Every step of the permutation by name (a step may stand in for another's effect: BACKDATE). */
+  steps: ReadonlyMap<string, Step>;
+  /** How far a step that lets the database clock pass `ms` waits (EngineOptions.clockWait). */
+  clockWait(ms: number): number;
+  pollMs: number;
+  timeoutMs: number;
 }

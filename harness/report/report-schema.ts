@@ -219,32 +219,39 @@ const reserveAnswerSchema = z.strictObject({
   status: z.enum(STATUSES).optional(),
 });
 
+const paymentAnswerSchema = z.strictObject({
+  outcome: z.enum(PAYMENT_OUTCOMES),
+  response: z
+    .strictObject({ paymentId: z.string(), order: z.string(), amount: z.number(), currency: z.string() })
+    .optional(),
+});
+
+/**
+ * A contract operation's answer in a step: a reserve's outcome and status, a pay's outcome and the
+ * response it carries. Checked as written; typed `unknown`, as the engine records it (each contract reads
+ * its own answers).
+ */
+const stepAnswerSchema = z
+  .union([reserveAnswerSchema, paymentAnswerSchema])
+  .describe(
+    "a contract operation's answer: a reserve's outcome and status; a pay's outcome and the response it carries",
+  ) as unknown as z.ZodType<unknown>;
+
 const stepResultSchema = z.discriminatedUnion('status', [
   z.strictObject({
     status: z.literal('ok'),
     rows: z.array(z.record(z.string(), z.unknown())).optional(),
-    answer: reserveAnswerSchema.optional(),
-    paused: z.enum(PAUSE_POINTS).optional(),
+    answer: stepAnswerSchema.optional(),
+    paused: z.enum(PAUSE_POINTS).optional() as unknown as z.ZodOptional<z.ZodString>,
     rolledBack: z.literal(true).optional(),
-    value: z
-      .union([z.boolean(), z.number(), z.enum([...STATUSES, 'NOT_FOUND'])])
-      .optional()
-      .describe("a lifecycle step's return, or a STATUS / REMAINING step's answer"),
+    value: (
+      z
+        .union([z.boolean(), z.number(), z.enum([...STATUSES, 'NOT_FOUND'])])
+        .describe("a lifecycle step's return, or a STATUS / REMAINING step's answer") as unknown as z.ZodType<
+        boolean | number | string
+      >
+    ).optional(),
     endedBeforePause: z.literal(true).optional(),
-    payment: z
-      .strictObject({
-        outcome: z.enum(PAYMENT_OUTCOMES),
-        response: z
-          .strictObject({
-            paymentId: z.string(),
-            order: z.string(),
-            amount: z.number(),
-            currency: z.string(),
-          })
-          .optional(),
-      })
-      .optional()
-      .describe("a PAY step's answer: the payment design's outcome and the response it carries"),
   }),
   z.strictObject({
     status: z.literal('error'),

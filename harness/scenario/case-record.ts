@@ -9,6 +9,7 @@ import {
   type NodeIdentity,
   type PausePoint,
   type ReserveRequest,
+  type ReserveResult,
   UNDECIDED_PAUSE_POINTS,
 } from '../../strategies/contract.ts';
 import type { CrashOperation } from '../crash/crash-order.ts';
@@ -17,15 +18,16 @@ import type { Answer, Call, KeyStatus as KeyStatusAnswer } from '../history/hist
 import { type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import { recordResults } from '../history/request-history.ts';
 import type { Step, StepRecord, StepResult } from '../interleaving/permutation.ts';
+import type { OperationStep, ReadStep, ReserveStep } from '../interleaving/reservation-steps.ts';
 import type { Driven } from './driven.ts';
 import { PhaseRecorder } from './phases.ts';
 import type { LifecycleOperation, Observations, Observed } from './scenario.ts';
 
 /** A step of an interleaving that reads the strategy's state, waits on the database clock or restarts a node. */
-export type EventStep = Extract<Step, { read: unknown } | { waitMs: number } | { restart: unknown }>;
+export type EventStep = ReadStep | Extract<Step, { waitMs: number } | { restart: unknown }>;
 
 /** A step of an interleaving that calls the strategy: a reserve or a lifecycle operation. */
-export type OperationStep = Extract<Step, { reserve: unknown } | { operation: unknown }>;
+export type CallStep = ReserveStep | OperationStep;
 
 /** What a lifecycle operation's answer is: rows moved or not, units expiry gave back; backdate has none. */
 type LifecycleAnswer = boolean | number | undefined;
@@ -58,7 +60,7 @@ function answerOf(request: ReserveRequest, result: StepResult): RequestResult | 
     };
   }
   if (result.rolledBack) return { ...base, outcome: 'ROLLED_BACK' };
-  return result.answer ? { ...base, ...result.answer } : undefined;
+  return result.answer ? { ...base, ...(result.answer as ReserveResult) } : undefined;
 }
 
 /** What a lifecycle operation asked, for the history. */
@@ -229,7 +231,7 @@ export class CaseRecord {
    * (not the RESUME of a paused one). A paused step has no answer yet; the step that completes the
    * operation records it.
    */
-  interleavingStep(step: StepRecord, operation: OperationStep, invoked: boolean): void {
+  interleavingStep(step: StepRecord, operation: CallStep, invoked: boolean): void {
     if (invoked) {
       if ('reserve' in operation) this.sending([operation.reserve]);
       const name = 'operation' in operation ? operation.operation : 'reserve';
@@ -255,7 +257,7 @@ export class CaseRecord {
    * The history of an interleaving's operation: invoked when its own step was sent, ended when the step
    * that completes it (its own, or the RESUME of a paused one) came back.
    */
-  private stepHistory(step: StepRecord, operation: OperationStep, invoked: boolean): void {
+  private stepHistory(step: StepRecord, operation: CallStep, invoked: boolean): void {
     if (invoked) {
       const call =
         'reserve' in operation
@@ -267,7 +269,7 @@ export class CaseRecord {
     const { result } = step;
     const running = this.running.get(step.session);
     if (running && result.status === 'ok' && result.paused) {
-      running.undecided = UNDECIDED_PAUSE_POINTS.includes(result.paused);
+      running.undecided = UNDECIDED_PAUSE_POINTS.includes(result.paused as PausePoint);
     }
     if (!running || (result.status === 'ok' && (result.paused || result.endedBeforePause))) return;
     this.running.delete(step.session);
@@ -285,7 +287,7 @@ export class CaseRecord {
       this.history.add(running.call, at, null, { kind: 'aborted' });
     } else {
       const value = typeof result.value === 'string' ? undefined : result.value;
-      const answer: Answer = result.answer ?? lifecycleAnswer(value);
+      const answer: Answer = (result.answer as ReserveResult | undefined) ?? lifecycleAnswer(value);
       this.history.add(running.call, at, step.completedAt ?? null, { kind: 'ok', answer });
     }
   }

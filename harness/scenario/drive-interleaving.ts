@@ -4,7 +4,9 @@
  */
 import { runPermutation } from '../interleaving/engine.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
-import { CaseRecord, type OperationStep } from './case-record.ts';
+import { reservationStep } from '../interleaving/reservation-steps.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
+import { type CallStep, CaseRecord } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 
@@ -18,7 +20,7 @@ export async function driveInterleaving(
   const steps = await runPermutation(permutation, {
     connectionString: db.connectionString,
     schema,
-    strategy: spec.ref.strategy,
+    contract: { verbs: RESERVATION_VERBS, design: spec.ref.strategy },
     timeoutMs: settings.timeoutMs,
     rejectInvalid,
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
@@ -27,22 +29,28 @@ export async function driveInterleaving(
   const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
   /** Each session's last operation: the one its RESUME step completes. */
-  const pausable = new Map<string, OperationStep>();
+  const pausable = new Map<string, CallStep>();
   for (const step of steps) {
     const defined = byName.get(step.step);
-    // A PAY step is the payment contract's, judged by its own case (payment/); none reaches a reservation case.
-    if (!defined || 'sql' in defined || 'pay' in defined) continue;
+    if (!defined || 'sql' in defined) continue;
     if ('resume' in defined) {
       const paused = pausable.get(defined.session);
       if (paused) record.interleavingStep(step, paused, false);
       continue;
     }
-    if (!('reserve' in defined || 'operation' in defined)) {
+    if ('waitMs' in defined || 'restart' in defined) {
       record.interleavingEvent(step, defined);
       continue;
     }
-    pausable.set(defined.session, defined);
-    record.interleavingStep(step, defined, true);
+    // A step of another contract (PAY) is judged by that contract's case; none reaches a reservation case.
+    const own = reservationStep(defined);
+    if (!own) continue;
+    if ('read' in own) {
+      record.interleavingEvent(step, own);
+      continue;
+    }
+    pausable.set(defined.session, own);
+    record.interleavingStep(step, own, true);
   }
   return record.driven(steps);
 }

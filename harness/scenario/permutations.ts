@@ -10,6 +10,7 @@ import type { RunDatabase } from '../database/database.ts';
 import { allPermutations } from '../interleaving/all-permutations.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
+import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { CaseResult, PermutationReport } from '../verdict/case-result.ts';
 import type { CaseSpec } from './case-spec.ts';
@@ -28,7 +29,7 @@ const parsed = new Map<string, ParsedInterleaving>();
 function interleavingOf(scenario: InterleavingScenario): ParsedInterleaving {
   const known = parsed.get(scenario.id);
   if (known) return known;
-  const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`);
+  const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`, [RESERVATION_VERBS]);
   const [listed, ...more] = spec.permutations;
   if (!listed || more.length > 0) {
     throw new Error(`scenario ${scenario.id}: its spec must list exactly one permutation (the one judged)`);

@@ -12,6 +12,7 @@ import { runSpec } from '../../interleaving/spec-run.ts';
 import { unifiedDiff } from '../../interleaving/text-diff.ts';
 import { boundedInteger, databaseUrlFrom, fileArgument, shown, single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
+import { SPEC_VERBS } from '../spec-files.ts';
 
 const OPTIONS = {
   file: positional('the .spec file', 'required'),
@@ -39,7 +40,7 @@ export async function specCommand(args: SpecArgs): Promise<number> {
   const databaseUrl = databaseUrlFrom(args);
   const file = single('file', args.file) ?? '';
   if (file.trim() === '') throw Errors.badInput(`the spec file must be named, got ${shown(file)}`);
-  const spec = parseSpec(readText(file, 'spec'), file);
+  const spec = parseSpec(readText(file, 'spec'), file, SPEC_VERBS);
   const strategyStep = spec.sessions
     .flatMap((s) => s.steps)
     .find((s) => !('sql' in s.step || 'waitMs' in s.step));

@@ -8,10 +8,12 @@ import type {
   PaymentDesign,
   PaymentPausePoint,
   PaymentRequest,
+  PaymentResult,
 } from '../../../strategies/payment/contract.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { allPermutations } from '../../interleaving/all-permutations.ts';
 import { runPermutation } from '../../interleaving/engine.ts';
+import { PAYMENT_VERBS, payStepOf } from '../../interleaving/payment-verbs.ts';
 import type { Permutation, StepRecord, StepResult } from '../../interleaving/permutation.ts';
 import { specContract } from '../../interleaving/spec-contract.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
@@ -54,8 +56,8 @@ export function paymentSpecOrders(
   holdAt: PaymentPausePoint | undefined,
 ): PaymentSpecOrders {
   const file = `scenarios/payment/${scenario.id}.ts`;
-  const spec = parseSpec(scenario.spec(holdAt), file);
-  if (specContract(spec, file) !== 'payment')
+  const spec = parseSpec(scenario.spec(holdAt), file, [PAYMENT_VERBS]);
+  if (specContract(spec, file, [PAYMENT_VERBS]) !== PAYMENT_VERBS)
     throw new Error(`payment scenario ${scenario.id}: its spec has no PAY step`);
   const [listed, ...more] = spec.permutations;
   if (!listed || more.length > 0)
@@ -75,7 +77,7 @@ export async function drivePaymentSpec(
   const steps = await runPermutation(run.permutation, {
     connectionString: connection.connectionString,
     schema: connection.schema,
-    payment: design,
+    contract: { verbs: PAYMENT_VERBS, design },
     timeoutMs: run.timeoutMs,
     rejectInvalid: !run.listed,
   });
@@ -94,8 +96,9 @@ export async function drivePaymentSpec(
 
 /** PAY … UNTIL steps whose pay ended without stopping at their point: the spec did not drive what it says. */
 function pausesNotReached(permutation: Permutation, steps: readonly StepRecord[]): string[] {
-  return permutation.steps.flatMap((step) => {
-    if (!('pay' in step) || !step.until) return [];
+  return permutation.steps.flatMap((listed) => {
+    const step = payStepOf(listed);
+    if (!step?.until) return [];
     const result = steps.find((r) => r.step === step.name)?.result;
     return result?.status === 'ok' && result.paused ? [] : [`${step.name} never reached ${step.until}`];
   });
@@ -119,16 +122,17 @@ export function paymentAnswersOf(permutation: Permutation, steps: readonly StepR
   const held = new Map<string, Held>();
   const answers: PaymentAnswer[] = [];
   for (const record of steps) {
-    const step = byName.get(record.step);
-    if (step && 'pay' in step) {
+    const listed = byName.get(record.step);
+    const step = payStepOf(listed);
+    if (step) {
       const { result } = record;
       if (result.status === 'ok' && result.paused) {
         const point = result.paused as PaymentPausePoint;
         held.set(step.session, { request: step.pay, point, sentAt: record.sentAt });
       } else answers.push(timed(answerOf(step.pay, result, undefined), record.sentAt, record));
-    } else if (step && 'resume' in step) {
-      const pending = held.get(step.session);
-      held.delete(step.session);
+    } else if (listed && 'resume' in listed) {
+      const pending = held.get(listed.session);
+      held.delete(listed.session);
       if (pending)
         answers.push(timed(answerOf(pending.request, record.result, pending.point), pending.sentAt, record));
     }
@@ -157,7 +161,7 @@ function answerOf(
     if (result.killed) return { request, outcome: lostOutcome(heldAt), ...sqlstate };
     return { request, outcome: 'ERROR', error: result.error, ...sqlstate };
   }
-  if (result.payment) return { request, ...result.payment };
+  if (result.answer) return { request, ...(result.answer as PaymentResult) };
   if (result.rolledBack) return { request, outcome: 'ROLLED_BACK' };
   return { request, outcome: 'ERROR', error: 'the pay ended with no answer' };
 }

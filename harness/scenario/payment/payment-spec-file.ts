@@ -10,6 +10,7 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PaymentPausePoint } from '../../../strategies/payment/contract.ts';
 import { Errors } from '../../errors.ts';
+import { payStepOf } from '../../interleaving/payment-verbs.ts';
 import type { ParsedSpec } from '../../interleaving/spec-parser.ts';
 import type { PaymentSpecScenario } from './payment-scenario.ts';
 
@@ -21,8 +22,10 @@ export function paymentSpecFile(spec: ParsedSpec, text: string, file: string): P
   if (spec.permutations.length !== 1)
     throw Errors.badInput(`${file}: a strategy spec lists exactly one permutation (the one it runs)`);
   const held = new Set<PaymentPausePoint>();
-  for (const { step } of spec.sessions.flatMap((s) => s.steps))
-    if ('pay' in step && step.until) held.add(step.until);
+  for (const { step } of spec.sessions.flatMap((s) => s.steps)) {
+    const until = payStepOf(step)?.until;
+    if (until) held.add(until);
+  }
   const name = basename(file);
   return {
     contract: 'payment',
