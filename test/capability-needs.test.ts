@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { refuseUnbenchable } from '../harness/bench/benchable.ts';
+import { refusedNeed } from '../harness/case/applicability.ts';
 import type { Capabilities } from '../harness/database/capabilities.ts';
 import { EXIT, HarnessError } from '../harness/errors.ts';
-import { caseNeeds, refusedNeed, scenarioNeeds } from '../harness/scenario/capability-needs.ts';
+import { caseNeeds, scenarioNeeds } from '../harness/scenario/capability-needs.ts';
 import coalesced from '../strategies/coalesced.ts';
 import { CAPABILITIES, type Strategy, type StrategyRef } from '../strategies/contract.ts';
 import hotRow from '../strategies/hot-row.ts';

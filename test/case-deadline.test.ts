@@ -3,7 +3,7 @@
  * pauses it): else a case beside a slow one, or on a slow machine, breaks for time that was not its own.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CaseDeadline } from '../harness/scenario/case-deadline.ts';
+import { CaseDeadline } from '../harness/case/case-deadline.ts';
 
 const TIMEOUT_MS = 1000;
 /** The whole case's time: five barrier timeouts. */

@@ -87,6 +87,7 @@ const FOLDER_ORDER = [
   'http',
   'verdict',
   'contract',
+  'case',
   'scenario',
   'explore',
   'report',

@@ -164,7 +164,7 @@ describe('payment cases', () => {
     );
     expect(r.status).toBe('fail');
     expect(r.fired).toEqual(['exercised']);
-    expect(r.problems).toEqual(['w1-pay never reached before-commit']);
+    expect(r.problems).toEqual(['not exercised: w1-pay never reached before-commit']);
   });
 
   it('run --spec FILE of PAY steps runs it against the payment designs named, its report valid', async () => {

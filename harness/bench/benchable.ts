@@ -4,11 +4,12 @@
  * cases n/a for the same reasons (scenario/applicability.ts) — a bench has no n/a series to show instead.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
+import { refusedNeed } from '../case/applicability.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
 import { Errors } from '../errors.ts';
 import type { PaymentDesignRef } from '../registry/payment-registry.ts';
-import { caseNeeds, refusedNeed } from '../scenario/capability-needs.ts';
+import { caseNeeds } from '../scenario/capability-needs.ts';
 
 export function refuseUnbenchable(
   strategies: readonly StrategyRef[],

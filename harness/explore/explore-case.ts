@@ -9,10 +9,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
+import { refusedNeed } from '../case/applicability.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
-import { caseNeeds, refusedNeed } from '../scenario/capability-needs.ts';
+import { caseNeeds } from '../scenario/capability-needs.ts';
 import type {
   BrokenCase,
   CaseResult,

@@ -5,10 +5,11 @@
  * strategy lacks for the scenario is a coverage gap. Each makes the case n/a, with the reason.
  */
 import type { Strategy } from '../../strategies/contract.ts';
+import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../case/applicability.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
-import { caseNeeds, refusedNeed } from './capability-needs.ts';
+import { caseNeeds } from './capability-needs.ts';
 import { type CaseSpec, identityOf } from './case-spec.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -31,28 +32,12 @@ export function missingFor(scenario: Scenario, strategy: Strategy): string[] {
   return [...operations, ...points];
 }
 
-/** Why a strategy sits a scenario out by its own choice (a control outside the cases that catch it). */
-function excludedReason(scenario: Scenario, strategy: Strategy): string | undefined {
-  if (scenario.everyDesignHolds) return undefined;
-  if (strategy.expect === 'violate') {
-    if (strategy.caughtBy?.[scenario.id]) return undefined;
-    const catching = Object.keys(strategy.caughtBy ?? {}).join(', ');
-    return strategy.notApplicable ?? `negative control: caught in ${catching}`;
-  }
-  if (!strategy.scenarios || strategy.scenarios.includes(scenario.id)) return undefined;
-  return strategy.notApplicable ?? `${strategy.id} takes part only in: ${strategy.scenarios.join(', ')}`;
-}
-
-/** Why a scenario that crashes the database is n/a on a server given by URL (payment cases say it too). */
-export const NO_RESTART =
-  'the scenario crashes and restarts the database: the run has no way to restart a server given by URL';
-
 /** The case's n/a result, or undefined when the case applies and is to be driven. */
 export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | undefined {
   const { strategy } = spec.ref;
   const { scenario } = spec;
   const excluded =
-    excludedReason(scenario, strategy) ??
+    sitsOutByChoice(strategy, scenario) ??
     belowMinimum(strategy, db.serverVersionNum) ??
     refusedNeed(caseNeeds(strategy, scenario, spec.isolation), db.capabilities) ??
     spec.blackBox?.notApplicable(scenario) ??

@@ -5,7 +5,6 @@
  * server's answer, as `minPostgres` does for a server too old (database/postgres-minimum.ts).
  */
 import type { Capability, IsolationLevel, Strategy } from '../../strategies/contract.ts';
-import { CAPABILITY_TEXT, type Capabilities } from '../database/capabilities.ts';
 import type { Scenario } from './scenario.ts';
 
 const ISOLATION_CAPABILITY: Record<IsolationLevel, Capability> = {
@@ -36,15 +35,4 @@ export function caseNeeds(
     ...(scenario ? scenarioNeeds(scenario) : []),
     ...(isolation ? [ISOLATION_CAPABILITY[isolation]] : []),
   ];
-}
-
-/** Why the case cannot run on this server, or undefined when it can (or nothing was probed: a black box). */
-export function refusedNeed(
-  needs: readonly Capability[],
-  capabilities: Capabilities | undefined,
-): string | undefined {
-  if (!capabilities) return undefined;
-  const refused = needs.find((need) => capabilities[need] !== true);
-  if (!refused) return undefined;
-  return `needs ${CAPABILITY_TEXT[refused]}, which this server refused: ${capabilities[refused]}`;
 }

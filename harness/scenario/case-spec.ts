@@ -3,11 +3,11 @@
  * and who the case is in its result.
  */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
+import type { CaseDeadline } from '../case/case-deadline.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { HistoryRecorder } from '../history/recorder.ts';
 import type { BlackBox } from './black-box.ts';
-import type { CaseDeadline } from './case-deadline.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
 export interface CaseSpec {

@@ -3,7 +3,7 @@
  * strategy's audit in one snapshot, the reading the invariants are computed from, every problem the case
  * shows, the judgement against the strategy's expectation, and the CaseResult that reports it.
  */
-import { OUTCOMES, type Strategy } from '../../strategies/contract.ts';
+import { type CheckName, OUTCOMES, type Strategy } from '../../strategies/contract.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import { summarizeLatency } from '../driver/latency.ts';
 import { judgeHistory } from '../history/case-history.ts';
@@ -12,13 +12,8 @@ import type { StepRecord } from '../interleaving/permutation.ts';
 import type { AuditSummary, MeasuredCase, OutcomeCounts } from '../verdict/case-result.ts';
 import { type FinalRead, readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
-import {
-  errorProblems,
-  expectationProblems,
-  invariantProblems,
-  type Judgement,
-  judge,
-} from '../verdict/verdict.ts';
+import { countOutcomes, errorProblems, type Judgement, judge } from '../verdict/judgement.ts';
+import { expectationProblems, heldBoundary, invariantProblems } from '../verdict/verdict.ts';
 import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
@@ -28,14 +23,8 @@ import type { Observations, Problem } from './scenario.ts';
 const FINAL_READ_OPERATIONS = ['status', 'remaining'];
 
 /** Counts per outcome, in the contract's order (HELD first, ERROR last) so reports read the same every run. */
-function countOutcomes(answers: readonly RequestResult[]): OutcomeCounts {
-  const counts: OutcomeCounts = {};
-  for (const outcome of [...OUTCOMES, 'ROLLED_BACK', 'INDETERMINATE', 'ERROR'] as const) {
-    const n = answers.filter((a) => a.outcome === outcome).length;
-    if (n > 0) counts[outcome] = n;
-  }
-  return counts;
-}
+const countReserveOutcomes = (answers: readonly RequestResult[]): OutcomeCounts =>
+  countOutcomes(answers, OUTCOMES);
 
 function auditSummary(audit: Awaited<ReturnType<NonNullable<Strategy['audit']>>>): AuditSummary {
   return {
@@ -109,7 +98,7 @@ function judged(
   outcomes: OutcomeCounts,
   judgeBlocking: boolean,
   historyProblems: readonly Problem[],
-): { judgement: Judgement; note: string } {
+): { judgement: Judgement<CheckName>; note: string } {
   const { scenario, params } = spec;
   const { strategy } = spec.ref;
   const all: Problem[] = [
@@ -129,7 +118,8 @@ function judged(
   const measuredOnly = scenario.expect.boundaryChecks ?? [];
   const found = all.filter((p) => !measuredOnly.includes(p.check));
   const boundaryFound = all.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
-  const judgement = judge(strategy, identityOf(spec).expect, scenario.id, found, outcomes, reading);
+  const held = () => heldBoundary(reading, outcomes);
+  const judgement = judge(strategy, identityOf(spec).expect, scenario.id, found, held);
   const note = [
     scenario.expect.boundaryNote?.(driven.observations),
     ...(measuredOnly.length > 0
@@ -167,7 +157,7 @@ export async function measureCase(
     read,
     audit,
   );
-  const outcomes = countOutcomes(driven.answers);
+  const outcomes = countReserveOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
     soldOutWhileStock: strategy.falseSoldOut !== undefined,
@@ -179,7 +169,7 @@ export async function measureCase(
     ...identityOf(spec),
     status: judgement.status,
     outcomes,
-    phases: driven.phases.phases(driven.answers, countOutcomes),
+    phases: driven.phases.phases(driven.answers, countReserveOutcomes),
     invariants: reading.invariants,
     ...(audit ? { audit: auditSummary(audit) } : { noAudit: NO_AUDIT }),
     finalRead: {

@@ -19,13 +19,12 @@ import type { Invariants } from '../verdict/invariants.ts';
 
 export {
   type Expectations,
-  exactly,
   figure,
-  observedExactly,
   type Problem,
   type ScenarioParams,
   type Seen,
 } from '../verdict/expectations.ts';
+export { exactly, observedExactly } from '../verdict/judgement.ts';
 
 /**
  * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users

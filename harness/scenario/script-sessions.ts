@@ -2,9 +2,10 @@
  * Sessions a script scenario opens for itself (lifecycle jobs, a proxied session), each on its own
  * connection, numbered across the case so that each has an application_name of its own.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { SessionContext } from '../../strategies/contract.ts';
-import { type CaseConnection, sessionOptions } from '../driver/client-task.ts';
+import { caseClient } from '../driver/case-client.ts';
+import type { CaseConnection } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 
 /** Pause points do nothing in a session of the scenario's own: only the crash child stops at one. */
@@ -18,13 +19,7 @@ export class ScriptSessions {
   /** A client, not yet connected, straight to the database or through `connectionString` (a proxy). */
   client(role: 'job' | 'proxied', connectionString = this.connection.connectionString): pg.Client {
     this.opened += 1;
-    const client = new pg.Client({
-      connectionString,
-      application_name: `reservebench-${role}-${this.opened}`,
-      options: sessionOptions(this.connection),
-    });
-    client.on('error', () => undefined);
-    return client;
+    return caseClient(this.connection, `reservebench-${role}-${this.opened}`, connectionString);
   }
 
   /** The session the strategy is given on `client`: the case's one node, no pause points. */

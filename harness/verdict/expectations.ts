@@ -6,6 +6,7 @@
 import type { CheckName, StockLine } from '../../strategies/contract.ts';
 import type { Observations, OutcomeCounts } from './case-result.ts';
 import type { Invariants } from './invariants.ts';
+import type { Problem as GenericProblem } from './judgement.ts';
 
 /** The inputs of one case after CLI overrides are applied to the scenario's fixture. */
 export interface ScenarioParams {
@@ -17,11 +18,8 @@ export interface ScenarioParams {
   nodes: number;
 }
 
-/** One expectation a case missed, named by the check it belongs to (what a control's `caughtBy` names). */
-export interface Problem {
-  check: CheckName;
-  message: string;
-}
+/** One expectation a case missed, named by the reservation contract's check it belongs to. */
+export type Problem = GenericProblem<CheckName>;
 
 /** What a case showed, for the expectations that relate its figures to each other. */
 export interface Seen<O extends Observations> {
@@ -71,24 +69,6 @@ export interface Expectations<O extends Observations> {
   boundaryNote?(observed: Partial<O>): string | undefined;
   /** This scenario's counts stand in the boundary table for a design that showed no boundary. */
   headline?: boolean;
-}
-
-/** The counts must be exactly these (absent keys mean 0). */
-export function exactly(expected: OutcomeCounts, actual: OutcomeCounts): Problem[] {
-  const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-  return [...keys]
-    .filter((k) => (actual[k] ?? 0) !== (expected[k] ?? 0))
-    .map((k) => ({ check: 'outcomes', message: `${k} ${actual[k] ?? 0}, expected ${expected[k] ?? 0}` }));
-}
-
-/** Each observation must equal its expected value. */
-export function observedExactly(expected: Partial<Observations>, observed: Partial<Observations>): Problem[] {
-  return Object.entries(expected)
-    .filter(([k, v]) => JSON.stringify(observed[k]) !== JSON.stringify(v))
-    .map(([k, v]) => ({
-      check: 'observations',
-      message: `${k} ${JSON.stringify(observed[k])}, expected ${JSON.stringify(v)}`,
-    }));
 }
 
 /** A figure the scenario derives from the final read (active after expiry, …) must be this. */

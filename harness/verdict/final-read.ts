@@ -4,8 +4,8 @@
  * `remaining` of every sku it was given. The strategy's `audit()` is compared against this, never trusted
  * instead of it.
  */
-import pg from 'pg';
 import type { ReservationStatus, Strategy } from '../../strategies/contract.ts';
+import { withCaseClient } from '../driver/case-client.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
 
 export type KeyStatus = ReservationStatus | 'NOT_FOUND';
@@ -21,20 +21,11 @@ export async function readBack(
   keys: Iterable<string>,
   skus: readonly string[],
 ): Promise<FinalRead> {
-  const client = new pg.Client({
-    connectionString: connection.connectionString,
-    application_name: 'reservebench-final-read',
-    options: `-c search_path=${connection.schema}`,
-  });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
+  return withCaseClient(connection, 'reservebench-final-read', async (client) => {
     const statuses = new Map<string, KeyStatus>();
     for (const key of new Set(keys)) statuses.set(key, await strategy.status(client, key));
     const remaining = new Map<string, number>();
     for (const sku of skus) remaining.set(sku, await strategy.remaining(client, sku));
     return { statuses, remaining };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  });
 }

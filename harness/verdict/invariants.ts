@@ -8,6 +8,7 @@ import type { ClientBase } from 'pg';
 import type { StockLine, Strategy, StrategyAudit } from '../../strategies/contract.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import type { FinalRead, KeyStatus } from './final-read.ts';
+import { inSnapshot } from './snapshot.ts';
 
 export interface Invariants {
   total: number;
@@ -86,13 +87,8 @@ export async function auditInSnapshot(
   db: ClientBase,
   strategy: Strategy,
 ): Promise<StrategyAudit | undefined> {
-  if (!strategy.audit) return undefined;
-  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    return await strategy.audit(db);
-  } finally {
-    await db.query('COMMIT');
-  }
+  const { audit } = strategy;
+  return audit ? inSnapshot(db, () => audit(db)) : undefined;
 }
 
 const isActive = (status: KeyStatus | undefined) => status === 'HELD' || status === 'CONFIRMED';

@@ -3,8 +3,8 @@
  * reads reservations): on a fresh connection, `paymentStatus` and `outboxFor` of every key the case sent.
  * The design's `audit()` is compared against it (payment-invariants.ts), never trusted instead of it.
  */
-import pg from 'pg';
 import type { OutboxRecord, PaymentDesign, PaymentRecord } from '../../strategies/payment/contract.ts';
+import { withCaseClient } from '../driver/case-client.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
 
 /** What one key reads back as: its payment rows and its outbox rows. */
@@ -20,14 +20,7 @@ export async function readPaymentsBack(
   design: PaymentDesign,
   keys: Iterable<string>,
 ): Promise<PaymentFinalRead> {
-  const client = new pg.Client({
-    connectionString: connection.connectionString,
-    application_name: 'reservebench-final-read',
-    options: `-c search_path=${connection.schema}`,
-  });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
+  return withCaseClient(connection, 'reservebench-final-read', async (client) => {
     const read = new Map<string, KeyReading>();
     for (const key of new Set(keys)) {
       read.set(key, {
@@ -36,7 +29,5 @@ export async function readPaymentsBack(
       });
     }
     return read;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  });
 }

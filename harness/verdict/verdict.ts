@@ -1,22 +1,14 @@
 /**
- * The verdict of one case, from what the harness observed: the invariant counts it computed, the
- * scenario's expectations, the steps it saw blocked and the requests that failed. A safe design passes
- * when no check fires; a negative control passes only when one of the checks it names in `caughtBy` fires
- * (another check firing means the scenario no longer shows what the control exists to show).
+ * What the reservation contract's verdict reads (judgement.ts judges every contract): the invariant counts
+ * the harness computed, the scenario's expectations and the steps it saw blocked, each as problems named
+ * by their check, and what a safe design showed when it held.
  */
-import type { CheckName, Strategy } from '../../strategies/contract.ts';
-import type { RequestResult } from '../driver/client-task.ts';
+import type { CheckName } from '../../strategies/contract.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import { formatOutcomes, type Observations, type OutcomeCounts } from './case-result.ts';
-import {
-  type Expectations,
-  exactly,
-  observedExactly,
-  type Problem,
-  type ScenarioParams,
-  type Seen,
-} from './expectations.ts';
+import type { Expectations, Problem, ScenarioParams, Seen } from './expectations.ts';
 import type { Reading } from './invariants.ts';
+import { exactly, notExercised, observedExactly } from './judgement.ts';
 
 /** The safety counts that fired: what a safe design must never show. */
 export function invariantProblems(reading: Reading): Problem[] {
@@ -79,94 +71,14 @@ export function expectationProblems(
     ...(expect.observations && exact ? observedExactly(expect.observations(params), seen.observed) : []),
     ...(expect.relations ? expect.relations(params, seen) : []),
     ...(steps ? blockingProblems(expect.blocking, strategyId, steps) : []),
-    ...((exact ? expect.exercised?.(params, seen) : undefined) ?? []).map(
-      (line): Problem => ({
-        check: 'exercised',
-        message: `not exercised: ${line}`,
-      }),
-    ),
+    ...notExercised<CheckName>((exact ? expect.exercised?.(params, seen) : undefined) ?? []),
   ];
 }
 
-/** Requests that failed, except those whose SQLSTATE the scenario causes on purpose (`expect.faults`). */
-/** A failure that is no request's answer: a lifecycle step or a read of an interleaving that threw. */
-export interface OperationFailure {
-  sqlstate?: string | undefined;
-  error: string;
-}
-
-export function errorProblems(
-  answers: readonly (RequestResult | OperationFailure)[],
-  faults: readonly string[] = [],
-): Problem[] {
-  const failed = (a: RequestResult | OperationFailure) => !('outcome' in a) || a.outcome === 'ERROR';
-  const errors = answers.filter((a) => failed(a) && !(a.sqlstate && faults.includes(a.sqlstate)));
-  const first = errors[0];
-  if (!first) return [];
-  const why = `${first.sqlstate ? `[${first.sqlstate}] ` : ''}${first.error ?? 'unknown error'}`;
-  return [{ check: 'errors', message: `${errors.length} operation(s) failed, first: ${why}` }];
-}
-
-export interface Judgement {
-  status: 'pass' | 'fail';
-  problems: string[];
-  boundary: string;
-  /** Every check that fired, whatever the expectation. */
-  fired: CheckName[];
-}
-
-export function judge(
-  strategy: Strategy,
-  expect: Strategy['expect'] | 'measure',
-  scenarioId: string,
-  found: readonly Problem[],
-  outcomes: OutcomeCounts,
-  reading: Reading,
-): Judgement {
-  const fired = [...new Set(found.map((p) => p.check))];
-  const messages = [...new Set(found.map((p) => p.message))];
-  if (expect === 'violate') {
-    const wanted = strategy.caughtBy?.[scenarioId] ?? [];
-    const caught = found.filter((p) => wanted.includes(p.check));
-    if (caught.length > 0) {
-      return {
-        status: 'pass',
-        problems: [],
-        boundary: `caught: ${caught.map((p) => p.message).join(', ')}`,
-        fired,
-      };
-    }
-    if (fired.length > 0) {
-      const problem = `caught for the wrong reason: ${fired.join(', ')} fired, but ${strategy.id} must be caught by ${wanted.join(' or ')} here`;
-      return {
-        status: 'fail',
-        problems: [problem, ...messages],
-        boundary: `${problem} (${messages.join('; ')})`,
-        fired,
-      };
-    }
-    return {
-      status: 'fail',
-      problems: [`expected ${wanted.join(' or ')} to catch it, but every check held`],
-      boundary: 'NOT caught: every check held',
-      fired,
-    };
-  }
-  if (messages.length > 0)
-    return { status: 'fail', problems: messages, boundary: `broke: ${messages.join('; ')}`, fired };
+/** What a safe design showed when it held: its counts, or the units a SOLD_OUT left unsold. */
+export function heldBoundary(reading: Reading, outcomes: OutcomeCounts): string {
   const inv = reading.invariants;
-  if (inv.falseSoldOut > 0) {
-    return {
-      status: 'pass',
-      problems: [],
-      boundary: `false sold-out: ${inv.falseSoldOut} SOLD_OUT while ${inv.total - inv.active} unit(s) never sold`,
-      fired,
-    };
-  }
-  return {
-    status: 'pass',
-    problems: [],
-    boundary: `held: ${formatOutcomes(outcomes)}; drift ${inv.drift}, oversold ${inv.oversold}`,
-    fired,
-  };
+  if (inv.falseSoldOut > 0)
+    return `false sold-out: ${inv.falseSoldOut} SOLD_OUT while ${inv.total - inv.active} unit(s) never sold`;
+  return `held: ${formatOutcomes(outcomes)}; drift ${inv.drift}, oversold ${inv.oversold}`;
 }

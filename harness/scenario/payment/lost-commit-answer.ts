@@ -4,23 +4,13 @@
  * the answer on, so the worker cannot know whether it paid. Which answer is the commit's is read back
  * on a connection of its own (has the key a payment more than before?), never timed.
  */
-import pg from 'pg';
 import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
 import { commitAckProxyFor } from '../../crash/commit-ack-proxy.ts';
+import { caseClient } from '../../driver/case-client.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { harnessNow } from '../../history/recorder.ts';
 import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
-
-function caseClient(connection: CaseConnection, connectionString: string, name: string): pg.Client {
-  const client = new pg.Client({
-    connectionString,
-    application_name: name,
-    options: `-c search_path=${connection.schema}`,
-  });
-  client.on('error', () => undefined);
-  return client;
-}
 
 export async function payWithLostCommitAnswer(
   connection: CaseConnection,
@@ -28,8 +18,8 @@ export async function payWithLostCommitAnswer(
   request: PaymentRequest,
 ): Promise<PaymentAnswer> {
   const { proxy, url } = await commitAckProxyFor(connection.connectionString);
-  const worker = caseClient(connection, url, 'reservebench-payment-proxied');
-  const reader = caseClient(connection, connection.connectionString, 'reservebench-payment-ack-check');
+  const worker = caseClient(connection, 'reservebench-payment-proxied', url);
+  const reader = caseClient(connection, 'reservebench-payment-ack-check');
   let invokedAt = harnessNow();
   try {
     await Promise.all([worker.connect(), reader.connect()]);

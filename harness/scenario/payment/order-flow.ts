@@ -5,10 +5,11 @@
  * its step in a crash child killed -9 at the pause point (crash/crash-runner.ts, the harness's one way to
  * kill a process there). The reservation side's final read and the checks across both sides are here too.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { NodeIdentity, Outcome, ReserveRequest, StrategyRef } from '../../../strategies/contract.ts';
 import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { crashOrderOn, runUntilStage } from '../../crash/crash-runner.ts';
+import { caseClient } from '../../driver/case-client.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { paymentRequest } from '../../interleaving/seed-payment.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
@@ -137,12 +138,7 @@ export class OrderFlowDriver implements OrderFlow {
   private async session(): Promise<pg.Client> {
     if (this.client) return this.client;
     const { connection } = this.deps;
-    const client = new pg.Client({
-      connectionString: connection.connectionString,
-      application_name: 'reservebench-order-flow',
-      options: `-c search_path=${connection.schema}`,
-    });
-    client.on('error', () => undefined);
+    const client = caseClient(connection, 'reservebench-order-flow');
     await client.connect();
     this.client = client;
     return client;

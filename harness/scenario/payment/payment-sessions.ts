@@ -5,10 +5,11 @@
  * here as it comes in; the order of events is decided by observed state, never by a sleep.
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../strategies/contract.ts';
 import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
+import { caseClient } from '../../driver/case-client.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
 import { Errors, oneLine } from '../../errors.ts';
 import { harnessNow } from '../../history/recorder.ts';
@@ -45,12 +46,7 @@ export class PaymentSessions {
   }
 
   async connect(): Promise<Connected> {
-    const client = new pg.Client({
-      connectionString: this.connection.connectionString,
-      application_name: 'reservebench-payment',
-      options: `-c search_path=${this.connection.schema}`,
-    });
-    client.on('error', () => undefined);
+    const client = caseClient(this.connection, 'reservebench-payment');
     this.clients.push(client);
     await client.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');

@@ -10,8 +10,8 @@ import type {
   PaymentRequest,
   PaymentResult,
 } from '../../../strategies/payment/contract.ts';
+import { type SpecOrders, specOrders } from '../../case/spec-orders.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
-import { allPermutations } from '../../interleaving/all-permutations.ts';
 import { runPermutation } from '../../interleaving/engine.ts';
 import { PAYMENT_VERBS, payStepOf } from '../../interleaving/payment-verbs.ts';
 import type { Permutation, StepRecord, StepResult } from '../../interleaving/permutation.ts';
@@ -44,27 +44,15 @@ export interface PaymentDriven {
 }
 
 /** The spec's one listed permutation, the one judged, and every other order of its steps. */
-export interface PaymentSpecOrders {
-  listed: Permutation;
-  others: Permutation[];
-}
-
-const orderOf = (permutation: Permutation) => permutation.steps.map((s) => s.name).join(' ');
-
 export function paymentSpecOrders(
   scenario: PaymentSpecScenario,
   holdAt: PaymentPausePoint | undefined,
-): PaymentSpecOrders {
+): SpecOrders {
   const file = `scenarios/payment/${scenario.id}.ts`;
-  const spec = parseSpec(scenario.spec(holdAt), file, [PAYMENT_VERBS]);
-  if (specContract(spec, file, [PAYMENT_VERBS]) !== PAYMENT_VERBS)
+  const text = scenario.spec(holdAt);
+  if (specContract(parseSpec(text, file, [PAYMENT_VERBS]), file, [PAYMENT_VERBS]) !== PAYMENT_VERBS)
     throw new Error(`payment scenario ${scenario.id}: its spec has no PAY step`);
-  const [listed, ...more] = spec.permutations;
-  if (!listed || more.length > 0)
-    throw new Error(`payment scenario ${scenario.id}: its spec must list exactly one permutation`);
-  const sessions = spec.sessions.map((s) => ({ name: s.name, steps: s.steps.map((t) => t.step) }));
-  const others = [...allPermutations(sessions)].filter((p) => orderOf(p) !== orderOf(listed));
-  return { listed, others };
+  return specOrders(text, file, [PAYMENT_VERBS]);
 }
 
 /** One order of the spec on the case's schema; `listed`: the order whose claims are judged. */

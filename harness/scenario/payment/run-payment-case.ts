@@ -6,15 +6,32 @@
  * design per key it sent, audited in one snapshot and judged. A failure at any stage makes the case
  * broken, naming the stage.
  */
-import type { PaymentAudit, PaymentDesign } from '../../../strategies/payment/contract.ts';
+import {
+  PAYMENT_OUTCOMES,
+  type PaymentAudit,
+  type PaymentCheckName,
+  type PaymentDesign,
+} from '../../../strategies/payment/contract.ts';
+import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../case/applicability.ts';
+import { CaseDeadline, withinCaseDeadline } from '../../case/case-deadline.ts';
+import { keepsTables, onCaseSchema } from '../../case/case-schema.ts';
+import { inEveryOrder } from '../../case/permutations.ts';
 import type { CaseSettings } from '../../contract/case-settings.ts';
 import type { RunDatabase } from '../../database/database.ts';
 import type { CaseConnection } from '../../driver/client-task.ts';
-import { oneLine } from '../../errors.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
-import { InvalidPermutation } from '../../interleaving/engine.ts';
+import type { Permutation } from '../../interleaving/permutation.ts';
 import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
 import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
+import {
+  countOutcomes,
+  errorProblems,
+  exactly,
+  judge,
+  notExercised,
+  observedExactly,
+  type Problem,
+} from '../../verdict/judgement.ts';
 import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
@@ -24,26 +41,15 @@ import {
   type PaymentProblem,
   paymentInvariantProblems,
 } from '../../verdict/payment-invariants.ts';
-import {
-  countPaymentOutcomes,
-  erroredPayments,
-  exactObservations,
-  exactOutcomes,
-  judgePayment,
-} from '../../verdict/payment-verdict.ts';
-import { NO_RESTART } from '../applicability.ts';
-import { refusedNeed } from '../capability-needs.ts';
-import { CaseDeadline, withinCaseDeadline } from '../case-deadline.ts';
-import { anotherOrder, paymentPermutationReport, withPaymentPermutations } from './payment-permutations.ts';
+import { inSnapshot } from '../../verdict/snapshot.ts';
 import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
 import { drivePaymentScript } from './payment-script-drive.ts';
 import { drivePaymentSpec, type PaymentDriven, paymentSpecOrders } from './payment-spec-drive.ts';
 
 /** Why the design sits the scenario out, or undefined when the case is to be driven. */
 function sitsOut(design: PaymentDesign, scenario: PaymentScenario, db: RunDatabase): string | undefined {
-  if (design.expect === 'violate' && !design.caughtBy?.[scenario.id]) {
-    return `negative control: caught in ${Object.keys(design.caughtBy ?? {}).join(', ')}`;
-  }
+  const chosen = sitsOutByChoice(design, scenario);
+  if (chosen) return chosen;
   const refused = refusedNeed(design.needs ?? [], db.capabilities);
   if (refused) return refused;
   if ('run' in scenario && scenario.crashesDatabase && !db.crashAndRestart) return NO_RESTART;
@@ -95,28 +101,24 @@ async function runPaymentSpec(
 ): Promise<PaymentCaseResult> {
   const { listed, others } = paymentSpecOrders(scenario, holdAtOf(design, scenario));
   const { timeoutMs } = settings;
-  const result = await onSchema(db, design, scenario, settings, identity, (connection) =>
-    drivePaymentSpec(connection, design, scenario, { permutation: listed, listed: true, timeoutMs }),
-  );
-  if (settings.permutations === 'listed' || result.status === 'broken') return result;
-  const reports = [paymentPermutationReport(result, listed)];
-  // As permutations.ts: only where the design should hold, one failing order's tables.
-  let keepNextFailure = settings.keepFailed && result.expect === 'hold' && result.status === 'pass';
-  for (const permutation of others) {
-    const order = { ...settings, keepFailed: keepNextFailure, keepAll: false };
-    const report = await anotherOrder(permutation, () =>
-      onSchema(db, design, scenario, order, identity, (connection) =>
-        drivePaymentSpec(connection, design, scenario, { permutation, listed: false, timeoutMs }),
-      ),
+  const inOrder = (permutation: Permutation, order: CaseSettings) =>
+    onSchema(db, design, scenario, order, identity, (connection) =>
+      drivePaymentSpec(connection, design, scenario, {
+        permutation,
+        listed: permutation === listed,
+        timeoutMs,
+      }),
     );
-    if (report.keptSchema) keepNextFailure = false;
-    reports.push(report);
-  }
-  return withPaymentPermutations(result, reports);
+  return inEveryOrder(
+    { permutation: listed, result: await inOrder(listed, settings) },
+    others,
+    settings,
+    inOrder,
+  );
 }
 
 /** The case on a schema of its own: the design's tables, the drive, the final read, the audit, the verdict. */
-async function onSchema(
+function onSchema(
   db: RunDatabase,
   design: PaymentDesign,
   scenario: PaymentScenario,
@@ -124,56 +126,45 @@ async function onSchema(
   identity: Identity,
   drive: Drive,
 ): Promise<PaymentCaseResult> {
-  const schema = await db.createCaseSchema(`${scenario.id}_${design.id}`);
-  let stage = 'setup';
-  let keep = settings.keepFailed;
-  try {
-    await db.admin.query(`SET search_path TO ${schema}`);
-    await design.setup(db.admin);
-    stage = 'driving the payments';
-    const connection = { connectionString: db.connectionString, schema };
-    const driven = await withinCaseDeadline(drive(connection), new CaseDeadline(settings.timeoutMs), db);
-    stage = 'the final read';
-    const { answers } = driven;
-    const readFrom = harnessNow();
-    const keys = [...answers.map((a) => a.request.idempotencyKey), ...driven.keys];
-    const read = await readPaymentsBack(connection, design, keys);
-    const reads = [...driven.reads, ...finalReads(read, readFrom, harnessNow())];
-    stage = 'the audit';
-    const audit = await auditPaymentsInSnapshot(db, design);
-    const orderProblems = await driven.orderProblems(read);
-    const observations = driven.observe(read);
-    const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems, observations });
-    keep = settings.keepAll === true || (judged.status === 'fail' && settings.keepFailed);
-    return {
-      ...identity,
-      ...judged,
-      counts: countsOf(read),
-      observations,
-      ...(driven.steps
-        ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
-        : {}),
-      ...(keep ? { keptSchema: schema } : {}),
-    };
-  } catch (error: unknown) {
-    // Another order of a spec that cannot go on: reported as invalid by its caller, not as broken.
-    if (error instanceof InvalidPermutation) {
-      keep = false;
-      throw error;
-    }
-    const problem = `${stage} failed: ${oneLine(error)}`;
-    return {
+  return onCaseSchema<PaymentCaseResult>(db, settings, {
+    name: `${scenario.id}_${design.id}`,
+    work: async (schema, at) => {
+      await db.admin.query(`SET search_path TO ${schema}`);
+      await design.setup(db.admin);
+      at('driving the payments');
+      const connection = { connectionString: db.connectionString, schema };
+      const driven = await withinCaseDeadline(drive(connection), new CaseDeadline(settings.timeoutMs), db);
+      at('the final read');
+      const { answers } = driven;
+      const readFrom = harnessNow();
+      const keys = [...answers.map((a) => a.request.idempotencyKey), ...driven.keys];
+      const read = await readPaymentsBack(connection, design, keys);
+      const reads = [...driven.reads, ...finalReads(read, readFrom, harnessNow())];
+      at('the audit');
+      const audit = await inSnapshot(db.admin, () => design.audit(db.admin));
+      const orderProblems = await driven.orderProblems(read);
+      const observations = driven.observe(read);
+      const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems, observations });
+      return {
+        ...identity,
+        ...judged,
+        counts: countsOf(read),
+        observations,
+        ...(driven.steps
+          ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
+          : {}),
+        ...(keepsTables(settings, judged.status) ? { keptSchema: schema } : {}),
+      };
+    },
+    broken: (problem, keptSchema) => ({
       ...identity,
       status: 'broken',
       outcomes: {},
       boundary: problem,
       problems: [problem],
-      ...(keep ? { keptSchema: schema } : {}),
-    };
-  } finally {
-    await db.admin.query('RESET search_path').catch(() => undefined);
-    if (!keep) await db.dropCaseSchema(schema);
-  }
+      ...(keptSchema ? { keptSchema } : {}),
+    }),
+  });
 }
 
 /** The first of the scenario's `holdAt` points the design declares (the scenario is n/a without one). */
@@ -202,26 +193,28 @@ interface CaseReads {
 /** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
 function judgeCase(design: PaymentDesign, scenario: PaymentScenario, driven: PaymentDriven, e: CaseReads) {
   const answers: readonly PaymentAnswer[] = driven.answers;
-  const outcomes = countPaymentOutcomes(answers);
+  const outcomes = countOutcomes(answers, PAYMENT_OUTCOMES);
   const { observations } = e;
   // Another order of an order-dependent spec: its answers are not the listed order's to compare.
   const exact = driven.listed || scenario.expect.orderDependent !== true;
   const { expect } = scenario;
-  const exercised = [
+  const claims = [
     ...driven.notExercised,
     ...((exact ? expect.exercised?.(observations, design) : undefined) ?? []),
-  ].map((message) => ({ check: 'exercised' as const, message }));
+  ];
+  const expected = expectedOutcomes(design, scenario);
   const history = judgePaymentHistory(answers, e.reads);
-  const found = [
+  const found: Problem<PaymentCheckName>[] = [
     ...paymentInvariantProblems(answers, e.read, e.audit),
     ...e.orderProblems,
     ...history.problems,
-    ...(exact ? exactOutcomes(expectedOutcomes(design, scenario), outcomes) : []),
-    ...(exact ? exactObservations(expect.observations, observations) : []),
-    ...erroredPayments(answers),
-    ...exercised,
+    ...(exact && expected ? exactly(expected, outcomes) : []),
+    ...(exact && expect.observations ? observedExactly(expect.observations, observations) : []),
+    ...errorProblems(answers),
+    ...notExercised<PaymentCheckName>(claims),
   ];
-  return { ...judgePayment(design, scenario.id, found), outcomes, history: history.summary };
+  const held = () => 'held: one payment and one outbox row per key';
+  return { ...judge(design, design.expect, scenario.id, found, held), outcomes, history: history.summary };
 }
 
 /** The final read as the history records it: every key read on one connection between two instants. */
@@ -233,14 +226,4 @@ function finalReads(read: PaymentFinalRead, invokedAt: number, completedAt: numb
     invokedAt,
     completedAt,
   }));
-}
-
-/** The design's audit in one REPEATABLE READ snapshot, as the reservation audit is taken. */
-async function auditPaymentsInSnapshot(db: RunDatabase, design: PaymentDesign) {
-  await db.admin.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    return await design.audit(db.admin);
-  } finally {
-    await db.admin.query('COMMIT');
-  }
 }
