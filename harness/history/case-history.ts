@@ -4,7 +4,8 @@
  * with its smallest witness, or unchecked with the reason (a search past its budget, operations the
  * history misses), which is never reported as checked.
  */
-import { checkHistory, type HistoryVerdict } from './check-history.ts';
+import { checkHistory } from './check-history.ts';
+import type { HistoryVerdict } from './check-parts.ts';
 import { heldAfterDisable } from './held-after-disable.ts';
 import type { History } from './history.ts';
 import type { WitnessLine } from './witness.ts';

@@ -1,16 +1,14 @@
 /**
- * The `linearizable` check: is there an order of the case's operations, consistent with real time, in
- * which every answer is the contract model's answer? Each independent part of the history (partition.ts)
- * is searched alone (linearizability.ts). A part that admits no order is shrunk to a smallest set of
- * operations that still admits none, each shown with its answer and what the model answers instead
- * (witness.ts). A part the search could not finish within the budget leaves the history `unchecked`,
- * reported with the reason and never counted as checked.
+ * The reservation contract's `linearizable` check: is there an order of the case's operations, consistent
+ * with real time, in which every answer is the model's answer (model.ts)? Each independent part of the
+ * history (partition.ts: a sku and what joins it) is checked alone by the one check every contract shares
+ * (check-parts.ts), a reserve of unknown ending settled by the final read where it can be.
  */
 
+import { checkParts, type HistoryVerdict } from './check-parts.ts';
 import type { Change } from './contract-state.ts';
 import { ContractState } from './contract-state.ts';
 import type { Answer, Call, History, HistoryOperation } from './history.ts';
-import { searchLinearization } from './linearizability.ts';
 import { type ModelOptions, modelResults, sameAnswer, type TimedCall } from './model.ts';
 import { partitionHistory } from './partition.ts';
 import { FINAL_READ_SESSION } from './recorder.ts';
@@ -18,25 +16,6 @@ import { refuted } from './refutations.ts';
 import { RESERVATION_WITNESS_VIEW } from './reservation-witness.ts';
 import type { SearchModel } from './search-model.ts';
 import type { SearchOperation } from './search-operation.ts';
-import { minimalWitness, type WitnessLine } from './witness.ts';
-
-/** Model transitions one case's search may take before its history is `unchecked (budget)`. */
-export const DEFAULT_SEARCH_BUDGET = 100_000;
-
-/** What any contract's history check answers (this one's, and payment-history-check.ts's). */
-export type HistoryVerdict =
-  | { status: 'linearizable'; operations: number; parts: number; steps: number; ms: number }
-  | {
-      status: 'violation';
-      operations: number;
-      parts: number;
-      steps: number;
-      ms: number;
-      /** One line: the first witness operation and what the model allows instead. */
-      summary: string;
-      witness: WitnessLine[];
-    }
-  | { status: 'unchecked'; operations: number; parts: number; steps: number; ms: number; reason: string };
 
 export interface CheckOptions {
   budget?: number;
@@ -113,31 +92,22 @@ function reservationModel(
 }
 
 export function checkHistory(history: History, options: CheckOptions = {}): HistoryVerdict {
-  const began = performance.now();
-  const budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
   const model = options.model ?? {};
   const totals = new Map(history.stock.map((s) => [s.sku, s.total]));
-  const parts = partitionHistory(history.operations, [...totals.keys()]);
-  const base = { operations: history.operations.length, parts: parts.length };
-  let steps = 0;
-  for (const part of parts) {
-    const searched = searchOperations(part);
-    const result = searchLinearization(searched, reservationModel(totals, model), budget - steps);
-    steps += result.steps;
-    const ms = performance.now() - began;
-    if (result.kind === 'budget') {
-      const reason = `the search stopped after ${steps} model steps (budget ${budget}) on a part of ${part.length} operations`;
-      return { status: 'unchecked', ...base, steps, ms, reason };
-    }
-    if (result.kind === 'none') {
-      const start = Math.min(...history.operations.map((o) => o.invokedAt));
-      const models = {
-        trial: reservationModel(totals, model),
-        explain: reservationModel(totals, { ...model, withoutGaveUp: true }),
-      };
-      const witness = minimalWitness(searched, models, RESERVATION_WITNESS_VIEW, start);
-      return { status: 'violation', ...base, steps, ms: performance.now() - began, ...witness };
-    }
-  }
-  return { status: 'linearizable', ...base, steps, ms: performance.now() - began };
+  const parts = partitionHistory(history.operations, [...totals.keys()]).map((part) => ({
+    searched: searchOperations(part),
+    size: part.length,
+  }));
+  const start = Math.min(...history.operations.map((o) => o.invokedAt));
+  return checkParts(
+    parts,
+    { operations: history.operations.length, start },
+    {
+      model: reservationModel(totals, model),
+      explain: reservationModel(totals, { ...model, withoutGaveUp: true }),
+      view: RESERVATION_WITNESS_VIEW,
+      part: 'a part',
+    },
+    options.budget,
+  );
 }

@@ -2,11 +2,9 @@
  * The payment contract's `linearizable` check: is there an order of a payment case's operations,
  * consistent with real time, in which every answer is the payment model's (payment-model.ts)? Keys are
  * independent registers (P-compositionality), so each key's operations are searched alone, by the one
- * search every contract shares (linearizability.ts); a key that admits no order is shrunk to a smallest
- * witness (witness.ts), and a search past its budget leaves the history `unchecked`, never checked.
+ * check every contract shares (check-parts.ts).
  */
-import { DEFAULT_SEARCH_BUDGET, type HistoryVerdict } from './check-history.ts';
-import { searchLinearization } from './linearizability.ts';
+import { checkParts, type HistoryVerdict } from './check-parts.ts';
 import {
   describePaymentAnswer,
   describePaymentCall,
@@ -17,7 +15,7 @@ import {
 } from './payment-history.ts';
 import { paymentModel } from './payment-model.ts';
 import type { SearchOperation } from './search-operation.ts';
-import { minimalWitness, type WitnessView } from './witness.ts';
+import type { WitnessView } from './witness.ts';
 
 type PaymentSearchOperation = SearchOperation<PaymentCall, PaymentHistoryAnswer, PaymentCall>;
 
@@ -61,25 +59,17 @@ export function checkPaymentHistory(
   operations: readonly PaymentHistoryOperation[],
   options: { budget?: number } = {},
 ): HistoryVerdict {
-  const began = performance.now();
-  const budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
-  const parts = byKey(operations);
-  const base = { operations: operations.length, parts: parts.length };
-  let steps = 0;
-  for (const part of parts) {
-    const searched = searchOperations(part);
-    const result = searchLinearization(searched, paymentModel({}), budget - steps);
-    steps += result.steps;
-    if (result.kind === 'budget') {
-      const reason = `the search stopped after ${steps} model steps (budget ${budget}) on a key of ${part.length} operations`;
-      return { status: 'unchecked', ...base, steps, ms: performance.now() - began, reason };
-    }
-    if (result.kind === 'none') {
-      const start = Math.min(...operations.map((o) => o.invokedAt));
-      const models = { trial: paymentModel({}), explain: paymentModel({ withoutGaveUp: true }) };
-      const witness = minimalWitness(searched, models, PAYMENT_WITNESS_VIEW, start);
-      return { status: 'violation', ...base, steps, ms: performance.now() - began, ...witness };
-    }
-  }
-  return { status: 'linearizable', ...base, steps, ms: performance.now() - began };
+  const parts = byKey(operations).map((part) => ({ searched: searchOperations(part), size: part.length }));
+  const start = Math.min(...operations.map((o) => o.invokedAt));
+  return checkParts(
+    parts,
+    { operations: operations.length, start },
+    {
+      model: paymentModel({}),
+      explain: paymentModel({ withoutGaveUp: true }),
+      view: PAYMENT_WITNESS_VIEW,
+      part: 'a key',
+    },
+    options.budget,
+  );
 }
