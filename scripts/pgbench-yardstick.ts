@@ -23,6 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchEntry, runBench, type TrialSlot } from '../harness/bench/run-bench.ts';
 import { serverIsLocal } from '../harness/bench/saturation.ts';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import { openRunDatabase } from '../harness/database/database.ts';
 import { type EmbeddedServer, startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { oneLine } from '../harness/errors.ts';
@@ -99,7 +100,8 @@ async function interleavedTrials(rig: PgbenchRig, serverUrl: string): Promise<Ya
     progress(`trial ${trial}/${settings.trials}, ${clients} clients: pgbench ${side.throughput} tx/s`);
   };
   const suite = await runBench({
-    strategies: [rig.hotRow],
+    contract: RESERVATION.id,
+    designs: [RESERVATION.bench.design(rig.hotRow)],
     clients: settings.clients,
     warmupMs: settings.warmupMs,
     durationMs: settings.durationMs,

@@ -11,8 +11,8 @@ import { loadAllBuiltIn } from '../harness/registry/registry.ts';
 import { markdownCell } from '../harness/report/markdown-table.ts';
 import { missingFor } from '../harness/scenario/applicability.ts';
 import { SCENARIOS } from '../harness/scenario/index.ts';
+import { paramsFor } from '../harness/scenario/params.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
-import { paramsFor } from '../harness/scenario/suite.ts';
 import { CHECK_MEANING, CHECKS, type Strategy } from '../strategies/contract.ts';
 
 export const REFERENCE_PATH = fileURLToPath(new URL('../docs/reference.md', import.meta.url));

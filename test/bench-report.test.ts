@@ -373,7 +373,7 @@ describe('the payment bench example', () => {
       ]),
     );
     for (const e of example.bench) {
-      expect(e.payments?.created, e.strategy).toBe(e.payments?.keys);
+      expect(e.tally?.created, e.strategy).toBe(e.tally?.keys);
       expect(e.errors).toEqual({});
     }
   });

@@ -13,6 +13,7 @@ import { CSV_COLUMNS, OPEN_CSV_COLUMNS } from '../harness/bench/bench-csv.ts';
 import type { BenchReport } from '../harness/bench/bench-report.ts';
 import { type BenchEntry, runBench } from '../harness/bench/run-bench.ts';
 import { CLIENT_BOUND_CORES } from '../harness/bench/saturation.ts';
+import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import paymentOutboxUndercounted from './fixtures/checks/payment-outbox-undercounted.ts';
 import { schemaErrors } from './report-schema-validator.ts';
 import { runCli } from './run-cli.ts';
@@ -336,8 +337,8 @@ describe('reservebench bench --json', () => {
       expect(others, e.strategy).toEqual({});
       expect(CREATED + REUSED).toBe(e.requests);
       expect(e.errors).toEqual({});
-      expect(e.payments?.created).toBe(e.payments?.keys);
-      expect(e.payments?.created).toBeGreaterThanOrEqual(CREATED);
+      expect(e.tally?.created).toBe(e.tally?.keys);
+      expect(e.tally?.created).toBeGreaterThanOrEqual(CREATED);
       expect(e.lockWait.shareOfTime).toBeLessThanOrEqual(1);
     }
     expect(report.uncontended).toEqual([]);
@@ -362,12 +363,12 @@ describe('reservebench bench --json', () => {
 
   it("fails a payment series whose design's count of its writes is not the harness's", async () => {
     const result = await runBench({
-      strategies: [],
-      payments: [
-        {
+      contract: PAYMENT.id,
+      designs: [
+        PAYMENT.bench.design({
           design: paymentOutboxUndercounted,
           moduleUrl: new URL('./fixtures/checks/payment-outbox-undercounted.ts', import.meta.url).href,
-        },
+        }),
       ],
       clients: [2],
       warmupMs: 0,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { refuseUnbenchable } from '../harness/bench/benchable.ts';
 import { refusedNeed } from '../harness/case/applicability.ts';
+import { reservationBenchDesign } from '../harness/contracts/reservation/bench/bench-design.ts';
 import type { Capabilities } from '../harness/database/capabilities.ts';
 import { EXIT, HarnessError } from '../harness/errors.ts';
 import { caseNeeds, scenarioNeeds } from '../harness/scenario/capability-needs.ts';
@@ -68,7 +69,7 @@ describe('capability needs', () => {
       strategies.map((strategy) => ({ strategy }) as StrategyRef);
     const refusal = (strategies: StrategyRef[], db: Parameters<typeof refuseUnbenchable>[1]) => {
       try {
-        refuseUnbenchable(strategies, db);
+        refuseUnbenchable(strategies.map(reservationBenchDesign), db);
         return undefined;
       } catch (error: unknown) {
         return error instanceof HarnessError ? [error.exitCode, error.message] : error;

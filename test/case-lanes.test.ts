@@ -6,7 +6,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { type LanePlacement, runInLanes } from '../harness/scenario/case-lanes.ts';
+import { type LanePlacement, runInLanes } from '../harness/suite/case-lanes.ts';
 
 interface FakeCase {
   id: number;

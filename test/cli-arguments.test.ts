@@ -64,7 +64,7 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['bench', '--param', 'hot-row.x=1', '--strategy', 'hot-row'], /--param: hot-row has no knobs/],
   [
     ['bench', '--strategy', 'hot-row,payment-on-conflict'],
-    /and reservation strategies .* cannot share a bench/,
+    /reservation designs \(hot-row\) and payment designs \(payment-on-conflict\) cannot share a bench/,
   ],
   [['bench', '--strategy', 'payment-on-conflict', '--burst', '10'], /--burst drives reservations only/],
   [['bench', '--strategy', 'payment-on-conflict', '--rate', '10'], /--rate drives reservations only/],
@@ -123,11 +123,11 @@ const ODD_VALUES: [string[], RegExp][] = [
   [['spec', SPEC, '--expected', ''], /--expected must name a file, got ""/],
   [
     ['run', '--strategy', 'hot-row', '--spec', paySpec],
-    /pay\.spec:2:6: step "w1-pay" pays \(the payment contract\), but --strategy names no payment design \(payment-on-conflict, /,
+    /pay\.spec:2:6: step "w1-pay" pays \(the payment contract\), but --strategy names no design of the payment contract \(payment-on-conflict, /,
   ],
   [
     ['run', '--strategy', 'payment-on-conflict', '--spec', reserveSpec],
-    /reserve\.spec:3:6: step "t1" drives a reservation, but --strategy names only payment designs/,
+    /reserve\.spec:3:6: step "t1" drives a reservation, but --strategy names no design of the reservation contract \(hot-row, /,
   ],
   [
     ['run', '--spec', mixedSpec],

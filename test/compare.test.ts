@@ -12,6 +12,7 @@ import { type BenchReport, buildBenchReport } from '../harness/bench/bench-repor
 import type { Comparison } from '../harness/bench/compare.ts';
 import { runBench } from '../harness/bench/run-bench.ts';
 import { compareCommand } from '../harness/cli/commands/compare-command.ts';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 import { runCli } from './run-cli.ts';
@@ -62,7 +63,8 @@ async function badInput(args: { base: string; new: string; 'fail-on-regression'?
 
 beforeAll(async () => {
   const result = await runBench({
-    strategies: [await loadStrategy('hot-row')],
+    contract: RESERVATION.id,
+    designs: [RESERVATION.bench.design(await loadStrategy('hot-row'))],
     clients: [1, 4],
     trials: 3,
     warmupMs: 100,

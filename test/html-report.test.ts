@@ -21,9 +21,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type BenchReport, chartSeries, writeBenchFiles } from '../harness/bench/bench-report.ts';
 import { PLOT } from '../harness/bench/charts.ts';
 import { admissionFactors } from '../harness/bench/series-factors.ts';
+import {
+  boundaryTable,
+  caseTable,
+  coverageTable,
+  isolationTable,
+} from '../harness/contracts/reservation/report/result-tables.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
-import { boundaryTable, caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
 import { chromiumLaunch } from './chromium.ts';
 import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';

@@ -1,12 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { selectContracts } from '../harness/cli/payment-selection.ts';
-import type { SpecFiles } from '../harness/cli/spec-files.ts';
-import { specScenario } from '../harness/explore/spec-scenario.ts';
-import { PAYMENT_VERBS } from '../harness/interleaving/payment-verbs.ts';
-import { parseSpec } from '../harness/interleaving/spec-parser.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chooseContracts } from '../harness/cli/contract-selection.ts';
 import { checkPaymentAnswer, checkPaymentDesign } from '../harness/registry/payment-module.ts';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
-import { paymentSpecFile } from '../harness/scenario/payment/payment-spec-file.ts';
 import paymentOnConflict from '../strategies/payment/on-conflict.ts';
 
 describe('payment designs at load', () => {
@@ -63,60 +61,49 @@ describe('payment designs at load', () => {
 });
 
 describe('which contract a run drives', () => {
-  const NO_SPECS: SpecFiles = { reservation: [], payment: [] };
-  const ids = async (strategies: string[], scenarios: string[], specs = NO_SPECS) => {
-    const s = await selectContracts(strategies, scenarios, specs);
-    return {
-      strategyNames: s.strategyNames,
-      noReservationStrategy: s.noReservationStrategy,
-      noReservationScenario: s.noReservationScenario,
-      designs: s.payments.designs.map((r) => r.design.id),
-      scenarios: s.payments.scenarios.map((p) => p.id),
-    };
+  const scratch = mkdtempSync(join(tmpdir(), 'reservebench-choice-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const specFile = (name: string, text: string) => {
+    const file = join(scratch, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const chosen = async (strategies: string[], scenarios: string[], specs: string[] = []) => {
+    const choice = await chooseContracts(strategies, scenarios, specs);
+    return Object.fromEntries(
+      choice.contracts.map((c) => [
+        c.contract.id,
+        { designs: c.designNames, scenarios: c.scenarios.map((s) => s.id) },
+      ]),
+    );
   };
 
-  it('nothing named: every design and scenario of both contracts', async () => {
-    const all = await ids([], []);
-    expect(all.designs).toHaveLength(9);
-    expect(all.scenarios).toHaveLength(9);
-    expect(all).toMatchObject({
-      strategyNames: [],
-      noReservationStrategy: false,
-      noReservationScenario: false,
-    });
+  it('nothing named: every design and scenario of every contract', async () => {
+    const all = await chosen([], []);
+    expect(Object.keys(all)).toEqual(['reservation', 'payment']);
+    expect(all.payment).toMatchObject({ designs: [] });
+    expect(all.payment?.scenarios).toHaveLength(9);
   });
 
   it('a payment id goes to the payment contract, every other name to reservations', async () => {
-    expect(await ids(['hot-row', 'payment-on-conflict'], ['contention', 'payment-mismatch'])).toEqual({
-      strategyNames: ['hot-row'],
-      noReservationStrategy: false,
-      noReservationScenario: false,
-      designs: ['payment-on-conflict'],
-      scenarios: ['payment-mismatch'],
+    expect(await chosen(['hot-row', 'payment-on-conflict'], ['contention', 'payment-mismatch'])).toEqual({
+      reservation: { designs: ['hot-row'], scenarios: ['contention'] },
+      payment: { designs: ['payment-on-conflict'], scenarios: ['payment-mismatch'] },
     });
   });
 
   it('only one contract named: the other runs nothing', async () => {
-    expect(await ids(['payment-serializable'], ['payment-seed-workers'])).toMatchObject({
-      noReservationStrategy: true,
-      noReservationScenario: true,
-    });
-    expect(await ids(['hot-row'], ['contention'])).toMatchObject({ designs: [], scenarios: [] });
-    const reserving = specScenario(
-      'setup { STOCK sku-a 1 }\nsession s1\nstep a { RESERVE k u sku-a }\npermutation a',
+    expect(Object.keys(await chosen(['payment-serializable'], ['payment-seed-workers']))).toEqual([
+      'payment',
+    ]);
+    expect(Object.keys(await chosen(['hot-row'], ['contention']))).toEqual(['reservation']);
+    const reserving = specFile(
       'r.spec',
+      'setup { STOCK sku-a 1 }\nsession s1\nstep a { RESERVE k u sku-a }\npermutation a',
     );
-    const paying = 'session w1\nstep a { PAY idem-1 pay-1 }\npermutation a';
-    expect(await ids([], [], { ...NO_SPECS, reservation: [reserving] })).toMatchObject({
-      scenarios: [],
-      noReservationScenario: false,
-    });
-    // A spec of PAY steps is a payment scenario: the reservation harness has nothing to run.
-    expect(
-      await ids([], [], {
-        ...NO_SPECS,
-        payment: [paymentSpecFile(parseSpec(paying, 'p.spec', [PAYMENT_VERBS]), paying, 'p.spec')],
-      }),
-    ).toMatchObject({ scenarios: ['p'], noReservationScenario: true, noReservationStrategy: false });
+    expect(await chosen([], [], [reserving])).toEqual({ reservation: { designs: [], scenarios: ['r'] } });
+    // A spec of PAY steps is a payment scenario: the reservation contract has nothing to run.
+    const paying = specFile('p.spec', 'session w1\nstep a { PAY idem-1 pay-1 }\npermutation a');
+    expect(await chosen([], [], [paying])).toEqual({ payment: { designs: [], scenarios: ['p'] } });
   });
 });

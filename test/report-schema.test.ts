@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, inject, it } from 'vitest';
 import type { BenchReport } from '../harness/bench/bench-report.ts';
+import type { BoundaryRow } from '../harness/contracts/reservation/report/boundary.ts';
+import type { CoverageRow } from '../harness/contracts/reservation/report/coverage.ts';
+import type { IsolationRow } from '../harness/contracts/reservation/report/isolation-matrix.ts';
 import type { Environment } from '../harness/database/environment.ts';
 import { type BenchReportDocument, benchReportSchema } from '../harness/report/bench-report-schema.ts';
-import type { BoundaryRow } from '../harness/report/boundary.ts';
-import type { IsolationRow } from '../harness/report/isolation-matrix.ts';
 import { checkedReport, type Report, reportSchema } from '../harness/report/report-schema.ts';
 import { SCHEMA_FILES } from '../harness/report/schema-files.ts';
 import type { CaseResult, PassedCase } from '../harness/verdict/case-result.ts';
-import type { CoverageRow } from '../harness/verdict/coverage.ts';
 import { schemaErrors } from './report-schema-validator.ts';
 import { runCli } from './run-cli.ts';
 

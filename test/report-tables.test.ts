@@ -5,11 +5,12 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import { boundaryRows } from '../harness/contracts/reservation/report/boundary.ts';
+import { BOUNDARY_HEADER, PHASES_HEADER } from '../harness/contracts/reservation/report/result-tables.ts';
 import { loadAllBuiltIn } from '../harness/registry/registry.ts';
-import { boundaryRows } from '../harness/report/boundary.ts';
 import type { Report } from '../harness/report/report.ts';
 import { renderMarkdown } from '../harness/report/report.ts';
-import { BOUNDARY_HEADER, PHASES_HEADER } from '../harness/report/result-tables.ts';
 import {
   caseLine,
   fitWidths,
@@ -123,7 +124,7 @@ describe('outcomes per phase', () => {
 
     const terminal = renderTerminal(report);
     expect(terminal).toContain(PHASES_HEADER);
-    const line = oneLine(caseLine(measured(report.cases, 'crash-recovery/hot-row')));
+    const line = oneLine(caseLine(RESERVATION, measured(report.cases, 'crash-recovery/hot-row')));
     expect(line).toContain(shown);
     // The sum over the phases is not shown again as if it were one more phase.
     expect(line).not.toContain('HELD 15');
@@ -236,7 +237,8 @@ describe('the terminal output', () => {
   it(`fits ${TERMINAL_COLUMNS} columns: tables, case lines, notes; report.md keeps the wide tables`, () => {
     for (const r of [report, isolated]) {
       expect(width(renderTerminal(r))).toBeLessThanOrEqual(TERMINAL_COLUMNS);
-      for (const c of r.cases) expect(width(caseLine(c)), c.id).toBeLessThanOrEqual(TERMINAL_COLUMNS);
+      for (const c of r.cases)
+        expect(width(caseLine(RESERVATION, c)), c.id).toBeLessThanOrEqual(TERMINAL_COLUMNS);
     }
     expect(isolated.isolation.length).toBeGreaterThan(0);
     expect(renderTerminal(isolated)).toContain('Isolation matrix');

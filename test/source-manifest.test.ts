@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import { loadPaymentDesign } from '../harness/registry/payment-registry.ts';
 import { sourceEntry } from '../harness/registry/source-manifest.ts';
 import { PAYMENT_SCENARIOS } from '../harness/scenario/payment/payment-scenarios.ts';
-import { runSources } from '../harness/scenario/run-sources.ts';
+import { runSources } from '../harness/suite/run-sources.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'reservebench-sources-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -64,7 +65,7 @@ describe('a design file and what it pulls in', () => {
   it("lists the payment contract's designs and scenarios beside the reservation ones", async () => {
     const design = await loadPaymentDesign('payment-on-conflict');
     const scenarios = PAYMENT_SCENARIOS.filter((s) => s.id === 'payment-mismatch');
-    const entries = runSources([], [], { designs: [design], scenarios });
+    const entries = runSources([{ contract: PAYMENT, selection: { designs: [design], scenarios } }]);
     expect(entries.map((e) => `${e.kind} ${e.id} ${e.file}`)).toEqual([
       'design payment-on-conflict strategies/payment/on-conflict.ts',
       'scenario payment-mismatch scenarios/payment/payment-mismatch.ts',

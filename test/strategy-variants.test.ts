@@ -4,12 +4,28 @@
  * importing the design by URL builds the same variant.
  */
 import { describe, expect, it } from 'vitest';
-import { withKnobVariants } from '../harness/cli/payment-selection.ts';
 import { checkPaymentDesign } from '../harness/registry/payment-module.ts';
-import { importPaymentDesign, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
+import {
+  importPaymentDesign,
+  loadPaymentDesign,
+  type PaymentDesignRef,
+  paymentVariants,
+} from '../harness/registry/payment-registry.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
-import { parseParamSweep } from '../harness/registry/strategy-variants.ts';
+import {
+  type ParamSweep,
+  parseParamSweep,
+  refuseStraySweep,
+  strategyVariants,
+} from '../harness/registry/strategy-variants.ts';
+import type { StrategyRef } from '../strategies/contract.ts';
+
+/** Both contracts' designs with a sweep's variants, as `run` makes them (the sweep naming only these). */
+function withKnobVariants(strategies: StrategyRef[], payments: PaymentDesignRef[], sweep: ParamSweep) {
+  refuseStraySweep(sweep, [...strategies.map((r) => r.strategy.id), ...payments.map((r) => r.design.id)]);
+  return { strategies: strategyVariants(strategies, sweep), payments: paymentVariants(payments, sweep) };
+}
 
 describe('--param', () => {
   it('parses one knob per value given, each value a whole number', () => {

@@ -4,6 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { UncontendedEntry } from '../contract/bench-series.ts';
+import type { ContractBench, MarkdownBlock } from '../contract/contract.ts';
+import { CONTRACTS } from '../contracts/index.ts';
 import type { Durability } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
@@ -20,10 +23,11 @@ import type { BurstEntry, BurstResult } from './run-burst.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
 import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-factors.ts';
 import { type Interval, RESAMPLES } from './statistics.ts';
-import type { UncontendedEntry } from './uncontended.ts';
 
 export interface BenchReport {
   ok: boolean;
+  /** The contract the designs are of; absent in reports written before one was recorded (the first). */
+  contract?: string;
   generatedAt: string;
   environment: Environment;
   /** Absent only in reports written before sources were recorded. */
@@ -38,6 +42,7 @@ export interface BenchReport {
 export function buildBenchReport(result: BenchResult): BenchReport {
   return {
     ok: result.ok,
+    contract: result.contract,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
     sources: result.sources,
@@ -103,11 +108,11 @@ const SATURATION_NOTE = `Generator and server CPU are CPU time ÷ wall time of t
 
 const commitsCell = (durability: Durability) => (durability === 'on' ? 'durable' : 'not durable');
 
-/** A bench of payment designs (never mixed with reservation strategies): its series count payments. */
-export const paysIn = (bench: readonly { payments?: object | undefined }[]) => bench.some((e) => e.payments);
-/** What a series' throughput counts: HELD answers, or CREATED ones for payment designs. */
-export const throughputUnit = (bench: readonly { payments?: object | undefined }[]) =>
-  paysIn(bench) ? 'payments/s' : 'reservations/s';
+/** The bench side of the contract a report's designs are of (the first contract in an older report). */
+export function benchContractOf(report: Pick<BenchReport, 'contract'>): ContractBench<never> {
+  const contract = CONTRACTS.find((c) => c.id === report.contract) ?? CONTRACTS[0];
+  return contract.bench;
+}
 
 const seriesHeaders = (unit: string) => [
   'strategy',
@@ -164,26 +169,13 @@ function seriesRow(e: BenchEntry): string[] {
   ];
 }
 
-const PAYMENT_NOTE = [
-  'Throughput is CREATED answers (payments made) per second in the measured window. Clients pay in pairs,',
-  "seed 002's two workers per key: clients 2k and 2k+1 send the same keys in turn, so each key is sent twice",
-  '(with an odd count the last client pays alone); latency per request in ms (HDR histogram),',
-];
-
 /** The title, the environment and how to read the series table. */
 function benchIntroLines(report: BenchReport): string[] {
-  const pays = paysIn(report.bench);
+  const bench = benchContractOf(report);
   return [
-    ...environmentLines(report, {
-      ok: pays ? 'every series ran and paid each key once' : 'every series ran and kept drift 0',
-      failed: '**a series failed (see problems)**',
-    }),
+    ...environmentLines(report, { ok: bench.ok, failed: '**a series failed (see problems)**' }),
     `${benchCommitsLine(report.bench, report.environment.settings)}.`,
-    ...(pays
-      ? PAYMENT_NOTE
-      : [
-          'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
-        ]),
+    ...bench.note,
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',
     '',
@@ -231,38 +223,12 @@ function admissionLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
-/** The payment series' answers and the audit's counts, where the bench ran payment designs. */
-function paymentLines(bench: readonly BenchEntry[]): string[] {
-  if (!paysIn(bench)) return [];
-  return [
-    '## Payments',
-    '',
-    "Counted over every trial, warm-up included: the harness's audit holds CREATED answers = distinct keys answered = the payments and outbox rows the design counts.",
-    '',
-    markdownTable([
-      [
-        'strategy',
-        'commits',
-        'clients',
-        'CREATED',
-        'keys answered',
-        'REUSED (measured)',
-        'other answers (measured)',
-      ],
-      ...bench.map((e) => [
-        e.strategy,
-        commitsCell(e.durability),
-        String(e.clients),
-        String(e.payments?.created ?? 0),
-        String(e.payments?.keys ?? 0),
-        String(e.outcomes.REUSED ?? 0),
-        shownCounts(
-          Object.fromEntries(Object.entries(e.outcomes).filter(([k]) => k !== 'CREATED' && k !== 'REUSED')),
-        ),
-      ]),
-    ]),
-    '',
-  ];
+/** The contract's own section over the series' counts, where it has one. */
+function contractLines(report: BenchReport): string[] {
+  const blocks: MarkdownBlock[] = benchContractOf(report).section?.(report.bench) ?? [];
+  return blocks.map((block) =>
+    typeof block === 'string' ? block : markdownTable([block.headers, ...block.rows]),
+  );
 }
 
 /** The open model's section, where some series ran with `--rate`. */
@@ -335,11 +301,11 @@ export function renderBenchMarkdown(report: BenchReport): string {
   if (report.burst) return burstMarkdown(report, report.burst);
   return [
     ...benchIntroLines(report),
-    markdownTable([seriesHeaders(throughputUnit(report.bench)), ...report.bench.map(seriesRow)]),
+    markdownTable([seriesHeaders(benchContractOf(report).unit), ...report.bench.map(seriesRow)]),
     '',
     'Every trial of every series: [bench.csv](bench.csv).',
     '',
-    ...paymentLines(report.bench),
+    ...contractLines(report),
     ...openLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
@@ -368,7 +334,7 @@ export function writeBenchFiles(folder: string, report: BenchReport): void {
     renderLineChart({
       title: 'Throughput vs clients (median of trials)',
       xLabel: 'clients',
-      yLabel: paysIn(report.bench) ? 'payments / s' : 'reservations / s',
+      yLabel: benchContractOf(report).unit.replace('/', ' / '),
       series: chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: e.ci95?.throughput })),
       ...shared,
     }),

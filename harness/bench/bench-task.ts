@@ -10,11 +10,10 @@ export const PHASE = { warmUp: 0, measure: 1, stop: 2 } as const;
 /** Each client's connection is named this plus its index, so the server's share of a series can be found. */
 export const CLIENT_APPLICATION_PREFIX = 'reservebench-bench-';
 
-/** Which contract's operation a series' clients run: reserve, or pay (payment-bench.ts). */
-export type BenchContract = 'reservation' | 'payment';
-
 export interface BenchTask {
-  contract: BenchContract;
+  /** The module whose `sender` makes the clients' requests (BenchDesign.sender), and the answer counted. */
+  sender: string;
+  counted: string;
   /** The design's module URL, a variant's knobs in its fragment. */
   strategyModuleUrl: string;
   connection: CaseConnection;
@@ -46,13 +45,13 @@ export interface BenchThreadResult {
   rejected: number;
   /** Attempts the design itself made again (SessionContext.retried: a lost version check, a 40001), by reason. */
   designRetries: Record<string, number>;
-  /** HELD answers over the whole series, warm-up included: what the stock must account for afterwards. */
-  heldTotal: number;
+  /** Answers of the kind throughput counts over the whole series, warm-up included (the audit's). */
+  countedTotal: number;
   /**
-   * A payment series only, over the whole series, warm-up included: CREATED answers, and the distinct keys
-   * answered CREATED or REUSED (a pair's two clients run on one thread, so threads share no key).
+   * The contract's own counts over the whole series, warm-up included (a payment series: CREATED answers,
+   * and the distinct keys answered; a pair's two clients run on one thread, so threads share no key).
    */
-  payments?: { created: number; keys: number };
+  tally: Record<string, number>;
   /** Open model only: what became of the arrivals this thread took while measuring. */
   open?: OpenTally;
 }

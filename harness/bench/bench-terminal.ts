@@ -1,6 +1,6 @@
 /** The bench table on the terminal. */
 import { renderBoxTable } from '../report/box-table.ts';
-import { type BenchReport, paysIn } from './bench-report.ts';
+import { type BenchReport, benchContractOf } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import { CLIENT_BOUND_CORES } from './saturation.ts';
@@ -22,7 +22,7 @@ export function renderBenchTerminal(report: BenchReport): string {
     'strategy',
     'admission',
     'clients',
-    paysIn(report.bench) ? 'pay/s [95% CI]' : 'res/s [95% CI]',
+    `${benchContractOf(report).shortUnit} [95% CI]`,
     'p50 ms',
     'p95 ms',
     'p99 ms [95% CI]',

@@ -1,20 +1,18 @@
 /**
- * Worker side of a benchmark series: each virtual client reserves in a closed loop (next request as soon
- * as the last one answered), or in the open model serves arrivals due on a schedule, with a fresh key and
- * user each time, until the main thread says stop; in a payment series it pays its pair's keys instead
- * (bench-pay.ts). Only requests that started while the phase was `measure` are counted.
+ * Worker side of a benchmark series: each virtual client sends its contract's request (BenchDesign.sender:
+ * a reserve with a fresh key and user, a pay of its pair's next key) in a closed loop (next request as soon
+ * as the last one answered), or in the open model serves arrivals due on a schedule, until the main thread
+ * says stop. Only requests that started while the phase was `measure` are counted.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { SessionContext, Strategy } from '../../strategies/contract.ts';
+import type { SessionContext } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
+import type { BenchSender, SendOnce } from '../contract/bench-series.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../http/admission.ts';
-import { importPaymentDesign } from '../registry/payment-registry.ts';
-import { importStrategy } from '../registry/registry.ts';
 import { shareOfArrivals } from './arrivals.ts';
-import { payOnce, type SendOnce } from './bench-pay.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';
 
@@ -64,15 +62,6 @@ function sessionContext(thread: BenchThread, client: pg.Client): SessionContext 
   };
 }
 
-/** A reservation with a fresh key and user (`client-n`), every time. */
-function reserveOnce(strategy: Strategy, sku: string): SendOnce {
-  return async (ctx, client, n) => {
-    const key = `${client}-${n}`;
-    const request = { requestKey: `bench-${key}`, user: `bench-user-${key}`, sku, ttlMs: 60_000 };
-    return (await strategy.reserve(ctx, request)).outcome;
-  };
-}
-
 /** One request of the client's; its outcome, or ERROR (counted by SQLSTATE when measuring). */
 async function sendOnce(
   thread: BenchThread,
@@ -88,7 +77,7 @@ async function sendOnce(
     outcome = 'ERROR';
     if (measuring) count(thread.result.errorsBySqlstate, sqlstateOf(error) ?? 'other');
   }
-  if (outcome === 'HELD') thread.result.heldTotal += 1;
+  if (outcome === thread.task.counted) thread.result.countedTotal += 1;
   if (measuring) count(thread.result.outcomes, outcome);
   return outcome;
 }
@@ -96,7 +85,7 @@ async function sendOnce(
 /**
  * One client's closed loop, from the start barrier until the phase says stop. Its first request is sent
  * whatever the phase, and one turned away by admission is tried again as the same request n, so that
- * both clients of a payment pair send every key of the pair's.
+ * clients that share their keys (a payment pair) each send every key of theirs.
  */
 async function sendUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
   const { task, phase, gate, result } = thread;
@@ -175,10 +164,10 @@ async function runClients(thread: BenchThread, clients: readonly BenchClient[]):
   await Promise.all(clients.map((client) => serveArrivals(thread, client, due)));
 }
 
-/** The request the task's clients send: reserve, or pay (a payment design's tally kept in `result`). */
+/** The request the task's clients send, as the design's contract makes it (its tally kept in `result`). */
 async function sendOf(task: BenchTask, result: BenchThreadResult): Promise<SendOnce> {
-  if (task.contract === 'payment') return payOnce(await importPaymentDesign(task.strategyModuleUrl), result);
-  return reserveOnce(await importStrategy(task.strategyModuleUrl), task.sku);
+  const { sender } = (await import(task.sender)) as { sender: BenchSender };
+  return sender(task.strategyModuleUrl, task.sku, result.tally);
 }
 
 export default async function runBenchClients(task: BenchTask): Promise<BenchThreadResult> {
@@ -188,7 +177,8 @@ export default async function runBenchClients(task: BenchTask): Promise<BenchThr
     errorsBySqlstate: {},
     rejected: 0,
     designRetries: {},
-    heldTotal: 0,
+    countedTotal: 0,
+    tally: {},
     ...(task.open ? { open: emptyTally() } : {}),
   };
   const thread: BenchThread = {

@@ -8,7 +8,7 @@ import { median } from 'simple-statistics';
 import { z } from 'zod';
 import { Errors, oneLine } from '../errors.ts';
 import { markdownTable } from '../report/markdown-table.ts';
-import { throughputUnit } from './bench-report.ts';
+import { benchContractOf } from './bench-report.ts';
 import { type Interval, ratioInterval } from './statistics.ts';
 
 const trialSchema = z.object({
@@ -32,13 +32,13 @@ const seriesSchema = z.object({
       latencyLimitMs: z.number().positive().nullable(),
     })
     .optional(),
-  /** A payment design's series (bench-report.ts): its throughput counts payments, not reservations. */
-  payments: z.object({}).passthrough().optional(),
   status: z.enum(['ok', 'fail']),
   trials: z.array(trialSchema).min(1),
 });
 
 const benchReportSchema = z.object({
+  /** The contract the designs are of (its unit); absent in reports written before: the first contract. */
+  contract: z.string().optional(),
   environment: z.object({
     node: z.string(),
     postgres: z.string(),
@@ -132,8 +132,8 @@ export interface Comparison {
   /** Environment fields that differ, `field: base → new`: a reason, besides the code, for a difference. */
   environmentDifferences: string[];
   regressions: number;
-  /** What the throughputs count (bench-report.ts): a payment design's series counts payments. */
-  unit: 'reservations/s' | 'payments/s';
+  /** What the throughputs count (the benched contract's unit: `reservations/s`, `payments/s`). */
+  unit: string;
 }
 
 const ratioDigits = (x: number) => Math.round(x * 1000) / 1000;
@@ -208,7 +208,7 @@ export function compareReports(
       (f) => `${f}: ${base.environment[f]} → ${next.environment[f]}`,
     ),
     regressions: series.filter((s) => s.regression).length,
-    unit: throughputUnit(next.bench),
+    unit: benchContractOf(next).unit,
   };
 }
 

@@ -4,12 +4,18 @@
  * latency percentiles (HDR histogram), errors by SQLSTATE, lock waiting sampled from pg_stat_activity,
  * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
  * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,
- * and is summarized by the median and a 95% interval over its trials. A payment design's series pays keys
- * in pairs instead (payment-bench.ts), in the same loop, trials and report.
+ * and is summarized by the median and a 95% interval over its trials. What a series' clients send, which
+ * answer its throughput counts and how a trial is audited are its design's contract's (BenchDesign): a
+ * payment design's series pays keys in pairs, in the same loop, trials and report.
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
-import type { StrategyRef } from '../../strategies/contract.ts';
+import {
+  BENCH_SKU,
+  type BenchAudit,
+  type BenchDesign,
+  type UncontendedEntry,
+} from '../contract/bench-series.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
@@ -20,25 +26,21 @@ import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts'
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../http/admission.ts';
-import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
-import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
-import { BENCH_SKU, type BenchAudit, type BenchDesign, reservationBenchDesign } from './bench-design.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
-import { refuseUnbenchable, refuseUnbenchablePayments } from './benchable.ts';
+import { refuseUnbenchable } from './benchable.ts';
 import { type LockWait, sampleLockWaits } from './lock-sampler.ts';
 import { mergeTallies, type OpenSettings, type OpenTrial, openSeries, openTrial } from './open-model.ts';
-import { payingPair, paymentBenchDesign } from './payment-bench.ts';
 import { meterWindow, type Saturation, seriesServerPids, serverIsLocal } from './saturation.ts';
 import { type Interval, medianInterval } from './statistics.ts';
-import { measureUncontended, type UncontendedEntry } from './uncontended.ts';
 
 export interface BenchSettings {
-  strategies: StrategyRef[];
-  /** Payment designs, each a series per client count after the strategies' (payment-bench.ts). */
-  payments?: readonly PaymentDesignRef[];
+  /** Each design's series, as its contract makes it (ContractBench.design); one contract per bench. */
+  designs: readonly BenchDesign[];
+  /** The contract the designs are of: what the report's throughput counts (its ContractBench). */
+  contract: string;
   clients: number[];
   /** With admission: each client count runs once without and once behind this gate. */
   admission?: AdmissionSettings;
@@ -112,8 +114,8 @@ export interface TrialEntry {
   problems: string[];
   /** Open model only: the arrivals, what became of them, and the service-time percentiles. */
   open?: OpenTrial;
-  /** A payment series only: CREATED answers and distinct keys answered, warm-up included. */
-  payments?: { created: number; keys: number };
+  /** The contract's own counts over the series, warm-up included (a payment series: created, keys). */
+  tally?: Record<string, number>;
 }
 
 /**
@@ -152,13 +154,15 @@ export interface BenchEntry {
    * goodput and service percentiles as latency is.
    */
   open?: OpenTrial;
-  /** A payment series only: CREATED answers and distinct keys answered, summed over the trials. */
-  payments?: { created: number; keys: number };
+  /** The contract's own counts, summed over the trials (a payment series: created, keys). */
+  tally?: Record<string, number>;
   trials: TrialEntry[];
 }
 
 export interface BenchResult {
   ok: boolean;
+  /** The contract the designs are of. */
+  contract: string;
   environment: Environment;
   /** Every design the bench ran, with its SHA-256 (source-manifest.ts). */
   sources: SourceEntry[];
@@ -180,18 +184,9 @@ function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
     errorsBySqlstate: sumCounts(results.map((r) => r.errorsBySqlstate)),
     rejected: results.reduce((acc, r) => acc + r.rejected, 0),
     designRetries: sumCounts(results.map((r) => r.designRetries)),
-    heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
-    ...(results.some((r) => r.payments)
-      ? { payments: sumPayments(results.flatMap((r) => r.payments ?? [])) }
-      : {}),
+    countedTotal: results.reduce((acc, r) => acc + r.countedTotal, 0),
+    tally: sumCounts(results.map((r) => r.tally)),
     ...(results.some((r) => r.open) ? { open: mergeTallies(results.flatMap((r) => r.open ?? [])) } : {}),
-  };
-}
-
-function sumPayments(tallies: readonly { created: number; keys: number }[]) {
-  return {
-    created: tallies.reduce((acc, t) => acc + t.created, 0),
-    keys: tallies.reduce((acc, t) => acc + t.keys, 0),
   };
 }
 
@@ -206,11 +201,11 @@ interface Series {
 }
 
 /**
- * The series' clients dealt over the threads in turn; a payment series deals pairs, so that both clients
- * of a pair run on one thread and its count of distinct keys is the pair's.
+ * The series' clients dealt over the threads in turn; clients that share their keys (a payment pair) run
+ * on one thread, so that its count of distinct keys is theirs.
  */
 function dealClients(design: BenchDesign, clients: number, poolThreads: number): number[][] {
-  const unit = design.contract === 'payment' ? payingPair : (i: number) => i;
+  const unit = design.group ?? ((i: number) => i);
   const threads = Math.min(poolThreads, unit(clients - 1) + 1);
   const indices = Array.from({ length: clients }, (_, i) => i);
   return Array.from({ length: threads }, (_, t) => indices.filter((i) => unit(i) % threads === t));
@@ -230,7 +225,8 @@ function threadTasks(
   const threads = shares.length;
   return shares.map((indices, t): BenchTask => {
     return {
-      contract: design.contract,
+      sender: design.sender,
+      counted: design.counted,
       strategyModuleUrl: design.moduleUrl,
       connection: {
         connectionString: db.connectionString,
@@ -308,7 +304,8 @@ async function runTrial(
     const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
     const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
     const merged = merge(await running);
-    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, merged);
+    const totals = { counted: merged.countedTotal, outcomes: merged.outcomes, tally: merged.tally };
+    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, totals);
     return {
       trial,
       startedAt: window.startedAt,
@@ -326,7 +323,7 @@ async function runTrial(
       oversold,
       problems,
       ...(open && merged.open ? { open: openTrial(open, merged.open, window.seconds) } : {}),
-      ...(merged.payments ? { payments: merged.payments } : {}),
+      ...(Object.keys(merged.tally).length > 0 ? { tally: merged.tally } : {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
@@ -413,8 +410,8 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     oversold: sum((t) => t.oversold),
     problems: trials.flatMap((t) => t.problems.map((p) => `trial ${t.trial}: ${p}`)),
     ...(series.open ? { open: openSeries(series.open, openTrials(trials), openTrials(passed)) } : {}),
-    ...(series.design.contract === 'payment'
-      ? { payments: sumPayments(trials.flatMap((t) => t.payments ?? [])) }
+    ...(trials.some((t) => t.tally)
+      ? { tally: sumCounts(trials.flatMap((t) => (t.tally ? [t.tally] : []))) }
       : {}),
     trials,
   };
@@ -433,11 +430,7 @@ function seriesPlan(settings: BenchSettings, durabilities: readonly Durability[]
         };
       })
     : [undefined];
-  const designs = [
-    ...settings.strategies.map(reservationBenchDesign),
-    ...(settings.payments ?? []).map(paymentBenchDesign),
-  ];
-  return designs.flatMap((design) =>
+  return settings.designs.flatMap((design) =>
     durabilities.flatMap((durability) =>
       (settings.admission ? [undefined, settings.admission] : [undefined]).flatMap((gate) =>
         opens.flatMap((open) =>
@@ -471,8 +464,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
   const plan = seriesPlan(settings, durabilities);
   const trials: TrialEntry[][] = plan.map(() => []);
   try {
-    refuseUnbenchable(settings.strategies, db);
-    refuseUnbenchablePayments(settings.payments ?? [], db);
+    refuseUnbenchable(settings.designs, db);
     const environment = await readEnvironment(
       db.admin,
       settings.databaseUrl ? 'url' : 'embedded',
@@ -480,12 +472,13 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
     );
     // Every client of a series holds its own connection (admission gates requests, not connections).
     await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
-    await checkSqlDesignsInstall(db.admin, settings.strategies);
+    for (const design of settings.designs) await design.install?.(db.admin);
     const localServer = await serverIsLocal(db.admin, db.name);
     const pool = new BenchPool(settings.threads);
     try {
-      for (const ref of settings.strategies) {
-        uncontended.push(await measureUncontended(db, ref, settings.stock, BENCH_SKU));
+      for (const design of settings.designs) {
+        const entry = await design.uncontended?.(db, settings.stock);
+        if (entry) uncontended.push(entry);
       }
       const trialCount = settings.trials ?? 1;
       for (let trial = 1; trial <= trialCount; trial++) {
@@ -511,11 +504,9 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
       await pool.close();
     }
     const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
-    const sources = [
-      ...settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl)),
-      ...(settings.payments ?? []).map((ref) => sourceEntry('design', ref.design.id, ref.moduleUrl)),
-    ];
-    return { ok: bench.every((e) => e.status === 'ok'), environment, sources, bench, uncontended, kept };
+    const sources = settings.designs.map((design) => sourceEntry('design', design.id, design.moduleUrl));
+    const ok = bench.every((e) => e.status === 'ok');
+    return { ok, contract: settings.contract, environment, sources, bench, uncontended, kept };
   } finally {
     kept.push(...(await db.close({ keep: false })));
   }

@@ -7,6 +7,7 @@
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import type { StrategyRef } from '../../strategies/contract.ts';
+import type { BenchDesign } from '../contract/bench-series.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
 import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
@@ -29,6 +30,8 @@ export const BURST_SKU = 'sku-burst-01';
 
 export interface BurstSettings {
   strategies: StrategyRef[];
+  /** The strategies' bench designs (ContractBench.design), for what refuses a design on this server. */
+  designs: readonly Pick<BenchDesign, 'id' | 'refusal'>[];
   /** Burst sizes: a row each. */
   bursts: number[];
   stock: number;
@@ -246,7 +249,7 @@ export async function runBursts(settings: BurstSettings): Promise<BurstResult> {
     postgres: settings.postgres,
   });
   try {
-    refuseUnbenchable(settings.strategies, db);
+    refuseUnbenchable(settings.designs, db);
     const environment = await readEnvironment(
       db.admin,
       settings.databaseUrl ? 'url' : 'embedded',

@@ -5,18 +5,22 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ScenarioOverrides } from '../contract/case-settings.ts';
+import { RESERVATION } from '../contracts/reservation/contract.ts';
 import type { Environment } from '../database/environment.ts';
 import { clientVersions, gitCommit } from '../database/environment.ts';
 import type { Report } from '../report/report-schema.ts';
+import { paramsFor } from '../scenario/params.ts';
 import { runCase } from '../scenario/run-case.ts';
-import { runSources } from '../scenario/run-sources.ts';
 import type { Scenario } from '../scenario/scenario.ts';
-import { paramsFor, type SuiteResult } from '../scenario/suite.ts';
-import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
-import { isCoverageGap } from '../verdict/coverage.ts';
+import { runSources } from '../suite/run-sources.ts';
+import type { SuiteResult } from '../suite/suite.ts';
+import { type CaseResult, failsTheRun, isCoverageGap, isMeasured } from '../verdict/case-result.ts';
 import { BlackBoxDriver } from './black-box-driver.ts';
 import type { HttpBlackBox } from './http-black-box.ts';
 import { noDatabase } from './no-database.ts';
+
+/** The contract whose HTTP API a black box speaks (docs/http-api.md). */
+export const TARGET_CONTRACT = RESERVATION;
 
 export interface TargetSuiteOptions {
   target: HttpBlackBox;
@@ -67,17 +71,18 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
     }
   }
   const uncovered = options.requireCoverage
-    ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
+    ? cases.flatMap((c) => (c.status === 'n/a' && isCoverageGap(c) ? [`${c.id}: ${c.reason}`] : []))
     : [];
   // A run in which nothing could be measured tested nothing: it does not pass.
   const measuredAny = cases.some(isMeasured);
   return {
     ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny,
     environment: environment(),
-    sources: runSources([], options.scenarios),
-    cases,
-    // A black box speaks the reservation API only: the payment contract is not driven through it.
-    payments: [],
+    sources: runSources([
+      { contract: RESERVATION, selection: { designs: [], scenarios: options.scenarios } },
+    ]),
+    // A black box speaks the reservation contract's HTTP API only.
+    results: [{ contract: RESERVATION, designs: [ref], cases }],
     kept: [],
     uncovered,
   };

@@ -8,11 +8,14 @@
  * sequential model, its report rows, its bench operation — and harness/contracts/index.ts lists them.
  * docs/contracts.md says which files a new contract adds.
  */
+import type { ClientBase } from 'pg';
 import type { ZodType } from 'zod';
 import type { Capability, Expectation, StrategyParameter } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
+import type { ParamSweep } from '../registry/strategy-variants.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
+import type { BenchDesign } from './bench-series.ts';
 import type { CaseSettings, RunSettings } from './case-settings.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
@@ -58,8 +61,10 @@ export interface DesignCatalog<R> {
   /** Whether a path names a file this contract reads as a design without importing it (a design in SQL). */
   readsFile?(path: string): boolean;
   /** The designs with a `--param` sweep's variants, one per value. */
-  withVariants(refs: readonly R[], sweep: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>): R[];
+  withVariants(refs: readonly R[], sweep: ParamSweep): R[];
   info(ref: R): DesignInfo;
+  /** Refuses, before any case, in one line (exit 2), a design the server will not take (a design in SQL). */
+  checkInstall?(admin: ClientBase, refs: readonly R[]): Promise<void>;
 }
 
 /** What every scenario of every contract says of itself. */
@@ -101,10 +106,16 @@ export interface CaseWork<C extends CaseResultBase> {
   run(db: RunDatabase, settings: CaseSettings): Promise<C>;
 }
 
-/** The designs and scenarios of one contract a run drives. */
-export interface Selection<R, S extends ScenarioBase> {
+/** The designs and scenarios of one contract a run drives, and what it explores of them. */
+export interface Selection<R, S extends ScenarioBase, C extends CaseResultBase = CaseResultBase> {
   designs: readonly R[];
   scenarios: readonly S[];
+  /**
+   * Each design explored (`explore/<id>`, listed after the scenarios' cases): the command line passes the
+   * explorer in, so that the suite and the contracts, which the explorer is built on, do not depend on it.
+   * `connections`: what one of its programs opens at most.
+   */
+  explore?: { connections: number; run(db: RunDatabase, ref: R, settings: CaseSettings): Promise<C> };
 }
 
 /** A contract's share of one run: its cases in the report's order, and what they share until the run ends. */
@@ -114,41 +125,75 @@ export interface ContractRun<C extends CaseResultBase> {
   close(): Promise<void>;
 }
 
+/** A table of a report as plain rows: report.md and the terminal each render it their own way. */
+export interface TableData {
+  headers: string[];
+  rows: string[][];
+}
+
+/** A table on the terminal, with the width each column may take at most (undefined: no cap). */
+export interface TerminalTable {
+  table: TableData;
+  caps?: readonly (number | undefined)[];
+}
+
+/** What a contract writes into report.md: lines (Markdown) and tables, in order. */
+export type MarkdownBlock = string | TableData;
+/** What a contract prints on the terminal: lines (wrapped to the terminal) and tables, in order. */
+export type TerminalBlock = string | TerminalTable;
+
 /**
  * A contract's place in the report (report.json, report.md, the terminal): the JSON fields it fills, their
- * schema, and how they render. The fields' names are the contract's own (`cases`, `payments`, …).
+ * schema, and what it shows of them. The fields' names are the contract's own (`cases`, `payments`, …).
  */
-export interface ContractReport<R, C extends CaseResultBase> {
+export interface ContractReport<R, C extends CaseResultBase, F = Record<string, unknown>> {
   /** The zod shape of the fields this contract adds to report.json (report-schema.ts joins every contract's). */
   readonly shape: Readonly<Record<string, ZodType>>;
   /** The fields from a run's cases and the designs it ran (its boundary rows need their guarantees). */
-  fields(cases: readonly C[], designs: readonly R[]): Record<string, unknown>;
-  /** This contract's cases in a report (as written: JSON). */
-  casesOf(report: Readonly<Record<string, unknown>>): readonly C[];
-  /** report.md's sections of this contract. */
-  markdown(report: Readonly<Record<string, unknown>>): string[];
-  /** The terminal's tables of this contract, as lines. */
-  terminal(report: Readonly<Record<string, unknown>>, width: number): string[];
-  /** One case's line while the run goes on. */
+  fields(cases: readonly C[], designs: readonly R[]): F;
+  /** This contract's cases in a report's fields. */
+  casesOf(fields: F): readonly CaseResultBase[];
+  /** report.md's sections of this contract (none when it ran nothing). */
+  markdown(fields: F): MarkdownBlock[];
+  /** The terminal's tables of this contract (none when it ran nothing). */
+  terminal(fields: F): TerminalBlock[];
+  /** One case's line while the run goes on (wrapped to the terminal by the caller). */
   caseLine(result: C): string;
 }
 
-/** A contract's bench series (harness/bench/): what its clients send, what is counted, how a trial is audited. */
+/** A contract's bench series (harness/bench/): what its clients send and count, and how its report says it. */
 export interface ContractBench<R> {
-  /** What a series' throughput counts, per second: `reservations/s`, `payments/s`. */
+  /** What a series' throughput counts, per second (`reservations/s`), and its short form (`res/s`). */
   readonly unit: string;
-  /** The series of one design: its tables, the answer counted, and the harness's audit of a trial. */
-  design(ref: R): unknown;
+  readonly shortUnit: string;
+  /** report.md's lines on what throughput and latency count. */
+  readonly note: readonly string[];
+  /** The verdict of a bench whose every series passed its audit. */
+  readonly ok: string;
+  /** The series of one design: its tables, what its clients send, the answer counted, the audit. */
+  design(ref: R): BenchDesign;
+  /** report.md's section of the contract's own counts (a payment bench: created, keys answered). */
+  section?(series: readonly BenchSeriesCounts[]): MarkdownBlock[];
+}
+
+/** What a contract's bench section reads of each series. */
+export interface BenchSeriesCounts {
+  strategy: string;
+  durability: 'on' | 'off';
+  clients: number;
+  outcomes: Readonly<Record<string, number>>;
+  tally?: Readonly<Record<string, number>> | undefined;
 }
 
 /**
- * The explorer's side of a contract (harness/explore/): the programs of its operations it generates for a
- * design, judged by the history checker and shrunk to a spec. Issue 37's explorer engine fills this slot;
- * the reservation contract's explorer is harness/explore/ as it is today.
+ * The explorer's side of a contract (harness/explore/): what it needs of the contract to run the programs
+ * it generates of the contract's operations, judged by the history checker and shrunk to a spec. Issue
+ * 37's exhaustive explorer engine grows this slot (the contract's program alphabet); today the reservation
+ * contract fills it, and harness/explore/ generates its programs.
  */
-export interface ContractExplorer {
-  /** The sessions one explored program opens at most, for the lanes' connection room. */
-  readonly connections: number;
+export interface ContractExplorer<S extends ScenarioBase> {
+  /** The scenario a generated program is: its spec and its stock, nothing expected but what every case holds. */
+  programScenario(id: string, spec: string, stock: readonly { sku: string; total: number }[]): S;
 }
 
 /** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
@@ -156,6 +201,7 @@ export interface Contract<
   R = unknown,
   S extends ScenarioBase = ScenarioBase,
   C extends CaseResultBase = CaseResultBase,
+  F = Record<string, unknown>,
 > {
   /** What a design module's `contract` member says (`payment`); the first contract listed needs none. */
   readonly id: string;
@@ -166,8 +212,8 @@ export interface Contract<
   /** The verbs its isolation specs may use beside SQL, WAIT and RESUME (`PAY`, `RESERVE`, …). */
   readonly verbs: SpecVerbs;
   /** Its cases of a run: every selected scenario against every selected design, `repeat` times each. */
-  plan(selection: Selection<R, S>, settings: RunSettings): ContractRun<C>;
-  readonly report: ContractReport<R, C>;
+  plan(selection: Selection<R, S, C>, settings: RunSettings): ContractRun<C>;
+  readonly report: ContractReport<R, C, F>;
   readonly bench?: ContractBench<R>;
-  readonly explorer?: ContractExplorer;
+  readonly explorer?: ContractExplorer<S>;
 }

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownImportMetaUrl } from '../../bin/own-import-meta-url.js';
 import { removeRunState, writeRunState } from '../database/run-state.ts';
+import { isBuiltInModule } from '../registry/built-in-module.ts';
 import { splitVariantUrl } from '../registry/strategy-variants.ts';
-import { builtInModule } from './child-design.ts';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -90,6 +90,6 @@ function bundleFor(base: string): Promise<string | undefined> {
 /** The arguments of `node` that start a crash child for the design at `moduleUrl`. */
 export async function childArguments(moduleUrl: string): Promise<string[]> {
   const { base } = splitVariantUrl(moduleUrl);
-  const bundle = builtInModule(base) ? await bundleFor(base) : undefined;
+  const bundle = isBuiltInModule(base) ? await bundleFor(base) : undefined;
   return bundle ? ['--enable-source-maps', bundle] : ['--import', TSX_LOADER, CHILD];
 }

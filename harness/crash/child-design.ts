@@ -7,26 +7,20 @@
  */
 import type { Strategy } from '../../strategies/contract.ts';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
+import { isBuiltInModule } from '../registry/built-in-module.ts';
 import { configured, splitVariantUrl } from '../registry/strategy-variants.ts';
 import type { ChildDesigns } from './child-run.ts';
 
-const BUILT_INS = new URL('../../strategies/', import.meta.url).href;
-
-/** A TypeScript module under strategies/: one the registry lists (a design in SQL is read, not imported). */
-export function builtInModule(base: string): boolean {
-  return base.startsWith(BUILT_INS) && base.endsWith('.ts');
-}
-
 export async function childStrategy(moduleUrl: string): Promise<Strategy> {
   const { base, values } = splitVariantUrl(moduleUrl);
-  if (!builtInModule(base)) return (await import('../registry/registry.ts')).importStrategy(moduleUrl);
+  if (!isBuiltInModule(base)) return (await import('../registry/registry.ts')).importStrategy(moduleUrl);
   const strategy = ((await import(base)) as { default: Strategy }).default;
   return values ? configured(strategy, values) : strategy;
 }
 
 export async function childPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
   const { base, values } = splitVariantUrl(moduleUrl);
-  if (!builtInModule(base))
+  if (!isBuiltInModule(base))
     return (await import('../registry/payment-registry.ts')).importPaymentDesign(moduleUrl);
   const design = ((await import(base)) as { default: PaymentDesign }).default;
   return values ? configured(design, values) : design;

@@ -6,8 +6,8 @@ import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
+import { specScenario } from '../scenario/spec-file.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
-import { specScenario } from './spec-scenario.ts';
 
 export async function replaySpec(
   db: RunDatabase,

@@ -12,7 +12,7 @@ import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { driveInterleaving } from '../scenario/drive-interleaving.ts';
 import { onFreshTables } from '../scenario/fresh-tables.ts';
-import type { InterleavingScenario } from '../scenario/scenario.ts';
+import { programScenario } from '../scenario/spec-file.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type Program, specText } from './program.ts';
 
@@ -22,19 +22,6 @@ export type ProgramRun =
   | { kind: 'invalid'; spec: string }
   /** The program could not be run to its end (a step stuck, setup failed): reported, not a finding. */
   | { kind: 'broken'; result: CaseResult; spec: string };
-
-/** The scenario a program is: its spec, its stock, nothing expected but what every case must hold. */
-export function programScenario(id: string, spec: string, stock: Program['stock']): InterleavingScenario {
-  return {
-    id,
-    kind: 'interleaving',
-    summary: 'a program the explorer generated',
-    input: { clients: 1, stock, user: 'u1', ttlMs: 60_000 },
-    spec,
-    everyDesignHolds: true,
-    expect: {},
-  };
-}
 
 export async function runProgram(
   db: RunDatabase,

@@ -19,7 +19,7 @@ const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'f
   message: 'must be a function',
 });
 
-const paymentDesignSchema = z
+export const paymentDesignSchema = z
   .object({
     contract: z.literal('payment'),
     id: z

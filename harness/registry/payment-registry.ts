@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { Errors } from '../errors.ts';
+import { declaredContract, importModulePath, looksLikePath } from './design-module.ts';
 import { checkPaymentDesign } from './payment-module.ts';
-import { declaresPaymentContract, importModulePath, looksLikePath } from './registry.ts';
 import { importSource } from './source-import.ts';
 import { isSqlDesignUrl } from './sql-design.ts';
 import { configured, type ParamSweep, splitVariantUrl, variantsOf } from './strategy-variants.ts';
@@ -41,12 +41,13 @@ export function isPaymentDesignId(name: string): boolean {
   return Object.hasOwn(BUILT_IN_PAYMENT, name);
 }
 
-export async function loadPaymentDesign(id: string): Promise<PaymentDesignRef> {
-  const moduleUrl = Object.hasOwn(BUILT_IN_PAYMENT, id) ? BUILT_IN_PAYMENT[id] : undefined;
-  if (!moduleUrl) {
-    throw Errors.badInput(`unknown payment design "${id}"; choose one of: ${PAYMENT_DESIGN_IDS.join(', ')}`);
-  }
-  return { design: await importPaymentDesign(moduleUrl), moduleUrl };
+/** A built-in payment design by id, or the payment design a module path exports. */
+export async function loadPaymentDesign(name: string): Promise<PaymentDesignRef> {
+  const moduleUrl = Object.hasOwn(BUILT_IN_PAYMENT, name) ? BUILT_IN_PAYMENT[name] : undefined;
+  if (moduleUrl) return { design: await importPaymentDesign(moduleUrl), moduleUrl };
+  const atPath = await paymentDesignAtPath(name);
+  if (atPath) return atPath;
+  throw Errors.badInput(`unknown payment design "${name}"; choose one of: ${PAYMENT_DESIGN_IDS.join(', ')}`);
 }
 
 /**
@@ -60,7 +61,7 @@ export async function paymentDesignAtPath(name: string): Promise<PaymentDesignRe
   const moduleUrl = pathToFileURL(file).href;
   if (isSqlDesignUrl(moduleUrl)) return undefined;
   const module = await importModulePath(name, moduleUrl);
-  return declaresPaymentContract(module) ? checkedDesign(module, moduleUrl, name) : undefined;
+  return declaredContract(module) === 'payment' ? checkedDesign(module, moduleUrl, name) : undefined;
 }
 
 function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): PaymentDesignRef {

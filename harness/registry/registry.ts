@@ -2,18 +2,13 @@
  * Strategies by id, and loading a user's strategy from a module path. Worker threads import strategies
  * again by module URL, so every strategy is known by where it lives, not only by the object.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register as registerCommonJsHooks } from 'tsx/cjs/api';
+import { pathToFileURL } from 'node:url';
 import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
-import { Errors, HarnessError, oneLine } from '../errors.ts';
-import { probeLoading } from './load-probe.ts';
-import { guardExitsOf } from './plugin-exit.ts';
-import { importSource, withTsxHooks } from './source-import.ts';
+import { Errors } from '../errors.ts';
+import { declaredContract, importDesignModule, importModulePath, looksLikePath } from './design-module.ts';
 import { isSqlDesignUrl, sqlDesignAt } from './sql-design.ts';
-import { codeFrames } from './stack-frames.ts';
 import { strategyFromModule } from './strategy-module.ts';
 import { configured, splitVariantUrl } from './strategy-variants.ts';
 
@@ -46,16 +41,6 @@ const BUILT_IN = Object.fromEntries(
 ) as Readonly<Record<string, string>>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
-const BUILT_IN_URLS = new Set(Object.values(BUILT_IN));
-
-/**
- * tsx compiles a TypeScript file outside a "type": "module" package to CommonJS. With only its ESM hooks
- * (what bin/ and the worker entries register), Node's require then reads the raw file, finds ESM syntax
- * and fails ("Cannot require() ES Module … in a cycle"). Its CommonJS hooks compile the file on that path
- * too, as `tsx file.ts` would; they are registered once, before the first plug-in loads.
- */
-let commonJsHooks = false;
-
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
   // A variant's knobs ride in the URL's fragment (strategy-variants.ts): the module is the design's own.
   const { base, values } = splitVariantUrl(moduleUrl);
@@ -67,50 +52,6 @@ export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Pr
   const checked = strategyFromModule(await importDesignModule(base, shownAs));
   if ('problem' in checked) throw Errors.badInput(`${shownAs} ${checked.problem}`);
   return values ? configured(checked.strategy, values) : checked.strategy;
-}
-
-/** Imports a design's module (a reservation strategy or a payment design), a plug-in's guarded. */
-export function importDesignModule(moduleUrl: string, shownAs = moduleUrl): Promise<unknown> {
-  if (!BUILT_IN_URLS.has(moduleUrl)) {
-    withTsxHooks();
-    if (!commonJsHooks) registerCommonJsHooks();
-    commonJsHooks = true;
-    guardExitsOf(moduleUrl, shownAs);
-  }
-  return importSource(moduleUrl);
-}
-
-/**
- * Where a module failed to load, in one line. esbuild (tsx) puts `file:line:column` (column from 0) on
- * its message's second line; V8 gives a SyntaxError in an ES module no position at all, so `node --check`
- * is asked for it; an exception thrown while the module ran is placed by its stack frame in the file.
- */
-function loadFailure(error: unknown, file: string): string {
-  const message = error instanceof Error ? error.message : '';
-  const esbuild = /^(.+?):(\d+):(\d+): ERROR: (.+)$/m.exec(message);
-  if (esbuild) return `${esbuild[1]}:${esbuild[2]}:${Number(esbuild[3]) + 1}: ${esbuild[4]}`;
-  const syntaxAt = error instanceof SyntaxError ? syntaxErrorAt(file) : undefined;
-  if (syntaxAt) return `${syntaxAt}: ${oneLine(error)}`;
-  const thrownAt = frameIn(error, file);
-  return thrownAt ? `${oneLine(error)} (at ${thrownAt})` : oneLine(error);
-}
-
-function syntaxErrorAt(file: string): string | undefined {
-  const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
-  // "<file>:<line>", the source line, then a caret under the column.
-  const [where, , caret] = (check.stderr ?? '').split('\n');
-  const line = /^(.+):(\d+)$/.exec(where ?? '');
-  const column = caret?.indexOf('^') ?? -1;
-  return line && column >= 0 ? `${line[1]}:${line[2]}:${column + 1}` : undefined;
-}
-
-function frameIn(error: unknown, file: string): string | undefined {
-  const url = pathToFileURL(file).href;
-  return codeFrames(error instanceof Error ? (error.stack ?? '') : '').find((frame) => frame.url === url)?.at;
-}
-
-export function looksLikePath(name: string): boolean {
-  return name.includes('/') || /\.((c|m)?[jt]s|sql)$/.test(name);
 }
 
 export async function loadStrategy(name: string): Promise<StrategyRef> {
@@ -127,45 +68,15 @@ export async function loadStrategy(name: string): Promise<StrategyRef> {
   const moduleUrl = pathToFileURL(file).href;
   if (isSqlDesignUrl(moduleUrl)) return { strategy: sqlDesignAt(moduleUrl, name), moduleUrl };
   const module = await importModulePath(name, moduleUrl);
-  if (declaresPaymentContract(module)) {
-    throw Errors.badInput(`${name} is a payment design (contract: 'payment'), not a reservation strategy`);
+  const declared = declaredContract(module);
+  if (declared !== undefined && declared !== 'reservation') {
+    throw Errors.badInput(
+      `${name} is a ${declared} design (contract: '${declared}'), not a reservation strategy`,
+    );
   }
   const checked = strategyFromModule(module);
   if ('problem' in checked) throw Errors.badInput(`${name} ${checked.problem}`);
   return { strategy: checked.strategy, moduleUrl };
-}
-
-/**
- * A user's module, probed in a worker first and then imported, or a one-line refusal saying where it
- * failed to load. What it exports is the caller's to check.
- */
-export async function importModulePath(name: string, moduleUrl: string): Promise<unknown> {
-  // Guarded first, so that the probe's thread can end the run too when the module calls process.exit.
-  guardExitsOf(moduleUrl, name);
-  await probeLoading(moduleUrl, name);
-  try {
-    return await importDesignModule(moduleUrl, name);
-  } catch (error: unknown) {
-    if (error instanceof HarnessError) throw error;
-    let why: string;
-    try {
-      why = loadFailure(error, fileURLToPath(moduleUrl));
-    } catch {
-      // A module may throw anything, even a value that cannot be turned into text.
-      why = 'it threw a value that cannot be shown';
-    }
-    throw Errors.badInput(`cannot load strategy module ${name}: ${why}`);
-  }
-}
-
-/** Whether a module's default export says it implements the payment contract (never throws). */
-export function declaresPaymentContract(module: unknown): boolean {
-  try {
-    const exported = (module as { default?: { contract?: unknown } }).default;
-    return exported?.contract === 'payment';
-  } catch {
-    return false;
-  }
 }
 
 export async function loadAllBuiltIn(): Promise<StrategyRef[]> {

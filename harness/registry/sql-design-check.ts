@@ -29,7 +29,7 @@ function lineOf(text: string, error: unknown): string {
 }
 
 async function checkSignatures(
-  admin: pg.Client,
+  admin: pg.ClientBase,
   file: string,
   defined: ReadonlySet<SqlFunction>,
 ): Promise<void> {
@@ -49,7 +49,7 @@ async function checkSignatures(
   }
 }
 
-async function checkInstall(admin: pg.Client, fileUrl: string): Promise<void> {
+async function checkInstall(admin: pg.ClientBase, fileUrl: string): Promise<void> {
   const file = relative(process.cwd(), fileURLToPath(fileUrl));
   const text = readFileSync(fileURLToPath(fileUrl), 'utf8');
   const defined = sqlDesignFunctions(file, text, parseSqlDesignHeader(file, text));
@@ -71,7 +71,10 @@ async function checkInstall(admin: pg.Client, fileUrl: string): Promise<void> {
 }
 
 /** Installs every design in SQL among `refs` and rolls it back; the first that fails is a bad-input error. */
-export async function checkSqlDesignsInstall(admin: pg.Client, refs: readonly StrategyRef[]): Promise<void> {
+export async function checkSqlDesignsInstall(
+  admin: pg.ClientBase,
+  refs: readonly StrategyRef[],
+): Promise<void> {
   const files = new Set(refs.map((ref) => ref.moduleUrl.split('#')[0] ?? '').filter(isSqlDesignUrl));
   for (const fileUrl of files) await checkInstall(admin, fileUrl);
 }

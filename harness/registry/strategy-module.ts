@@ -108,7 +108,7 @@ export const knobsSchema = z
   )
   .optional();
 
-const strategySchema = z
+export const strategySchema = z
   .object({
     ...declarationShape,
     parameters: knobsSchema,

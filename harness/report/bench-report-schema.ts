@@ -5,7 +5,8 @@
  * generated from this definition.
  */
 import { z } from 'zod';
-import { environmentSchema, latencySchema, sourceEntrySchema } from './report-schema.ts';
+import { latencySchema } from '../verdict/case-result-schema.ts';
+import { environmentSchema, sourceEntrySchema } from './report-schema.ts';
 
 const count = z.number().int().nonnegative();
 const counts = z.record(z.string(), count);
@@ -52,23 +53,24 @@ const openSchema = z
   })
   .describe('The open model: arrivals on a schedule, latency corrected for coordinated omission');
 
-const paymentsSchema = z
-  .strictObject({
-    created: count.describe('CREATED answers, warm-up included'),
-    keys: count.describe('distinct keys answered CREATED or REUSED, warm-up included'),
-  })
+const tallySchema = z
+  .record(z.string(), count)
   .describe(
-    'A payment series only (clients pay keys in pairs): the audit holds created = keys = the payments recorded',
+    "the contract's own counts over the series, warm-up included (a payment series, whose clients pay keys in pairs: created, the CREATED answers, and keys, the distinct keys answered; the audit holds created = keys = the payments recorded)",
   );
 
 const measured = {
   status: z
     .enum(['ok', 'fail'])
-    .describe('ok when the audit passed (drift 0, nothing oversold; a payment series: each key paid once)'),
+    .describe(
+      "ok when the audit passed (its contract's: drift 0, nothing oversold; a payment series: each key paid once)",
+    ),
   throughput: z
     .number()
     .nonnegative()
-    .describe('HELD answers (a payment series: CREATED answers) per second in the measured window'),
+    .describe(
+      'answers the contract counts (HELD; a payment series: CREATED) per second in the measured window',
+    ),
   latency: latencySchema,
   requests: count,
   outcomes: counts,
@@ -81,7 +83,7 @@ const measured = {
   oversold: count,
   problems: z.array(z.string()),
   open: openSchema.optional(),
-  payments: paymentsSchema.optional(),
+  tally: tallySchema.optional(),
 };
 
 const trialSchema = z
@@ -174,6 +176,12 @@ const burstSchema = z
 export const benchReportSchema = z
   .strictObject({
     ok: z.boolean().describe('every series ran and passed its audit'),
+    contract: z
+      .string()
+      .optional()
+      .describe(
+        'the contract the designs are of (reservation, payment): what throughput counts; absent in reports written before it was recorded (reservation)',
+      ),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
     sources: z

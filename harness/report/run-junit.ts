@@ -4,14 +4,14 @@
  * its id. A case fails in JUnit exactly when it fails the run: `fail` is a failure with its problems,
  * `broken` (it could not be measured) an error, an n/a case left uncovered under `--require-coverage` a
  * failure; any other n/a is skipped with its reason. A level the design does not claim (`expect: measure`)
- * never fails the run, so its case passes with what it showed as output. The payment contract's cases
- * join their design's suite by the same rule.
+ * never fails the run, so its case passes with what it showed as output. Every contract's cases join
+ * their design's suite by the same rule.
  */
+import type { CaseResultBase } from '../verdict/case-result.ts';
 import type { JunitCase, JunitDocument, JunitOutcome, JunitSuite } from './junit-xml.ts';
-import type { Report } from './report-schema.ts';
+import { type Report, reportedCases } from './report.ts';
 
-type ReportedCase = Report['cases'][number];
-type ReportedPayment = Report['payments'][number];
+type ReportedCase = CaseResultBase;
 
 function failed(
   kind: 'failure' | 'error',
@@ -28,7 +28,7 @@ function failed(
 }
 
 function measuredOnly(c: ReportedCase): JunitOutcome {
-  const problems = c.status === 'fail' || c.status === 'broken' ? c.problems : [];
+  const problems = c.status === 'fail' || c.status === 'broken' ? (c.problems ?? []) : [];
   const line = `measured only (a level the design does not claim): ${c.boundary}`;
   if (c.status === 'broken') return { kind: 'skipped', message: `${line}; ${problems.join('; ')}` };
   return { kind: 'passed', output: [line, ...problems].join('\n') };
@@ -40,13 +40,13 @@ function outcomeOf(c: ReportedCase, uncovered: ReadonlySet<string>): JunitOutcom
     case 'pass':
       return { kind: 'passed', output: c.boundary };
     case 'fail':
-      return failed('failure', 'fail', c.problems, c.boundary);
+      return failed('failure', 'fail', c.problems ?? [], c.boundary);
     case 'broken':
-      return failed('error', 'broken', c.problems, c.boundary);
+      return failed('error', 'broken', c.problems ?? [], c.boundary);
     case 'n/a':
       return uncovered.has(`${c.id}: ${c.reason}`)
         ? failed('failure', 'not covered', [`${c.reason} (--require-coverage)`], c.boundary)
-        : { kind: 'skipped', message: c.reason };
+        : { kind: 'skipped', message: c.reason ?? 'n/a' };
   }
 }
 
@@ -59,23 +59,7 @@ function junitCase(c: ReportedCase, uncovered: ReadonlySet<string>): JunitCase {
   };
 }
 
-/** A payment case fails in JUnit as it fails the run; its n/a (a control sitting out) is skipped. */
-function paymentCase(c: ReportedPayment): JunitCase {
-  const problems = c.problems ?? [];
-  const outcome: JunitOutcome =
-    c.status === 'pass'
-      ? { kind: 'passed', output: c.boundary }
-      : c.status === 'fail'
-        ? failed('failure', 'fail', problems, c.boundary)
-        : c.status === 'broken'
-          ? failed('error', 'broken', problems, c.boundary)
-          : { kind: 'skipped', message: c.reason ?? 'n/a' };
-  return { name: c.id, classname: c.strategy, outcome };
-}
-
-export function runJunit(
-  report: Pick<Report, 'cases' | 'uncovered' | 'generatedAt'> & Partial<Pick<Report, 'payments'>>,
-): JunitDocument {
+export function runJunit(report: Report): JunitDocument {
   const uncovered = new Set(report.uncovered);
   const suites = new Map<string, JunitSuite>();
   const add = (strategy: string, junit: JunitCase) => {
@@ -83,7 +67,6 @@ export function runJunit(
     suite.cases.push(junit);
     suites.set(strategy, suite);
   };
-  for (const c of report.cases) add(c.strategy, junitCase(c, uncovered));
-  for (const c of report.payments ?? []) add(c.strategy, paymentCase(c));
+  for (const c of reportedCases(report)) add(c.strategy, junitCase(c, uncovered));
   return { name: 'reservebench run', timestamp: report.generatedAt, suites: [...suites.values()] };
 }

@@ -4,24 +4,13 @@
  * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
  */
 
+import type { TableData, TerminalBlock } from '../contract/contract.ts';
+import { CONTRACTS } from '../contracts/index.ts';
 import { commitsLine } from '../database/durability.ts';
-import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
-import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
+import type { AnyContract } from '../suite/suite.ts';
+import { type CaseResultBase, isMeasured } from '../verdict/case-result.ts';
 import { renderBoxTable } from './box-table.ts';
-import { paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
-import type { Report } from './report.ts';
-import {
-  BOUNDARY_HEADER,
-  boundaryTable,
-  caseTableNarrow,
-  coverageGapLines,
-  isolationTable,
-  notApplicableLine,
-  PHASES_NOTE,
-  phasesCell,
-  type TableData,
-  versionTable,
-} from './result-tables.ts';
+import { type Report, reportedCases } from './report.ts';
 
 /** The width every line the terminal output prints stays within. */
 export const TERMINAL_COLUMNS = 120;
@@ -116,55 +105,27 @@ function prose(text: string, indent = '  '): string {
   return wrapText(text, TERMINAL_COLUMNS, indent).join('\n');
 }
 
-export function caseLine(c: CaseResult): string {
-  const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
-  // The verdict line of a case that held starts with its outcomes summed over the phases; the line shows
-  // them per phase already, so the sum is left out rather than read as one more phase.
-  const summed = `held: ${formatOutcomes(c.outcomes)}; `;
-  const verdict = c.boundary.startsWith(summed) ? `held: ${c.boundary.slice(summed.length)}` : c.boundary;
-  return prose(`${mark} ${c.id} (${c.expect}) ${phasesCell(c)} — ${verdict}`, '     ');
+/** One case's line while the run goes on, as its contract writes it, wrapped to the terminal. */
+export function caseLine(contract: AnyContract, c: CaseResultBase): string {
+  return prose(contract.report.caseLine(c), '     ');
+}
+
+/** A contract's terminal blocks: prose wrapped to the terminal, tables fitted to it. */
+function terminalLines(blocks: readonly TerminalBlock[]): string[] {
+  return blocks.map((block) => (typeof block === 'string' ? prose(block) : render(block.table, block.caps)));
 }
 
 export function renderTerminal(report: Report): string {
-  const notApplicable = notApplicableLine(report.cases);
   return [
     ...(report.environment.database === 'target' ? [] : [prose(commitsLine(report.environment.settings))]),
-    prose(PHASES_NOTE.replace(/`/g, '')),
-    render(caseTableNarrow(report.cases), [30, undefined, 24, 14]),
-    ...(notApplicable ? [prose(notApplicable)] : []),
-    ...coverageGapLines(report.coverage).map((line) => prose(line)),
-    '',
-    ...(report.target
-      ? [
-          ...targetLines(report).map((line) => prose(line)),
-          render(scenarioTable(report), [28, 13]),
-          'HTTP exchanges per endpoint (every attempt; latency per exchange)',
-          render(httpTable(report.target.http)),
-          '',
-        ]
-      : []),
-    ...(report.isolation.length > 0
-      ? ['Isolation matrix', render(isolationTable(report.isolation)), '']
-      : []),
-    ...(report.versions.length > 0 ? ['Version matrix', render(versionTable(report.versions)), ''] : []),
-    prose(`Boundary table (${BOUNDARY_HEADER})`),
-    render(boundaryTable(report.boundary, true), [24, 9, 38]),
-    '',
-    ...(report.payments.length > 0
-      ? [
-          'Payment contract (seed 002: one payment and one outbox row per idempotency key)',
-          render(paymentCaseTable(report.payments), [34, 9, 7, 22, 9]),
-          render(paymentBoundaryTable(report.paymentBoundary), [26, 9, 30, 34]),
-          '',
-        ]
-      : []),
+    ...CONTRACTS.flatMap((contract) => terminalLines(contract.report.terminal(report))),
     ...(report.uncovered.length > 0
       ? [`NOT ok: ${report.uncovered.length} case(s) not covered and --require-coverage was given (exit 1)`]
       : []),
     report.ok
       ? 'ok: every case met its expectation'
-      : !report.cases.some(isMeasured) && !report.payments.some(isMeasured)
-        ? report.target
+      : !reportedCases(report).some(isMeasured)
+        ? report.environment.database === 'target'
           ? 'NOT ok: no case ran against the target (exit 1)'
           : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'
         : 'NOT ok: a case missed its expectation (exit 1)',

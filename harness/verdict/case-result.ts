@@ -214,6 +214,18 @@ export interface CaseResultBase {
   keptSchema?: string;
   /** Wall time of the whole case in ms, set by the suite. */
   durationMs?: number;
+  /** The server version the case ran on, when the run ran on several (`run --postgres 15,18`). */
+  postgres?: string;
+}
+
+/**
+ * An n/a case for lack of an optional operation or pause point: a coverage gap, reported, and with
+ * `--require-coverage` failing the run; a design sitting a scenario out by its own choice is none.
+ */
+export function isCoverageGap(c: CaseResultBase): boolean {
+  // What the design lacks for the scenario (optional operations, pause points), where its contract says.
+  const { coverage } = c as { coverage?: { missing?: readonly string[] } };
+  return c.status === 'n/a' && (coverage?.missing?.length ?? 0) > 0;
 }
 
 /** A case that ran to its end and was judged. */

@@ -4,18 +4,13 @@
  */
 import type { PaymentCheckName, PaymentDesign } from '../../strategies/payment/contract.ts';
 import type { HistorySummary } from '../history/case-history.ts';
-import type { Observed, OutcomeCounts, PermutationReport, ReportedStep } from './case-result.ts';
+import type { CaseResultBase, Observed, PermutationReport, ReportedStep } from './case-result.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 
 /** A payment case's result: the case table's columns, and the payment figures the harness read. */
-export interface PaymentCaseResult {
-  id: string;
+export interface PaymentCaseResult extends CaseResultBase {
   contract: 'payment';
-  scenario: string;
-  strategy: string;
   expect: PaymentDesign['expect'];
-  status: 'pass' | 'fail' | 'n/a' | 'broken';
-  outcomes: OutcomeCounts;
   /** The harness's totals over the keys the case sent (its reads, not the design's audit). */
   counts?: PaymentCounts;
   observations?: Record<string, Observed>;
@@ -26,9 +21,4 @@ export interface PaymentCaseResult {
   /** `run --permutations all`: every order of a spec's steps, the listed one first. */
   permutations?: PermutationReport[];
   fired?: PaymentCheckName[];
-  problems?: string[];
-  boundary: string;
-  reason?: string;
-  /** The schema holding this case's tables when they were kept for inspection. */
-  keptSchema?: string;
 }

@@ -63,7 +63,10 @@ function retriesFrom(args: BurstArgs): number | undefined {
 export function burstSettingsFrom(
   args: BurstArgs,
   bursts: number[],
-): Omit<BurstSettings, 'strategies' | 'durabilities' | 'databaseUrl' | 'admission' | 'timeoutMs'> {
+): Omit<
+  BurstSettings,
+  'strategies' | 'designs' | 'durabilities' | 'databaseUrl' | 'admission' | 'timeoutMs'
+> {
   const stock = boundedInteger('stock', args.stock, 1, MAX_BURST) ?? DEFAULT_BURST_STOCK;
   const counts = list('clients', args.clients);
   if (counts.length > 1)

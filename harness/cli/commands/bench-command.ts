@@ -2,16 +2,14 @@
 
 import type { StrategyRef } from '../../../strategies/contract.ts';
 import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
-import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
+import { type BenchReport, buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
+import type { BenchDesign } from '../../contract/bench-series.ts';
+import { CONTRACTS } from '../../contracts/index.ts';
 import { Errors, EXIT } from '../../errors.ts';
-import {
-  isPaymentDesignId,
-  loadPaymentDesign,
-  type PaymentDesignRef,
-} from '../../registry/payment-registry.ts';
-import { loadAllBuiltIn } from '../../registry/registry.ts';
+import { refuseStraySweep } from '../../registry/strategy-variants.ts';
+import type { AnyContract } from '../../suite/suite.ts';
 import {
   admissionFrom,
   boundedInteger,
@@ -23,12 +21,11 @@ import {
   onePostgresMajor,
   paramSweepFrom,
   reportsFolder,
-  resolveStrategies,
   shown,
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
-import { withKnobVariants } from '../payment-selection.ts';
+import { contractOfDesign, loadDesigns } from '../contract-selection.ts';
 import { progressBar } from '../progress.ts';
 import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
 import { reportOptions } from './report-options.ts';
@@ -129,42 +126,54 @@ const OPTIONS = {
 
 export type BenchArgs = ArgsOf<typeof OPTIONS>;
 
+/** The designs a bench measures, all of one contract. */
 interface BenchDesigns {
-  strategies: StrategyRef[];
-  payments: PaymentDesignRef[];
+  contract: AnyContract;
+  refs: unknown[];
+  /** Each design's series, as its contract makes it. */
+  series: BenchDesign[];
 }
 
 /**
- * The designs the command names (each knob value its own), or every built-in strategy that should hold.
- * Payment designs are benched apart from reservation strategies: their throughputs count other answers.
+ * The designs the command names (each knob value its own), or every built-in design that should hold of
+ * the first contract. Designs of two contracts are never benched together: their throughputs count other
+ * answers.
  */
 async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
   const names = list('strategy', args.strategy);
-  const paymentIds = names.filter(isPaymentDesignId);
-  const others = names.filter((n) => !isPaymentDesignId(n));
-  if (paymentIds.length > 0 && others.length > 0) {
-    throw Errors.badInput(
-      `bench: payment designs (${paymentIds.join(', ')}) and reservation strategies (${others.join(', ')}) cannot share a bench: their throughputs count other answers`,
-    );
+  const byContract = new Map<AnyContract, string[]>();
+  for (const name of names) {
+    const contract = await contractOfDesign(name);
+    byContract.set(contract, [...(byContract.get(contract) ?? []), name]);
   }
-  const dup = paymentIds.find((id, i) => paymentIds.indexOf(id) !== i);
-  if (dup) throw Errors.badInput(`strategy id "${dup}" is given twice`);
-  const strategies =
-    others.length > 0
-      ? await resolveStrategies(others)
-      : paymentIds.length > 0
-        ? []
-        : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
-  const payments = await Promise.all(paymentIds.map(loadPaymentDesign));
-  return withKnobVariants(strategies, payments, paramSweepFrom(args.param));
+  if (byContract.size > 1) {
+    const listed = [...byContract].map(([c, ids]) => `${c.id} designs (${ids.join(', ')})`).join(' and ');
+    throw Errors.badInput(`bench: ${listed} cannot share a bench: their throughputs count other answers`);
+  }
+  const contract: AnyContract = [...byContract.keys()][0] ?? CONTRACTS[0];
+  const { bench } = contract;
+  if (!bench) throw Errors.badInput(`bench: the ${contract.id} contract has no bench series`);
+  const loaded = await loadDesigns(contract, names);
+  const refs =
+    names.length > 0 ? loaded : loaded.filter((r) => contract.designs.info(r).design.expect === 'hold');
+  const sweep = paramSweepFrom(args.param);
+  refuseStraySweep(
+    sweep,
+    refs.map((r) => contract.designs.info(r).design.id),
+  );
+  const variants: unknown[] = contract.designs.withVariants(refs, sweep);
+  return { contract, refs: variants, series: variants.map((ref) => bench.design(ref)) };
 }
 
-/** A payment series is a closed loop of pairs: the burst and the open model drive reservations only. */
-function refusePaymentsWith(designs: BenchDesigns, option: string | undefined): StrategyRef[] {
-  if (option && designs.payments.length > 0) {
-    throw Errors.badInput(`${option} drives reservations only; bench payment designs without it`);
+/** The flash-sale burst and the open model drive the first contract's designs (reservations) only. */
+function refuseOtherContracts(designs: BenchDesigns, option: string | undefined): StrategyRef[] {
+  const [first] = CONTRACTS;
+  if (option && designs.contract !== first) {
+    throw Errors.badInput(
+      `${option} drives ${first.id}s only; bench ${designs.contract.id} designs without it`,
+    );
   }
-  return designs.strategies;
+  return designs.refs as StrategyRef[];
 }
 
 export async function benchCommand(args: BenchArgs): Promise<number> {
@@ -178,9 +187,12 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
     const durabilities = durabilitiesFrom(args.durability);
     const reports = reportsFolder(args.reports);
+    const designs = await benchDesigns(args);
+    const strategies = refuseOtherContracts(designs, '--burst');
     const settings = {
       ...burst,
-      strategies: refusePaymentsWith(await benchDesigns(args), '--burst'),
+      strategies,
+      designs: designs.series,
       durabilities,
       databaseUrl,
       postgres,
@@ -205,14 +217,13 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);
   const designs = await benchDesigns(args);
-  const strategies = refusePaymentsWith(designs, open ? '--rate' : undefined);
-  const { payments } = designs;
+  refuseOtherContracts(designs, open ? '--rate' : undefined);
   const reports = reportsFolder(args.reports);
 
   const progress = args.json
     ? undefined
     : progressBar(
-        (strategies.length + payments.length) *
+        designs.refs.length *
           durabilities.length *
           clients.length *
           (gate ? 2 : 1) *
@@ -220,8 +231,8 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
           trials,
       );
   const result = await runBench({
-    strategies,
-    payments,
+    contract: designs.contract.id,
+    designs: designs.series,
     clients,
     warmupMs,
     durationMs,
@@ -237,14 +248,15 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();
-  const report = buildBenchReport(result);
+  return writeBench(buildBenchReport(result), reports, !!args.json);
+}
+
+/** The bench report's files, and what stdout shows of it; exit 1 when a series failed its audit. */
+function writeBench(report: BenchReport, reports: string, json: boolean): number {
   const folder = writeBenchReportFiles(reports, report);
-  if (args.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${renderBenchTerminal(report)}\nreport: ${folder}/report.md\n`);
-  }
-  return result.ok ? EXIT.ok : EXIT.expectationFailed;
+  if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(`${renderBenchTerminal(report)}\nreport: ${folder}/report.md\n`);
+  return report.ok ? EXIT.ok : EXIT.expectationFailed;
 }
 
 export const BENCH = defineCommand({

@@ -5,6 +5,7 @@
  */
 
 import { join } from 'node:path';
+import { CONTRACTS } from '../../contracts/index.ts';
 import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
@@ -26,6 +27,9 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { progressBar } from '../progress.ts';
+
+/** The contract whose designs the explorer generates programs for. */
+const EXPLORED = CONTRACTS.find((c) => 'explorer' in c) ?? CONTRACTS[0];
 
 const OPTIONS = {
   strategy: value('the strategy id or module path to explore'),
@@ -93,7 +97,7 @@ export async function exploreCommand(args: ExploreArgs): Promise<number> {
     });
     bar?.stop();
     failed = failsTheRun(result);
-    process.stdout.write(`${caseLine(result)}\n`);
+    process.stdout.write(`${caseLine(EXPLORED, result)}\n`);
   } finally {
     bar?.stop();
     await db.close({ keep: false });

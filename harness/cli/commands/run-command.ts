@@ -1,26 +1,26 @@
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
 import { join } from 'node:path';
-import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
-import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
+import { ISOLATION_LEVELS, type IsolationLevel, type StrategyRef } from '../../../strategies/contract.ts';
+import { runTargetSuite, TARGET_CONTRACT, targetSection } from '../../blackbox/black-box-suite.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
+import type { ScenarioBase, Selection } from '../../contract/contract.ts';
+import { CONTRACTS } from '../../contracts/index.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
 import { MAX_SESSIONS } from '../../explore/program-arbitrary.ts';
 import { wasInterrupted } from '../../interrupted.ts';
-import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
-import { BUILT_IN_IDS } from '../../registry/registry.ts';
-import { paymentCaseLine } from '../../report/payment-report.ts';
+import { type ParamSweep, refuseStraySweep } from '../../registry/strategy-variants.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
-import { findScenario, SCENARIOS } from '../../scenario/index.ts';
-import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
-import type { InterleavingScenario, Scenario } from '../../scenario/scenario.ts';
-import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
-import { runOnVersions } from '../../scenario/version-suite.ts';
+import { SCENARIOS } from '../../scenario/index.ts';
+import type { Scenario } from '../../scenario/scenario.ts';
+import { type AnyContract, DEFAULT_JOBS, type SelectedContract } from '../../suite/suite.ts';
+import { runOnVersions } from '../../suite/version-suite.ts';
+import type { CaseResult, CaseResultBase } from '../../verdict/case-result.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
@@ -36,13 +36,11 @@ import {
   paramSweepFrom,
   postgresMajorsFrom,
   reportsFolder,
-  resolveStrategies,
   shown,
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
-import { selectContracts, withKnobVariants } from '../payment-selection.ts';
-import { readSpecFiles } from '../spec-files.ts';
+import { chooseContracts, loadDesigns, type RunChoice } from '../contract-selection.ts';
 import { junitOption, reportOptions } from './report-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
@@ -50,15 +48,15 @@ const MAX_JOBS = 16;
 
 const OPTIONS = {
   strategy: value(
-    `strategy ids (${BUILT_IN_IDS.join(', ')}), payment design ids (${PAYMENT_DESIGN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
+    `design ids (${CONTRACTS.map((c) => `${c.id}: ${c.designs.builtInIds.join(', ')}`).join('; ')}) or module paths; comma-separated or repeated; default all`,
     { repeatable: true },
   ),
   scenario: value(
-    `scenario ids (${[...SCENARIOS, ...PAYMENT_SCENARIOS].map((s) => s.id).join(', ')}), or explore; default all, and explore`,
+    `scenario ids (${CONTRACTS.flatMap((c) => c.scenarios.all.map((s: ScenarioBase) => s.id)).join(', ')}), or explore; default all, and explore`,
     { repeatable: true },
   ),
   spec: value(
-    'a strategy spec to run as a scenario (a finding the explorer wrote); one of PAY steps runs against the payment designs',
+    'a spec to run as a scenario (a finding the explorer wrote) against the designs of the contract its steps drive',
     {
       repeatable: true,
     },
@@ -165,74 +163,91 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const isolation = list('isolation', args.isolation).map(isolationLevel);
   const target = targetOf(args, timeoutMs);
   const strategyNames = list('strategy', args.strategy);
-  const specs = readSpecFiles(list('spec', args.spec), strategyNames);
-  const contracts = await selectContracts(strategyNames, list('scenario', args.scenario), specs);
-  const scenarios = reservationScenarios(contracts, specs.reservation);
+  const choice = await chooseContracts(
+    strategyNames,
+    list('scenario', args.scenario),
+    list('spec', args.spec),
+  );
   const exploreBudget =
     boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
   const exploreSeed =
     boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
-  const explores =
-    exploreBudget > 0 && exploresDesigns(contracts, specs.reservation.length + specs.payment.length);
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
     ...(clients !== undefined ? { clients } : {}),
     ...(stock !== undefined ? { stock } : {}),
   };
-  if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
+  if (target) {
+    const scenarios = choice.contracts.find((c) => c.contract === TARGET_CONTRACT)?.scenarios ?? [];
+    return runAgainstTarget(target, {
+      ...args,
+      scenarios: scenarios as Scenario[],
+      overrides,
+      repeat,
+      timeoutMs,
+    });
+  }
   const databaseUrl = databaseUrlFrom(args);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
-  const swept = withKnobVariants(
-    contracts.noReservationStrategy ? [] : await resolveStrategies(contracts.strategyNames),
-    contracts.payments.designs,
-    paramSweepFrom(args.param),
-  );
-  const { strategies } = swept;
-  const payments = { ...contracts.payments, designs: swept.payments };
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
+  const explore =
+    exploreBudget > 0 && choice.explore ? explorer(exploreBudget, exploreSeed, reports) : undefined;
+  const contracts = await selectedContracts(choice, paramSweepFrom(args.param), explore);
 
   const result = await runOnVersions(
     {
-      strategies,
-      scenarios,
-      ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
-      payments,
-      overrides,
-      repeat,
+      contracts,
+      run: { overrides, repeat, threads, ...(isolation.length > 0 ? { isolation } : {}) },
       keep: args.keep,
       timeoutMs,
       requireCoverage: args['require-coverage'],
       permutations,
-      threads,
       jobs,
-      ...(isolation.length > 0 ? { isolation } : {}),
       databaseUrl,
       durability: durabilityFrom(args.durability),
-      ...(args.json ? {} : progressLines()),
+      ...(args.json ? {} : { onCase: progressLine }),
     },
     majors,
   );
-  const report = buildReport(
-    result,
-    strategies.map((r) => r.strategy),
-    payments.designs.map((r) => r.design),
-  );
+  const report = buildReport(result);
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }
 
 /**
+ * Each chosen contract with its designs (a `--param` sweep's variants among them; the sweep may name only
+ * designs run here), its scenarios, and the explorer where the contract has one.
+ */
+async function selectedContracts(
+  choice: RunChoice,
+  sweep: ParamSweep,
+  explore: Selection<unknown, ScenarioBase, CaseResultBase>['explore'],
+): Promise<SelectedContract[]> {
+  const loaded = await Promise.all(
+    choice.contracts.map(async (c) => ({ ...c, designs: await loadDesigns(c.contract, c.designNames) })),
+  );
+  refuseStraySweep(
+    sweep,
+    loaded.flatMap(({ contract, designs }) => designs.map((ref) => contract.designs.info(ref).design.id)),
+  );
+  return loaded.map(({ contract, designs, scenarios }) => ({
+    contract,
+    selection: {
+      designs: contract.designs.withVariants(designs, sweep),
+      scenarios,
+      ...(explore && 'explorer' in contract ? { explore } : {}),
+    },
+  }));
+}
+
+/**
  * One line per case on stderr while the run goes on. Cases cut short by Ctrl-C fail on closed
  * connections: they are no result, and are not printed.
  */
-function progressLines(): Pick<SuiteOptions, 'onCase' | 'onPaymentCase'> {
-  return {
-    onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-    onPaymentCase: (c) =>
-      c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${paymentCaseLine(c)}\n`),
-  };
+function progressLine(contract: AnyContract, c: CaseResultBase): void {
+  if (c.status !== 'n/a' && !wasInterrupted()) process.stderr.write(`${caseLine(contract, c)}\n`);
 }
 
 /** The report's files, what stdout shows of it, and its results where CI reads them (--junit, GitHub). */
@@ -250,41 +265,25 @@ function writeReport(
   publishResults(output.junit, runJunit(report), report.ok);
 }
 
-/** The reservation scenarios a run drives: those named and the --spec files, or all when none is named. */
-function reservationScenarios(
-  contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
-  specs: readonly InterleavingScenario[],
-): Scenario[] {
-  if (contracts.noReservationScenario) return [];
-  const named = contracts.scenarioIds.filter((id) => id !== 'explore').map(findScenario);
-  return contracts.scenarioIds.length + specs.length > 0 ? [...named, ...specs] : [...SCENARIOS];
-}
-
-/** Whether the run explores its designs: `--scenario explore`, or nothing named (reservation designs only). */
-function exploresDesigns(
-  contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
-  specs: number,
-): boolean {
-  const { scenarioIds } = contracts;
-  if (contracts.noReservationScenario) return false;
-  return scenarioIds.includes('explore') || scenarioIds.length + specs === 0;
-}
-
 /** The default run's exploration: every design, a fixed seed, a budget counted in programs. */
-function explorer(programs: number, seed: number, reports: string): NonNullable<SuiteOptions['explore']> {
+function explorer(
+  programs: number,
+  seed: number,
+  reports: string,
+): Selection<unknown, ScenarioBase, CaseResultBase>['explore'] {
   return {
     connections: MAX_SESSIONS,
     run: (db, ref, settings) =>
       exploreCase(
         db,
-        ref,
+        ref as StrategyRef,
         { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
         {
           seed,
           budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
           specDir: join(reports, 'explore'),
           replays: EXPLORE_DEFAULTS.replaysInRun,
-          outOfReach: outOfReach(ref.strategy, SCENARIOS),
+          outOfReach: outOfReach((ref as StrategyRef).strategy, SCENARIOS),
         },
       ),
   };
@@ -312,13 +311,10 @@ async function runAgainstTarget(
     repeat: options.repeat,
     timeoutMs: options.timeoutMs,
     requireCoverage: options['require-coverage'],
-    ...(options.json
-      ? {}
-      : {
-          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-        }),
+    ...(options.json ? {} : { onCase: (c) => progressLine(TARGET_CONTRACT, c) }),
   });
-  const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
+  const cases = result.results.flatMap((r) => r.cases) as CaseResult[];
+  const report = { ...buildReport(result), target: targetSection(target, cases) };
   writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }

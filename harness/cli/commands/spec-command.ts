@@ -12,7 +12,7 @@ import { runSpec } from '../../interleaving/spec-run.ts';
 import { unifiedDiff } from '../../interleaving/text-diff.ts';
 import { boundedInteger, databaseUrlFrom, fileArgument, shown, single } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
-import { SPEC_VERBS } from '../spec-files.ts';
+import { SPEC_VERBS } from '../contract-selection.ts';
 
 const OPTIONS = {
   file: positional('the .spec file', 'required'),

@@ -1,12 +1,15 @@
 /**
  * The payment contract in the report: its case table (scenario × payment design, the answers and the
  * payment and outbox counts the harness read) and its boundary table (per design: what it held, what
- * caught a control), as plain rows that report.md and the terminal both render.
+ * caught a control), as plain rows that report.md and the terminal both render, and its fields of
+ * report.json (`payments`, `paymentBoundary`).
  */
-import type { PaymentDesign } from '../../strategies/payment/contract.ts';
-import { formatOutcomes } from '../verdict/case-result.ts';
-import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
-import type { TableData } from './result-tables.ts';
+import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
+import type { ContractReport, MarkdownBlock, TableData, TerminalBlock } from '../../contract/contract.ts';
+import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
+import { formatOutcomes } from '../../verdict/case-result.ts';
+import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
+import { PAYMENT_REPORT_SHAPE, type PaymentReport } from './report-schema.ts';
 
 /** One payment design's row: how it stays correct, and what its cases showed. */
 export interface PaymentBoundaryRow {
@@ -49,7 +52,7 @@ function showsOf(
   };
 }
 
-export function paymentBoundaryRows(
+function paymentBoundaryRows(
   cases: readonly PaymentCaseResult[],
   designs: readonly PaymentDesign[],
 ): PaymentBoundaryRow[] {
@@ -67,7 +70,7 @@ export function paymentBoundaryRows(
 }
 
 /** The payment cases that ran (n/a ones are left out, as the reservation table leaves them to one line). */
-export function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData {
+function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData {
   return {
     headers: ['case', 'expect', 'status', 'outcomes', 'payment / outbox', 'verdict'],
     rows: cases
@@ -83,7 +86,7 @@ export function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData
   };
 }
 
-export function paymentBoundaryTable(rows: readonly PaymentBoundaryRow[]): TableData {
+function paymentBoundaryTable(rows: readonly PaymentBoundaryRow[]): TableData {
   return {
     headers: ['design', 'expect', 'how it stays correct', 'shows', 'shown by'],
     rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.shows, r.shownBy]),
@@ -91,8 +94,49 @@ export function paymentBoundaryTable(rows: readonly PaymentBoundaryRow[]): Table
 }
 
 /** One payment case's line while the run goes on. */
-export function paymentCaseLine(c: PaymentCaseResult): string {
+function paymentCaseLine(c: PaymentCaseResult): string {
   const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
   const counts = c.counts ? ` · payment ${c.counts.payments}, outbox ${c.counts.outbox}` : '';
   return `${mark} ${c.id} (${c.expect}) pay: ${formatOutcomes(c.outcomes)}${counts} — ${c.boundary}`;
 }
+
+const TITLE = 'Payment contract (seed 002: one payment and one outbox row per idempotency key)';
+
+function markdown(report: PaymentReport): MarkdownBlock[] {
+  if (report.payments.length === 0) return [];
+  return [
+    '## Payment contract',
+    '',
+    "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
+    '',
+    paymentBoundaryTable(report.paymentBoundary),
+    '',
+    paymentCaseTable(report.payments),
+    '',
+  ];
+}
+
+function terminal(report: PaymentReport): TerminalBlock[] {
+  if (report.payments.length === 0) return [];
+  return [
+    TITLE,
+    { table: paymentCaseTable(report.payments), caps: [34, 9, 7, 22, 9] },
+    { table: paymentBoundaryTable(report.paymentBoundary), caps: [26, 9, 30, 34] },
+    '',
+  ];
+}
+
+export const PAYMENT_REPORT = {
+  shape: PAYMENT_REPORT_SHAPE,
+  fields: (cases: readonly PaymentCaseResult[], refs: readonly PaymentDesignRef[]): PaymentReport => ({
+    payments: [...cases] as PaymentReport['payments'],
+    paymentBoundary: paymentBoundaryRows(
+      cases,
+      refs.map((r) => r.design),
+    ),
+  }),
+  casesOf: (report: PaymentReport) => report.payments,
+  markdown,
+  terminal,
+  caseLine: paymentCaseLine,
+} satisfies ContractReport<PaymentDesignRef, PaymentCaseResult, PaymentReport>;

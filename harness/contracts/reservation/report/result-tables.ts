@@ -5,17 +5,13 @@
  * fewer columns); both build every cell with the same functions.
  */
 
-import { type CaseResult, formatOutcomes, formatPhases, isMeasured } from '../verdict/case-result.ts';
-import type { CoverageRow } from '../verdict/coverage.ts';
-import type { Invariants } from '../verdict/invariants.ts';
+import type { TableData } from '../../../contract/contract.ts';
+import { type CaseResult, formatOutcomes, formatPhases, isMeasured } from '../../../verdict/case-result.ts';
+import type { Invariants } from '../../../verdict/invariants.ts';
 import { type BoundaryRow, CELL_PARTS } from './boundary.ts';
+import type { CoverageRow } from './coverage.ts';
 import type { IsolationRow } from './isolation-matrix.ts';
 import type { VersionRow } from './version-matrix.ts';
-
-export interface TableData {
-  headers: string[];
-  rows: string[][];
-}
 
 const INVARIANT_COLUMNS: readonly (keyof Invariants)[] = [
   'total',

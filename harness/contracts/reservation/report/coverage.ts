@@ -3,7 +3,7 @@
  * missing optional operation or pause point) is visible in every report and, with `--require-coverage`,
  * fails the run; a control sitting out the scenarios that do not catch it is not a gap.
  */
-import type { CaseResult, SkippedCase } from './case-result.ts';
+import { type CaseResult, isCoverageGap } from '../../../verdict/case-result.ts';
 
 export type CoverageCell = CaseResult['status'] | 'not covered';
 
@@ -14,10 +14,6 @@ export interface CoverageRow {
   cells: Record<string, CoverageCell>;
   /** One line per scenario not covered for lack of an operation or pause point: `expiry — no expire`. */
   gaps: string[];
-}
-
-export function isCoverageGap(c: CaseResult): c is SkippedCase {
-  return c.status === 'n/a' && c.coverage.missing.length > 0;
 }
 
 function cellOf(c: CaseResult): CoverageCell {
@@ -35,7 +31,8 @@ export function coverageRows(cases: readonly CaseResult[]): CoverageRow[] {
     const cell = cellOf(c);
     const before = row.cells[c.scenario];
     if (!before || RANK[cell] > RANK[before]) row.cells[c.scenario] = cell;
-    const gap = isCoverageGap(c) ? `${c.scenario} — ${c.coverage.missing.join('; ')}` : undefined;
+    const gap =
+      c.status === 'n/a' && isCoverageGap(c) ? `${c.scenario} — ${c.coverage.missing.join('; ')}` : undefined;
     if (gap && !row.gaps.includes(gap)) row.gaps.push(gap);
   }
   return [...rows.values()];

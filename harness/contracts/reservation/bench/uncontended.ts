@@ -1,16 +1,10 @@
 /** tinybench: the cost of one reservation with no contention at all (one client, one connection). */
 import pg from 'pg';
 import { Bench } from 'tinybench';
-import type { StrategyRef } from '../../strategies/contract.ts';
-import type { RunDatabase } from '../database/database.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-
-export interface UncontendedEntry {
-  strategy: string;
-  opsPerSecond: number;
-  latency: { mean: number; p99: number };
-  samples: number;
-}
+import type { StrategyRef } from '../../../../strategies/contract.ts';
+import type { UncontendedEntry } from '../../../contract/bench-series.ts';
+import type { RunDatabase } from '../../../database/database.ts';
+import { nodeIdentity } from '../../../driver/node-identity.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -6,10 +6,10 @@
  */
 
 import type { PostgresMajor } from '../database/postgres-versions.ts';
-import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
-import { runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
+import { type CaseResultBase, failsTheRun, isMeasured } from '../verdict/case-result.ts';
+import { type ContractResults, runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
 
-const tagged = (major: PostgresMajor, postgres: string, c: CaseResult): CaseResult => ({
+const tagged = (major: PostgresMajor, postgres: string, c: CaseResultBase): CaseResultBase => ({
   ...c,
   id: `pg${major}/${c.id}`,
   postgres,
@@ -20,6 +20,15 @@ function mergedEnvironment(results: readonly SuiteResult[]): SuiteResult['enviro
   const first = results[0];
   if (!first) return undefined;
   return { ...first.environment, postgres: results.map((r) => r.environment.postgres).join(', ') };
+}
+
+/** Each contract's cases of every version, one version after the other. */
+function mergedResults(results: readonly SuiteResult[]): ContractResults[] {
+  const [first] = results;
+  return (first?.results ?? []).map((one, index) => ({
+    ...one,
+    cases: results.flatMap((r) => r.results[index]?.cases ?? []),
+  }));
 }
 
 export async function runOnVersions(
@@ -34,33 +43,28 @@ export async function runOnVersions(
     const result = await runSuite({
       ...options,
       postgres: major,
-      ...(onCase ? { onCase: (c: CaseResult) => onCase({ ...c, id: `pg${major}/${c.id}` }) } : {}),
+      ...(onCase ? { onCase: (contract, c) => onCase(contract, { ...c, id: `pg${major}/${c.id}` }) } : {}),
     });
     const postgres = result.environment.postgres;
     results.push({
       ...result,
-      cases: result.cases.map((c) => tagged(major, postgres, c)),
+      results: result.results.map((r) => ({ ...r, cases: r.cases.map((c) => tagged(major, postgres, c)) })),
       uncovered: result.uncovered.map((u) => `pg${major}/${u}`),
     });
   }
-  const cases = results.flatMap((r) => r.cases);
+  const merged = mergedResults(results);
+  const cases = merged.flatMap((r) => r.cases);
   const uncovered = results.flatMap((r) => r.uncovered);
-  const payments = results.flatMap((r, i) => r.payments.map((c) => ({ ...c, id: `pg${majors[i]}/${c.id}` })));
   const environment = mergedEnvironment(results);
   if (!environment) throw new Error('no PostgreSQL version was run');
   return {
     // The rule of a single run, over every version: nothing failed, nothing fatally uncovered, and
     // something was measured (a design n/a on one version is not a failure of that version).
-    ok:
-      !cases.some(failsTheRun) &&
-      !payments.some(failsTheRun) &&
-      uncovered.length === 0 &&
-      (cases.some(isMeasured) || payments.some(isMeasured)),
+    ok: !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured),
     environment,
     // Every version ran the same files.
     sources: results[0]?.sources ?? [],
-    cases,
-    payments,
+    results: merged,
     kept: results.flatMap((r) => r.kept),
     uncovered,
   };

@@ -5,11 +5,11 @@
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { StockLine } from '../../strategies/contract.ts';
 import { Errors } from '../errors.ts';
 import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { InterleavingScenario } from '../scenario/scenario.ts';
-import { programScenario } from './run-program.ts';
+import type { InterleavingScenario } from './scenario.ts';
 
 /** `STOCK sku-a 2 sku-b 1` → the stock lines; undefined for any other setup block (SQL). */
 export function stockOf(setup: string): { sku: string; total: number }[] | undefined {
@@ -24,6 +24,19 @@ export function stockOf(setup: string): { sku: string; total: number }[] | undef
     lines.push({ sku: pairs[i] as string, total });
   }
   return lines;
+}
+
+/** The scenario a program is: its spec, its stock, nothing expected but what every case must hold. */
+export function programScenario(id: string, spec: string, stock: readonly StockLine[]): InterleavingScenario {
+  return {
+    id,
+    kind: 'interleaving',
+    summary: 'a program the explorer generated',
+    input: { clients: 1, stock: [...stock], user: 'u1', ttlMs: 60_000 },
+    spec,
+    everyDesignHolds: true,
+    expect: {},
+  };
 }
 
 export function specScenario(text: string, file: string): InterleavingScenario {

@@ -9,16 +9,16 @@
  * - waits: sessions seen waiting on the design's locks, then completing (the price of serialising);
  * - not covered: scenarios the design lacks an operation or pause point for.
  */
-import type { Strategy } from '../../strategies/contract.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
 import {
   type CaseResult,
   formatOutcomes,
   formatPhases,
   isMeasured,
   type MeasuredCase,
-} from '../verdict/case-result.ts';
-import { coverageRows } from '../verdict/coverage.ts';
-import type { Invariants } from '../verdict/invariants.ts';
+} from '../../../verdict/case-result.ts';
+import type { Invariants } from '../../../verdict/invariants.ts';
+import { coverageRows } from './coverage.ts';
 
 /** Something a scenario showed about a design, with the first case that showed it. */
 export interface BoundaryFinding {

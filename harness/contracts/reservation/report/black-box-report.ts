@@ -1,16 +1,12 @@
 /**
  * The report's part on a black box (`run --target`): the nodes, how stock was loaded, what the run could
  * not do, which scenarios ran black-box and which were n/a and why, and the HTTP facts per endpoint.
- * report.md and the terminal render the same tables (harness/report/*).
+ * report.md and the terminal render the same tables (reservation-report.ts).
  */
 
-import { formatCodes, type HttpFacts } from '../verdict/exchange-log.ts';
-import type { Report } from './report-schema.ts';
-
-interface Table {
-  headers: string[];
-  rows: string[][];
-}
+import type { TableData } from '../../../contract/contract.ts';
+import { formatCodes, type HttpFacts } from '../../../verdict/exchange-log.ts';
+import type { ReservationReport as Report } from './report-schema.ts';
 
 const SETUP: Record<NonNullable<Report['target']>['setup'], string> = {
   reset: 'POST /admin/reset on every node before each case',
@@ -19,7 +15,7 @@ const SETUP: Record<NonNullable<Report['target']>['setup'], string> = {
 };
 
 /** One row per endpoint: exchanges, status codes, 503s retried, latency per exchange. */
-export function httpTable(http: HttpFacts): Table {
+export function httpTable(http: HttpFacts): TableData {
   return {
     headers: [
       'endpoint',
@@ -45,7 +41,7 @@ export function httpTable(http: HttpFacts): Table {
 }
 
 /** One row per scenario: ran black-box (its verdict), or n/a with the reason. */
-export function scenarioTable(report: Report): Table {
+export function scenarioTable(report: Report): TableData {
   const target = report.target;
   if (!target) return { headers: [], rows: [] };
   const verdict = (scenario: string) => {

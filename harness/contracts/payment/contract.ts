@@ -1,0 +1,84 @@
+/**
+ * The payment contract (seed 002's payment idempotency, docs/contract.md#payments): one payment and one
+ * outbox row per idempotency key, a mismatched payload refused, as one object the harness takes. Its
+ * designs implement strategies/payment/contract.ts (`contract: 'payment'`), its scenarios are the files of
+ * scenarios/payment/, mostly specs of PAY steps.
+ */
+
+import type { RunSettings } from '../../contract/case-settings.ts';
+import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
+import { PAYMENT_VERBS } from '../../interleaving/payment-verbs.ts';
+import { parseSpec } from '../../interleaving/spec-parser.ts';
+import { paymentDesignSchema } from '../../registry/payment-module.ts';
+import {
+  importPaymentDesign,
+  loadPaymentDesign,
+  PAYMENT_DESIGN_IDS,
+  type PaymentDesignRef,
+  paymentVariants,
+} from '../../registry/payment-registry.ts';
+import { PAYMENT_SESSIONS, type PaymentScenario } from '../../scenario/payment/payment-scenario.ts';
+import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
+import { paymentSpecFile } from '../../scenario/payment/payment-spec-file.ts';
+import { runPaymentCase } from '../../scenario/payment/run-payment-case.ts';
+import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
+import { PAYMENT_BENCH } from './bench.ts';
+import { PAYMENT_REPORT } from './report.ts';
+import type { PaymentReport } from './report-schema.ts';
+
+/** Where a payment case runs: alone when it crashes the server; its sessions beside the harness's own. */
+function placementOf(scenario: PaymentScenario): CaseWork<PaymentCaseResult>['placement'] {
+  const crashes = 'run' in scenario && scenario.crashesDatabase;
+  return {
+    alone: crashes ? 'it crashes and restarts the server every case shares' : undefined,
+    connections: (scenario.sessions ?? PAYMENT_SESSIONS) + HARNESS_CONNECTIONS,
+  };
+}
+
+/**
+ * Every payment scenario against every payment design, `repeat` times each. Their sessions mostly wait (on
+ * a held pay, an external call, a killed worker): they start before the cases that keep the cores busy.
+ */
+function plan(
+  selection: Selection<PaymentDesignRef, PaymentScenario, PaymentCaseResult>,
+  settings: RunSettings,
+) {
+  const work: CaseWork<PaymentCaseResult>[] = [];
+  for (const scenario of selection.scenarios) {
+    for (const ref of selection.designs) {
+      for (let n = 1; n <= settings.repeat; n++) {
+        const repetition = settings.repeat > 1 ? `#${n}` : '';
+        const placement = placementOf(scenario);
+        work.push({
+          placement,
+          rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone,
+          run: (db, caseSettings) => runPaymentCase(db, ref, scenario, caseSettings, repetition),
+        });
+      }
+    }
+  }
+  return { work, close: async () => undefined };
+}
+
+export const PAYMENT = {
+  id: 'payment',
+  title: 'Payment contract (seed 002: one payment and one outbox row per idempotency key)',
+  designs: {
+    builtInIds: PAYMENT_DESIGN_IDS,
+    schema: paymentDesignSchema,
+    load: loadPaymentDesign,
+    importDesign: importPaymentDesign,
+    withVariants: paymentVariants,
+    info: (ref: PaymentDesignRef) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
+  },
+  scenarios: {
+    all: PAYMENT_SCENARIOS,
+    specFile: (text: string, file: string) =>
+      paymentSpecFile(parseSpec(text, file, [PAYMENT_VERBS]), text, file),
+  },
+  bench: PAYMENT_BENCH,
+  verbs: PAYMENT_VERBS,
+  plan,
+  report: PAYMENT_REPORT,
+} satisfies Contract<PaymentDesignRef, PaymentScenario, PaymentCaseResult, PaymentReport>;

@@ -1,0 +1,7 @@
+/** Whether a design module is one of this package's own (under strategies/), loaded as it is, unguarded. */
+const BUILT_INS = new URL('../../strategies/', import.meta.url).href;
+
+/** A TypeScript module under strategies/ (a design in SQL is read, not imported). */
+export function isBuiltInModule(moduleUrl: string): boolean {
+  return moduleUrl.startsWith(BUILT_INS) && moduleUrl.endsWith('.ts');
+}
