@@ -24,7 +24,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { IsolationLevel, NodeIdentity, StockLine, Strategy } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { Admission, type AdmissionSettings } from './admission.ts';
+import { Admission, type AdmissionSettings } from '../gate/admission.ts';
 import { beginExchange, type Exchange, type RequestLog, requestLog } from './exchange.ts';
 import { startExpiryJob } from './expiry-job.ts';
 import { closeListener, listenOn, portOf } from './listener.ts';

@@ -10,7 +10,7 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
-import type { AdmissionSettings } from './admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
 import { closeListener, listenOn } from './listener.ts';
 import { startReservationService } from './reservation-service.ts';
 import { openServiceTables, type ServiceTables } from './service-tables.ts';

@@ -10,7 +10,7 @@ import type { Outcome, ReservationStatus, SessionContext } from '../../strategie
 import { STATUSES } from '../../strategies/contract.ts';
 import { oneLine } from '../errors.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
-import type { Ticket } from './admission.ts';
+import type { Ticket } from '../gate/admission.ts';
 import { exchange, reply, send } from './exchange.ts';
 import { answerLostConnection, connectionLost } from './lost-connection.ts';
 import { checkReserveBody, isRequestKey } from './reserve-body.ts';

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import type { NodeIdentity, StockLine, Strategy } from '../../strategies/contract.ts';
-import type { Admission, AdmissionCounters } from './admission.ts';
+import type { Admission, AdmissionCounters } from '../gate/admission.ts';
 import type { ExpiryCounters } from './expiry-job.ts';
 import type { GateName, ServiceMetrics } from './service-metrics.ts';
 
