@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blockedBy, freeze } from '../harness/bench/frozen-gate-case.ts';
 import { type HttpAnswer, postReserve } from '../harness/http/loopback-client.ts';
+import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { cliArgv } from './cli-child.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
@@ -199,5 +200,22 @@ describe('a shared PostgreSQL gate when an instance is killed (kill -9) holding 
       for (const instance of [impatient, patient]) instance.child.kill('SIGTERM');
       await Promise.all([impatient.exited, patient.exited]);
     }
+  });
+});
+
+describe('serve refuses a gate or instance count it cannot run, in one line, exit 2', () => {
+  it.each([
+    [['--gate', 'memcached'], /--gate must be one of local, postgres, redis, got "memcached"/],
+    [['--gate', 'redis'], /--gate redis needs --redis-url/],
+    [['--gate-failure', 'open'], /--gate-failure needs a shared gate/],
+    [['--gate', 'postgres', '--gate-lease-ms', '5'], /--gate-lease-ms must be/],
+    [['--gate', 'redis', '--redis-url', 'http://x'], /must start with redis:\/\//],
+    [['--instances', '0'], /--instances must be/],
+    [['--instances', '2', '--node', '1/2'], /--node cannot go with --instances/],
+  ])('refuses %j before anything starts', async (args, message) => {
+    const run = await runBounded(['serve', '--port', '0', ...args]);
+    expect(run).toMatchObject({ code: 2, timedOut: false, leftInTmp: [] });
+    expect(oneLineProblem(run.stderr)).toBe(true);
+    expect(run.stderr).toMatch(message);
   });
 });
