@@ -10,8 +10,9 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { blockedBy, freeze } from '../harness/bench/frozen-gate-case.ts';
+import { gateChoiceFrom } from '../harness/cli/gate-options.ts';
 import { type HttpAnswer, postReserve } from '../harness/http/loopback-client.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { cliArgv } from './cli-child.ts';
@@ -206,16 +207,23 @@ describe('a shared PostgreSQL gate when an instance is killed (kill -9) holding 
 describe('serve refuses a gate or instance count it cannot run, in one line, exit 2', () => {
   it.each([
     [['--gate', 'memcached'], /--gate must be one of local, postgres, redis, got "memcached"/],
-    [['--gate', 'redis'], /--gate redis needs --redis-url/],
-    [['--gate-failure', 'open'], /--gate-failure needs a shared gate/],
-    [['--gate', 'postgres', '--gate-lease-ms', '5'], /--gate-lease-ms must be/],
-    [['--gate', 'redis', '--redis-url', 'http://x'], /must start with redis:\/\//],
-    [['--instances', '0'], /--instances must be/],
     [['--instances', '2', '--node', '1/2'], /--node cannot go with --instances/],
   ])('refuses %j before anything starts', async (args, message) => {
     const run = await runBounded(['serve', '--port', '0', ...args]);
     expect(run).toMatchObject({ code: 2, timedOut: false, leftInTmp: [] });
     expect(oneLineProblem(run.stderr)).toBe(true);
     expect(run.stderr).toMatch(message);
+  });
+
+  it.each([
+    [{ gate: 'redis' }, /--gate redis needs --redis-url/],
+    [{ 'gate-failure': 'open' }, /--gate-failure needs a shared gate/],
+    [{ gate: 'postgres', 'gate-lease-ms': '5' }, /--gate-lease-ms must be/],
+    [{ gate: 'redis', 'redis-url': 'http://x' }, /must start with redis:\/\//],
+    [{ 'redis-url': 'redis://127.0.0.1:1' }, /--redis-url needs --gate redis/],
+  ])('checks the gate options %j', (args, message) => {
+    vi.stubEnv('REDIS_URL', '');
+    expect(() => gateChoiceFrom(args)).toThrow(message);
+    vi.unstubAllEnvs();
   });
 });
