@@ -86,6 +86,7 @@ const FOLDER_ORDER = [
   'crash',
   'http',
   'verdict',
+  'contracts',
   'scenario',
   'explore',
   'report',
