@@ -19,7 +19,8 @@ import frozenLedger from '../strategies/order/frozen-ledger.ts';
 import serializable from '../strategies/order/serializable.ts';
 import skuOrder from '../strategies/order/sku-order.ts';
 import { useRunDatabase } from './db-fixture.ts';
-import { type OrderSession, orderSessions, request } from './order-sessions.ts';
+import { request } from './order-carts.ts';
+import { type OrderSession, orderSessions } from './order-sessions.ts';
 
 const database = useRunDatabase();
 const { admin } = database;

@@ -10,7 +10,6 @@ import { sessionOptions } from '../harness/driver/client-task.ts';
 import type { StockLine } from '../strategies/contract.ts';
 import type {
   OrderDesign,
-  OrderLine,
   OrderPausePoint,
   OrderRequest,
   OrderSessionContext,
@@ -35,19 +34,6 @@ export interface OrderSession {
 }
 
 class Killed extends Error {}
-
-export const cart = (text: string): OrderLine[] =>
-  text.split(',').map((line) => {
-    const [sku = '', qty = ''] = line.split(':');
-    return { sku, qty: Number(qty) };
-  });
-
-export const request = (requestKey: string, user: string, lines: string, ttlMs = 60_000): OrderRequest => ({
-  requestKey,
-  user,
-  lines: cart(lines),
-  ttlMs,
-});
 
 function told(answer: { outcome: string; sku?: string }): Told {
   return answer.outcome === 'SOLD_OUT' ? `SOLD_OUT ${answer.sku ?? '(no sku)'}` : answer.outcome;

@@ -152,7 +152,8 @@ export const ORDER_CHECK_MEANING: Readonly<Record<OrderCheckName, string>> = {
   linearizable:
     'no order of the case\'s operations, consistent with real time, gives every recorded answer under the order model (docs/contract.md, "Orders")',
   outcomes: "the answer counts differ from the scenario's exact expectation",
-  observations: 'a figure the scenario observed (remaining, units an expiry returned, …) differs',
+  observations:
+    "a step's answer (units an expiry returned, a remaining read, …) or a sku's final remaining differs from the scenario's",
   blocking:
     'an interleaving step was seen waiting (pg_blocking_pids) where it must not, or not where it must',
   errors:

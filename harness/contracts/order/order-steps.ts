@@ -16,6 +16,7 @@ import {
   type OrderPausePoint,
   type OrderRequest,
 } from '../../../strategies/order/contract.ts';
+import type { OrderCall } from './order-history.ts';
 
 /** The TTL of an ORDER step that gives none: long enough that nothing expires unless a step backdates it. */
 export const DEFAULT_STEP_TTL_MS = 60_000;
@@ -112,5 +113,25 @@ export function parseOrderStep(words: readonly string[]): OrderStep {
       return { verb, sku: one('sku') };
     default:
       throw new Error(`"${first}" is no order step; expected one of ${ORDER_VERBS.join(', ')}`);
+  }
+}
+
+/** The contract call a step makes, as a history records it. */
+export function orderCallOf(step: OrderStep): OrderCall {
+  switch (step.verb) {
+    case 'ORDER':
+      return { op: 'order', request: step.request };
+    case 'RELEASE':
+      return { op: 'release', requestKey: step.requestKey };
+    case 'EXPIRE':
+      return { op: 'expire' };
+    case 'BACKDATE':
+      return { op: 'backdate', requestKeys: step.requestKeys };
+    case 'STATUS':
+      return { op: 'status', requestKey: step.requestKey };
+    case 'LINES':
+      return { op: 'lines', requestKey: step.requestKey };
+    case 'REMAINING':
+      return { op: 'remaining', sku: step.sku };
   }
 }
