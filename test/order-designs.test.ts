@@ -1,11 +1,11 @@
 /**
  * The order contract's designs and controls, driven directly against the embedded server (the harness does
  * not run the contract's cases yet): each answers the contract's operations as the model says when used one
- * call at a time, and the deterministic interleavings of seed 002 show what each gets right or wrong — the
- * sku-order designs queue opposite carts where the request-order control deadlocks (40P01), the
- * one-transaction-per-line control leaves a partial order when its session dies between lines, and
- * read-then-subtract loses an update (80 where 70 is right), each caught by the check its control names and
- * by no other. Every ordering is observed (a pause point reached, pg_blocking_pids), never slept on.
+ * call at a time, and the deterministic interleavings of the isolation-matrix chapter show what each gets
+ * right or wrong — the sku-order designs queue opposite carts where the request-order control deadlocks
+ * (40P01), the one-transaction-per-line control leaves a partial order when its session dies between lines,
+ * and read-then-subtract loses an update (80 where 70 is right), each caught by the check its control names
+ * and by no other. Every ordering is observed (a pause point reached, pg_blocking_pids), never slept on.
  */
 import { describe, expect, it } from 'vitest';
 import { readOrdersBack } from '../harness/contracts/order/order-final-read.ts';
@@ -32,8 +32,8 @@ const TWO_SKUS: StockLine[] = [
   { sku: 'sku-a', total: 10 },
   { sku: 'sku-b', total: 10 },
 ];
-/** Seed 002's figures: 100 in stock, one order of 10 and one of 20; serially 70 remain. */
-const SEED_002: StockLine[] = [{ sku: 'sku-1001', total: 100 }];
+/** The isolation-matrix chapter's figures: 100 in stock, one order of 10 and one of 20; serially 70 remain. */
+const LOST_UPDATE_STOCK: StockLine[] = [{ sku: 'sku-1001', total: 100 }];
 
 /** The harness's read of the keys, and every invariant's problems (checks and messages). */
 async function judged(design: OrderDesign, sent: OrderSent[], stock: StockLine[]) {
@@ -121,7 +121,7 @@ async function oppositeCarts(design: OrderDesign, label: string) {
   return { first, second, requests, answers, start: () => second.order(requests[1] as OrderRequest) };
 }
 
-describe('opposite carts (seed 002 deadlock drill)', () => {
+describe('opposite carts (the isolation-matrix chapter’s deadlock drill)', () => {
   it.each([skuOrder, frozenLedger].map((d) => [d.id, d] as const))(
     '%s queues the second cart behind the first on their first sku: both HELD, no deadlock',
     async (_, design) => {
@@ -130,7 +130,8 @@ describe('opposite carts (seed 002 deadlock drill)', () => {
         `opposite_${design.id}`,
       );
       answers.push(start());
-      // Sorted, [b, a] starts with sku-a too, which the first session holds: the second waits, holding nothing.
+      // Sorted, [b, a] starts with sku-a too, which the first session holds: the second waits, holding
+      // nothing.
       await waitUntilBlocked(second.pid, first.pid);
       first.letGo();
       await second.reached;
@@ -189,9 +190,9 @@ describe('a crash between lines', () => {
   );
 });
 
-/** Seed 002's lost-update drill: two orders of 10 and 20 both held at after-read, let go one by one. */
+/** The lost-update drill: two orders of 10 and 20 both held at after-read, then let go one by one. */
 async function bothReadFirst(design: OrderDesign, label: string) {
-  const schema = await freshSchema(design, label, SEED_002);
+  const schema = await freshSchema(design, label, LOST_UPDATE_STOCK);
   const a = await session(schema, design, { hold: 'after-read' });
   const b = await session(schema, design, { hold: 'after-read' });
   const requests = [request('k-a', 'worker-a', 'sku-1001:10'), request('k-b', 'worker-b', 'sku-1001:20')];
@@ -203,11 +204,11 @@ async function bothReadFirst(design: OrderDesign, label: string) {
   return { requests, told: [toldA ?? '', await (answers[1] as Promise<string>)], b };
 }
 
-describe('lost update (seed 002: 80 where 70 is right)', () => {
+describe('lost update (the isolation-matrix chapter: 80 where 70 is right)', () => {
   it('order-read-then-subtract: both HELD, 80 remain beside 30 held of 100: drift alone', async () => {
     const { requests, told } = await bothReadFirst(readThenSubtract, 'lost_update');
     expect(told).toEqual(['HELD', 'HELD']);
-    const { read, problems } = await judged(readThenSubtract, sentWith(requests, told), SEED_002);
+    const { read, problems } = await judged(readThenSubtract, sentWith(requests, told), LOST_UPDATE_STOCK);
     expect(read.skus.get('sku-1001')?.remaining).toBe(80);
     expect(problems.map((p) => p.check)).toEqual(['drift']);
     expect(problems[0]?.message).toBe(
@@ -219,7 +220,7 @@ describe('lost update (seed 002: 80 where 70 is right)', () => {
     const { requests, told, b } = await bothReadFirst(serializable, 'serializable_retry');
     expect(told).toEqual(['HELD', 'HELD']);
     expect(b.retried).toEqual(['40001']);
-    const { read, problems } = await judged(serializable, sentWith(requests, told), SEED_002);
+    const { read, problems } = await judged(serializable, sentWith(requests, told), LOST_UPDATE_STOCK);
     expect(read.skus.get('sku-1001')?.remaining).toBe(70);
     expect(problems).toEqual([]);
   });
@@ -229,14 +230,14 @@ describe('lost update (seed 002: 80 where 70 is right)', () => {
     if (!once) throw new Error('order-serializable has no knobs');
     const { requests, told } = await bothReadFirst(once, 'serializable_gave_up');
     expect(told).toEqual(['HELD', 'GAVE_UP']);
-    const { read, problems } = await judged(once, sentWith(requests, told), SEED_002);
+    const { read, problems } = await judged(once, sentWith(requests, told), LOST_UPDATE_STOCK);
     expect(read.skus.get('sku-1001')?.remaining).toBe(90);
     expect(read.keys.get('k-b')).toEqual({ status: 'NOT_FOUND', lines: [] });
     expect(problems).toEqual([]);
   });
 
   it('order-sku-order: the second order waits on the first one’s row and re-reads it: 70', async () => {
-    const schema = await freshSchema(skuOrder, 'lost_update_sku_order', SEED_002);
+    const schema = await freshSchema(skuOrder, 'lost_update_sku_order', LOST_UPDATE_STOCK);
     const a = await session(schema, skuOrder, { hold: 'before-commit' });
     const b = await session(schema, skuOrder);
     const requests = [request('k-a', 'worker-a', 'sku-1001:10'), request('k-b', 'worker-b', 'sku-1001:20')];
@@ -247,7 +248,7 @@ describe('lost update (seed 002: 80 where 70 is right)', () => {
     a.letGo();
     const told = await Promise.all(answers);
     expect(told).toEqual(['HELD', 'HELD']);
-    const { read, problems } = await judged(skuOrder, sentWith(requests, told), SEED_002);
+    const { read, problems } = await judged(skuOrder, sentWith(requests, told), LOST_UPDATE_STOCK);
     expect(read.skus.get('sku-1001')?.remaining).toBe(70);
     expect(problems).toEqual([]);
   });
@@ -279,7 +280,8 @@ describe('the frozen ledger keeps books the audit checks', () => {
     const asked = request('k-1', 'u-1', 'sku-a:2,sku-b:1');
     expect(await s.order(asked)).toBe('HELD');
     expect((await judged(frozenLedger, sentWith([asked], ['HELD']), TWO_SKUS)).problems).toEqual([]);
-    // A release that forgot `available` (seed 004's reconciliation found one the day it shipped).
+    // A release that forgot `available` (the frozen-stock chapter's reconciliation found one the day it
+    // shipped).
     await admin().query("UPDATE order_account SET frozen = frozen - 2 WHERE sku = 'sku-a'");
     const { problems } = await judged(frozenLedger, sentWith([asked], ['HELD']), TWO_SKUS);
     expect(problems.map((p) => p.check)).toEqual(['reconciled', 'ledgerReplayDrift']);

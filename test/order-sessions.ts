@@ -105,7 +105,7 @@ export function orderSessions({ db, admin }: Database) {
     return { pid, retried, order, reached, letGo };
   }
 
-  /** Until the database shows `pid` waiting on `blocker` (polled: the interval only sets how often it looks). */
+  /** Until the database shows `pid` waiting on `blocker` (polled: the interval only sets how often). */
   async function waitUntilBlocked(pid: number, blocker: number): Promise<void> {
     for (let look = 0; look < 4000; look++) {
       const { rowCount } = await admin().query('SELECT 1 WHERE $2::int = ANY (pg_blocking_pids($1))', [

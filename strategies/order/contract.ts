@@ -1,10 +1,10 @@
 /**
  * The third business contract beside reservations and payments: multi-line orders, as a shop has them
- * (seed 002's deadlock drill and lost update, seed 004's frozen stock). An order names a cart — lines of
- * a sku and a quantity — and holds every line or none: all its quantities are taken from their skus in one
- * step, or nothing is. `release` and `expire` put every line back, exactly once. The harness judges a
- * design only through its answers and its own reads (`status`, `lines` of every key it sent, `remaining`
- * of every sku), compared with the design's `audit`, never trusted instead of them.
+ * (the isolation-matrix chapter's deadlock drill and lost update, the frozen-stock chapter's frozen stock).
+ * An order names a cart — lines of a sku and a quantity — and holds every line or none: all its quantities
+ * are taken from their skus in one step, or nothing is. `release` and `expire` put every line back, exactly
+ * once. The harness judges a design only through its answers and its own reads (`status`, `lines` of every
+ * key it sent, `remaining` of every sku), compared with the design's `audit`, never trusted instead of them.
  */
 import type { ClientBase } from 'pg';
 import type { Capability, Expectation, SessionContext, StockLine, StrategyParameter } from '../contract.ts';
@@ -44,7 +44,7 @@ export interface OrderResult {
   sku?: string;
 }
 
-/** What one `expire` call moved: the orders it ended and the units (Σ of their lines' quantities) it put back. */
+/** What one `expire` call moved: the orders it ended and the units (Σ of their lines) it put back. */
 export interface ExpireResult {
   orders: number;
   units: number;
@@ -52,11 +52,11 @@ export interface ExpireResult {
 
 /**
  * Where the harness may hold or kill an operation. `after-read`: what the decision depends on is read,
- * nothing is written (seed 002's "both read 100"). `after-first-line`: the cart's first line, in the order
- * the design takes them, is taken and its sku's row locked, the transaction open (seed 002's "A updates
- * row 1 and waits"). `between-transactions`: an order that spans transactions has committed its first
- * one. `before-commit`: every write is done, the transaction is still open. The names of the reservation
- * contract's points, and one of its own.
+ * nothing is written (the isolation-matrix chapter's "both read 100"). `after-first-line`: the cart's first
+ * line, in the order the design takes them, is taken and its sku's row locked, the transaction open (the
+ * isolation-matrix chapter's "A updates row 1 and waits"). `between-transactions`: an order that spans
+ * transactions has committed its first one. `before-commit`: every write is done, the transaction is still
+ * open. The names of the reservation contract's points, and one of its own.
  */
 export const ORDER_PAUSE_POINTS = [
   'after-read',
@@ -111,9 +111,9 @@ export interface OrderAudit {
   /** Lines under no order. */
   linesWithoutOrder: number;
   /**
-   * For a design that keeps books (seed 004's available/frozen counters and ledger): whether every sku's
-   * counters add up (`available + frozen = total`) and how far replaying the ledger from zero lands from
-   * today's counters (Σ of the absolute differences).
+   * For a design that keeps books (the frozen-stock chapter's available/frozen counters and ledger): whether
+   * every sku's counters add up (`available + frozen = total`) and how far replaying the ledger from zero
+   * lands from today's counters (Σ of the absolute differences).
    */
   books?: { reconciled: boolean; ledgerReplayDrift: number };
 }

@@ -1,7 +1,7 @@
--- Seed 004's books for orders: per sku the counters the seed keeps (available, frozen, total), moved only by
--- conditional updates that move a quantity from one counter to the other, so available + frozen = total
--- holds after each committed statement. The identity is reconciled (the seed's daily check), not CHECKed, so
--- a move that forgets one side shows in the audit rather than as an error.
+-- The frozen-stock chapter's books for orders: per sku the counters the chapter keeps (available, frozen,
+-- total), moved only by conditional updates that move a quantity from one counter to the other, so available
+-- + frozen = total holds after each committed statement. The identity is reconciled (the chapter's daily
+-- check), not CHECKed, so a move that forgets one side shows in the audit rather than as an error.
 CREATE TABLE order_account (
   sku       text PRIMARY KEY,
   total     int  NOT NULL CHECK (total >= 0),
@@ -13,9 +13,9 @@ CREATE TABLE order_account (
 -- row through its own UPDATE at commit).
 ALTER TABLE order_line ADD FOREIGN KEY (sku) REFERENCES order_account DEFERRABLE INITIALLY DEFERRED;
 
--- One entry per line moved (seed 004's 流水: order number, action, quantity, time), written by the statement
--- that moves the counters or by the one beside it in the same transaction. STOCK_IN puts the stock on the
--- books at setup, so replaying the ledger from zero gives every counter.
+-- One entry per line moved (the frozen-stock chapter's 流水: order number, action, quantity, time), written by
+-- the statement that moves the counters or by the one beside it in the same transaction. STOCK_IN puts the
+-- stock on the books at setup, so replaying the ledger from zero gives every counter.
 CREATE TABLE order_ledger (
   entry_id    bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   sku         text        NOT NULL REFERENCES order_account DEFERRABLE INITIALLY DEFERRED,
@@ -26,7 +26,7 @@ CREATE TABLE order_ledger (
   CHECK ((action = 'STOCK_IN') = (request_key IS NULL))
 );
 
--- Append-only: a correction is a new entry, never an edit of history (the seed's discipline).
+-- Append-only: a correction is a new entry, never an edit of history (the chapter's discipline).
 CREATE FUNCTION order_ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'order_ledger is append-only: % refused', TG_OP;

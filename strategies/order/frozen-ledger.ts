@@ -1,21 +1,21 @@
 /**
- * order-frozen-ledger — seed 004's "先占后扣" (hold first, deduct on payment) for carts, kept as books: per
- * sku the counters `available`, `frozen` and `total`, each line moving its quantity from available to
- * frozen with a conditional update (`available >= qty`), and an append-only ledger entry for every line
+ * order-frozen-ledger — the frozen-stock chapter's "先占后扣" (hold first, deduct on payment) for carts, kept as
+ * books: per sku the counters `available`, `frozen` and `total`, each line moving its quantity from available
+ * to frozen with a conditional update (`available >= qty`), and an append-only ledger entry for every line
  * moved (frozen-ledger.sql).
  *
  * Correct because: the lines are frozen in sku order, each condition re-evaluated under its account row's
- * lock, all in one transaction with the order row (seed 004's first pitfall: order and stock in one
- * transaction), so a cart is frozen whole or not at all and overlapping carts never deadlock. The ledger
- * entry is written by the statement that moves the counters. `audit` reconciles the books (available +
- * frozen = total per sku, the seed's daily check) and replays the ledger from zero against today's
+ * lock, all in one transaction with the order row (the frozen-stock chapter's first pitfall: order and stock
+ * in one transaction), so a cart is frozen whole or not at all and overlapping carts never deadlock. The
+ * ledger entry is written by the statement that moves the counters. `audit` reconciles the books (available +
+ * frozen = total per sku, the chapter's daily check) and replays the ledger from zero against today's
  * counters; the harness turns both into `reconciled` and `ledgerReplayDrift`.
  *
  * Breaks when: a move forgets one side of its pair (the books stop adding up), or a release runs twice
- * (seed 004's second pitfall): release and expire move an order only WHERE status = 'HELD', and the
- * counters back only for the orders that statement moved, so a replay or a racing job unfreezes nothing.
- * Every freeze queues on its sku's account row, plus a ledger insert inside that lock: seed 004's
- * hot-SKU ceiling.
+ * (the frozen-stock chapter's second pitfall): release and expire move an order only WHERE status = 'HELD',
+ * and the counters back only for the orders that statement moved, so a replay or a racing job unfreezes
+ * nothing. Every freeze queues on its sku's account row, plus a ledger insert inside that lock: the
+ * frozen-stock chapter's hot-SKU ceiling.
  *
  * Lifecycle: release and expire unfreeze (frozen → available) per sku in sku order and book one RELEASE
  * or EXPIRE entry per line. Pause points: order `after-first-line`, `before-commit`; release and expire

@@ -1,7 +1,7 @@
 /**
  * order-serializable — order-read-then-subtract's very read and absolute writes, under
- * `BEGIN ISOLATION LEVEL SERIALIZABLE`, the whole transaction retried on a serialization failure (seed
- * 002's "RR stale row write → whole transaction retry").
+ * `BEGIN ISOLATION LEVEL SERIALIZABLE`, the whole transaction retried on a serialization failure (the
+ * isolation-matrix chapter's "RR stale row write → whole transaction retry").
  *
  * Correct because: SERIALIZABLE gives the outcome of some serial order or fails a transaction. A stock row
  * another order changed after this snapshot fails the write with 40001 (first updater wins), where READ

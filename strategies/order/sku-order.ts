@@ -1,6 +1,6 @@
 /**
- * order-sku-order — the cart's lines taken in sku order, each with seed 002's conditional update
- * (`UPDATE … SET available = available - qty WHERE sku = $1 AND available >= qty`), all in one
+ * order-sku-order — the cart's lines taken in sku order, each with the isolation-matrix chapter's conditional
+ * update (`UPDATE … SET available = available - qty WHERE sku = $1 AND available >= qty`), all in one
  * transaction with the order row.
  *
  * Correct because: the key is claimed first (unique key, `ON CONFLICT DO NOTHING`: a replay waits for the
@@ -8,7 +8,7 @@
  * against the newest committed count, so no sku goes below zero. Lines that do not all fit roll back to
  * the claim: the order row and every line taken commit together or not at all. Every transaction locks
  * stock rows in one global order (skus sorted), so two carts that overlap queue on their first shared sku
- * and never wait for each other in a cycle: seed 002's deadlock cannot form.
+ * and never wait for each other in a cycle: the isolation-matrix chapter's deadlock cannot form.
  *
  * Breaks when: the lines are taken in the order the client listed them (order-request-order: two carts in
  * opposite order deadlock, 40P01), one transaction per line (order-line-per-transaction: a crash between

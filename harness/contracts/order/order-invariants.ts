@@ -86,7 +86,7 @@ export function oneOrderPerKey(read: OrderFinalRead): OrderProblem[] {
   return problem('oneOrderPerKey', many, 'keys whose lines name a sku more than once');
 }
 
-/** The design's books, as its audit reports them (seed 004's daily reconciliation and its ledger). */
+/** The design's books as its audit reports them (the frozen-stock chapter's reconciliation and ledger). */
 export function books(read: OrderFinalRead): OrderProblem[] {
   const kept = read.audit.books;
   if (!kept) return [];

@@ -31,15 +31,23 @@ const MAX_EXPIRY_SPLITS = 64;
 
 const whole = (n: number, min: number, max: number) => Number.isSafeInteger(n) && n >= min && n <= max;
 
-function refused({ requestKey, user, lines, ttlMs }: OrderRequest): boolean {
+/** A cart the contract refuses whatever else holds: no lines, too many, a sku twice, a bad quantity. */
+function badCart(lines: readonly OrderLine[]): boolean {
+  return (
+    lines.length === 0 ||
+    lines.length > MAX_LINES ||
+    lines.some((l) => !whole(l.qty, 1, MAX_QTY)) ||
+    new Set(lines.map((l) => l.sku)).size !== lines.length
+  );
+}
+
+/** A field the contract refuses, which a design may also take and go on with. */
+function badField({ requestKey, user, lines, ttlMs }: OrderRequest): boolean {
   return (
     !FIELD.test(requestKey) ||
     !FIELD.test(user) ||
     !whole(ttlMs, 1, MAX_TTL_MS) ||
-    lines.length === 0 ||
-    lines.length > MAX_LINES ||
-    lines.some((l) => !FIELD.test(l.sku) || !whole(l.qty, 1, MAX_QTY)) ||
-    new Set(lines.map((l) => l.sku)).size !== lines.length
+    lines.some((l) => !FIELD.test(l.sku))
   );
 }
 
@@ -61,10 +69,10 @@ const answered = (rule: OrderRule, answer: OrderAnswer, changes: OrderChange[] =
 function newKeyResults(state: OrderState, t: TimedOrderCall, request: OrderRequest): OrderModelResult[] {
   const cart = sortedCart(request.lines);
   if (cart.some((l) => !state.totals.has(l.sku)))
-    return [answered('order-unknown-sku', { outcome: 'BAD_REQUEST' })];
+    return [answered('order.no-stock', { outcome: 'BAD_REQUEST' })];
   const short = cart.filter((l) => l.qty > state.free(l.sku));
   if (short.length > 0)
-    return short.map((l) => answered('order-sold-out', { outcome: 'SOLD_OUT', sku: l.sku }));
+    return short.map((l) => answered('order.sold-out', { outcome: 'SOLD_OUT', sku: l.sku }));
   const { from, to } = t.db;
   const record: OrderRecord = {
     user: request.user,
@@ -72,22 +80,25 @@ function newKeyResults(state: OrderState, t: TimedOrderCall, request: OrderReque
     status: 'HELD',
     expires: { from: from + request.ttlMs, to: to + request.ttlMs },
   };
-  return [answered('order-held', { outcome: 'HELD', status: 'HELD' }, [{ key: request.requestKey, record }])];
+  return [answered('order.held', { outcome: 'HELD', status: 'HELD' }, [{ key: request.requestKey, record }])];
 }
 
 function orderResults(state: OrderState, t: TimedOrderCall, request: OrderRequest): OrderModelResult[] {
-  if (refused(request)) return [answered('order-refused', { outcome: 'BAD_REQUEST' })];
+  if (badCart(request.lines)) return [answered('order.refused', { outcome: 'BAD_REQUEST' })];
+  const refused = badField(request) ? [answered('order.refused-field', { outcome: 'BAD_REQUEST' })] : [];
   const recorded = state.record(request.requestKey);
-  if (!recorded) return newKeyResults(state, t, request);
-  if (recorded.user === request.user && sameLines(recorded.cart, sortedCart(request.lines)))
-    return [answered('order-replay', { outcome: 'REPLAY', status: recorded.status })];
-  return [answered('order-key-reused', { outcome: 'KEY_REUSED' })];
+  if (!recorded) return [...refused, ...newKeyResults(state, t, request)];
+  const same = recorded.user === request.user && sameLines(recorded.cart, sortedCart(request.lines));
+  const answer: OrderAnswer = same
+    ? { outcome: 'REPLAY', status: recorded.status }
+    : { outcome: 'KEY_REUSED' };
+  return [...refused, answered('order.recorded', answer)];
 }
 
 function releaseResults(state: OrderState, key: string): OrderModelResult[] {
   const record = state.record(key);
-  if (record?.status !== 'HELD') return [answered('release-not-held', { moved: false })];
-  return [answered('release-held', { moved: true }, [{ key, record: { ...record, status: 'RELEASED' } }])];
+  if (record?.status !== 'HELD') return [answered('release', { moved: false })];
+  return [answered('release', { moved: true }, [{ key, record: { ...record, status: 'RELEASED' } }])];
 }
 
 /** Every way to pick `k` of `items`, at most `limit` of them, each keeping the items' order. */
@@ -125,7 +136,7 @@ function expireResults(state: OrderState, t: TimedOrderCall, wanted: OrderAnswer
       const units = ended.reduce((sum, [, r]) => sum + r.cart.reduce((s, l) => s + l.qty, 0), 0);
       if (target && units !== target.units) continue;
       const changes = ended.map(([key, r]): OrderChange => ({ key, record: { ...r, status: 'EXPIRED' } }));
-      results.push(answered('expire-due', { orders: ended.length, units }, changes));
+      results.push(answered('expire', { orders: ended.length, units }, changes));
     }
   }
   return results;
@@ -153,7 +164,7 @@ export function orderModelResults(
     case 'order': {
       const results = orderResults(state, t, call.request);
       if (options.withoutGaveUp) return results;
-      return [...results, answered('order-gave-up', { outcome: 'GAVE_UP' })];
+      return [...results, answered('order.gave-up', { outcome: 'GAVE_UP' })];
     }
     case 'release':
       return releaseResults(state, call.requestKey);

@@ -1,13 +1,14 @@
 /**
  * order-line-per-transaction — NEGATIVE CONTROL (expect: violate). Claims the key with the first line in
- * one transaction, then takes every other line in a transaction of its own (each line is seed 002's
- * conditional update, in sku order); a line that does not fit is compensated: the lines taken so far go
- * back and the order is deleted.
+ * one transaction, then takes every other line in a transaction of its own (each line is the isolation-matrix
+ * chapter's conditional update, in sku order); a line that does not fit is compensated: the lines taken so
+ * far go back and the order is deleted.
  *
  * What it gets wrong: an order is many commits. A process that dies between them — after the first line's
  * commit, before the last — leaves the order HELD with some of its lines: stock held for a cart nobody
  * will get, and a key whose replay answers HELD for an order that is not whole. The compensation runs only
- * if the process lives to run it (seed 004's lesson: the order and its stock in one transaction).
+ * if the process lives to run it (the frozen-stock chapter's lesson: the order and its stock in one
+ * transaction).
  *
  * How the suite catches it every run: in order-crash-between-lines the session ordering a two-line cart is
  * killed at `between-transactions` (its first transaction committed, its second not begun); the harness's

@@ -3,14 +3,14 @@
  * in the application, then writes the absolute value it computed (`SET available = <read> - qty`), all in
  * one READ COMMITTED transaction, lines in sku order.
  *
- * What it gets wrong: seed 002's lost update. Nothing is locked between the read and the write, and the
- * write does not re-check what was read: two orders of 10 and 20 that both read 100 write 90 and 80, and
- * whichever commits last wins. Both are HELD, 30 units are held, and the stock says 80 (or 90) where 70 is
- * right. Under contention the same window oversells.
+ * What it gets wrong: the isolation-matrix chapter's lost update. Nothing is locked between the read and the
+ * write, and the write does not re-check what was read: two orders of 10 and 20 that both read 100 write 90
+ * and 80, and whichever commits last wins. Both are HELD, 30 units are held, and the stock says 80 (or 90)
+ * where 70 is right. Under contention the same window oversells.
  *
- * How the suite catches it every run: in order-lost-update (seed 002's figures) both orders are held at
- * `after-read` until both have read 100, then let go one after the other; the harness's read finds
- * remaining 80 beside 30 held of 100, which `drift` counts (100 − 80 − 30 = −10).
+ * How the suite catches it every run: in order-lost-update (the isolation-matrix chapter's figures) both
+ * orders are held at `after-read` until both have read 100, then let go one after the other; the harness's
+ * read finds remaining 80 beside 30 held of 100, which `drift` counts (100 − 80 − 30 = −10).
  */
 import { inTransaction } from '../../support/transaction.ts';
 import type { OrderDesign, OrderResult } from '../contract.ts';
@@ -28,7 +28,8 @@ const readThenSubtract: OrderDesign = {
   contract: 'order',
   id: 'order-read-then-subtract',
   title: 'Read available, decide in the app, write an absolute value per line',
-  guarantee: 'none: the read is not re-checked at write time (seed 002’s lost update: 80 where 70 is right)',
+  guarantee:
+    'none: the read is not re-checked at write time (the isolation-matrix chapter’s lost update: 80 where 70 is right)',
   expect: 'violate',
   caughtBy: { 'order-lost-update': ['drift'] },
   pausePoints: {

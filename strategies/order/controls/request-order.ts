@@ -4,9 +4,9 @@
  *
  * What it gets wrong: two carts that share two skus in opposite order lock them in opposite order. Each
  * transaction holds the row the other needs next, PostgreSQL's deadlock detector ends one of them with
- * 40P01 ("deadlock detected", seed 002's deadlock drill), and the design answers that request with an
- * error, though both carts fit. Nothing is oversold and nothing is partial: the victim's transaction rolls
- * back whole. Only the answer is wrong.
+ * 40P01 ("deadlock detected", the isolation-matrix chapter's deadlock drill), and the design answers that
+ * request with an error, though both carts fit. Nothing is oversold and nothing is partial: the victim's
+ * transaction rolls back whole. Only the answer is wrong.
  *
  * How the suite catches it every run: in order-opposite-carts two sessions order [a, b] and [b, a], each
  * held at `after-first-line` until both hold their first row, then let go one after the other (the first

@@ -7,7 +7,7 @@ import type { ClientBase } from 'pg';
 import type { OrderLine, OrderResult } from '../contract.ts';
 
 export interface LineStock {
-  /** Takes the line's quantity from its sku and writes the line, in one statement; false when it did not fit. */
+  /** Takes the line's quantity from its sku and writes the line in one statement; false when it did not fit. */
   take(db: ClientBase, orderId: number, requestKey: string, line: OrderLine): Promise<boolean>;
   /** Whether the sku has stock at all. */
   known(db: ClientBase, sku: string): Promise<boolean>;

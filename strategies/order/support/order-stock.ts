@@ -1,7 +1,7 @@
 /**
  * The stock-row model of the order designs: one `order_stock` row per sku beside the order tables. Setup,
- * taking a line with seed 002's conditional update, putting lines back, and the members every design on
- * these tables shares.
+ * taking a line with the isolation-matrix chapter's conditional update, putting lines back, and the members
+ * every design on these tables shares.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
@@ -17,8 +17,9 @@ const SQL = {
   load: `INSERT INTO order_stock (sku, total, available)
          SELECT sku, total, total FROM unnest($1::text[], $2::int[]) AS s(sku, total)`,
   /**
-   * Seed 002's atomic-update-worker: `available >= qty` is re-evaluated under the row lock against the
-   * newest committed count, and the line is written by the same statement only when the stock moved.
+   * The isolation-matrix chapter's atomic-update-worker: `available >= qty` is re-evaluated under the row
+   * lock against the newest committed count, and the line is written by the same statement only when the
+   * stock moved.
    */
   takeLine: `WITH taken AS (
                UPDATE order_stock SET available = available - $4 WHERE sku = $3 AND available >= $4
