@@ -8,8 +8,10 @@
  * and by no other. Every ordering is observed (a pause point reached, pg_blocking_pids), never slept on.
  */
 import { describe, expect, it } from 'vitest';
+import orderContention from '../fixtures/order/scenarios/order-contention.ts';
 import { readOrdersBack } from '../harness/contracts/order/order-final-read.ts';
 import { type OrderSent, orderInvariants } from '../harness/contracts/order/order-invariants.ts';
+import { holdPointFor } from '../harness/contracts/order/order-scenario.ts';
 import type { StockLine } from '../strategies/contract.ts';
 import type { OrderDesign, OrderRequest } from '../strategies/order/contract.ts';
 import linePerTransaction from '../strategies/order/controls/line-per-transaction.ts';
@@ -285,5 +287,43 @@ describe('the frozen ledger keeps books the audit checks', () => {
     await admin().query("UPDATE order_account SET frozen = frozen - 2 WHERE sku = 'sku-a'");
     const { problems } = await judged(frozenLedger, sentWith([asked], ['HELD']), TWO_SKUS);
     expect(problems.map((p) => p.check)).toEqual(['reconciled', 'ledgerReplayDrift']);
+  });
+});
+
+describe('overlapping carts under contention (the order-contention scenario, driven directly)', () => {
+  /** Every client on its own session, started together; held at the scenario's point where declared. */
+  async function contend(design: OrderDesign) {
+    const { stock, clients } = orderContention;
+    const schema = await freshSchema(design, `contention_${design.id}`, [...stock]);
+    const hold = holdPointFor(orderContention, design.pausePoints.order);
+    const sessions: OrderSession[] = [];
+    for (const _ of clients) sessions.push(await session(schema, design, hold ? { hold } : {}));
+    const answers = sessions.map((s, i) => s.order(clients[i] as OrderRequest));
+    if (hold) {
+      await Promise.all(sessions.map((s) => s.reached));
+      for (const s of sessions) s.letGo();
+    }
+    const told = await Promise.all(answers);
+    const counts: Record<string, number> = {};
+    for (const t of told) counts[t.split(' ')[0] ?? ''] = (counts[t.split(' ')[0] ?? ''] ?? 0) + 1;
+    return { counts, ...(await judged(design, sentWith([...clients], told), [...stock])) };
+  }
+
+  it.each(SAFE.map((d) => [d.id, d] as const))(
+    '%s: HELD 20, SOLD_OUT 20, nothing left',
+    async (_, design) => {
+      const { counts, read, problems } = await contend(design);
+      expect(counts).toEqual(orderContention.expect.outcomes);
+      expect(Object.fromEntries([...read.skus].map(([sku, s]) => [sku, s.remaining]))).toEqual(
+        orderContention.expect.remaining,
+      );
+      expect(problems).toEqual([]);
+    },
+  );
+
+  it('order-read-then-subtract: every cart decided on stale stock, all 40 HELD: oversold and drift', async () => {
+    const { counts, problems } = await contend(readThenSubtract);
+    expect(counts).toEqual({ HELD: 40 });
+    expect(problems.map((p) => p.check)).toEqual(['oversold', 'drift']);
   });
 });
