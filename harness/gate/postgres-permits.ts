@@ -15,7 +15,7 @@ import { newHolder, type Permit, type PermitStore } from './permit-store.ts';
 export const GATE_SCHEMA = 'reservebench_gate';
 const MARKER = 'created by reservebench serve for its shared gates; safe to drop';
 /** The connection name the harness leaves out when it counts a service's backends. */
-export const GATE_APPLICATION_NAME = 'reservebench-gate';
+const GATE_APPLICATION_NAME = 'reservebench-gate';
 
 const CREATE = [
   `CREATE SCHEMA IF NOT EXISTS ${GATE_SCHEMA}`,
