@@ -30,6 +30,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/payment-invariants.test.ts',
   'test/payment-module.test.ts',
   'test/open-model.test.ts',
+  'test/order-model.test.ts',
   'test/postgres-minimum.test.ts',
   'test/capability-needs.test.ts',
   'test/case-deadline.test.ts',
