@@ -11,7 +11,7 @@ import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import type { BenchSender, SendOnce } from '../contract/bench-series.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { Admission } from '../http/admission.ts';
+import { Admission } from '../gate/admission.ts';
 import { shareOfArrivals } from './arrivals.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';

@@ -10,6 +10,7 @@ import { Errors } from '../errors.ts';
 import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { InterleavingScenario } from './scenario.ts';
+import { specNeeds } from './spec-needs.ts';
 
 /** `STOCK sku-a 2 sku-b 1` → the stock lines; undefined for any other setup block (SQL). */
 export function stockOf(setup: string): { sku: string; total: number }[] | undefined {
@@ -26,8 +27,15 @@ export function stockOf(setup: string): { sku: string; total: number }[] | undef
   return lines;
 }
 
-/** The scenario a program is: its spec, its stock, nothing expected but what every case must hold. */
+/**
+ * The scenario a program is: its spec, its stock, nothing expected but what every case must hold; the
+ * optional operations and pause points its steps use, so a design without one is not covered by it.
+ */
 export function programScenario(id: string, spec: string, stock: readonly StockLine[]): InterleavingScenario {
+  const steps = parseSpec(spec, `${id}.spec`, [RESERVATION_VERBS]).sessions.flatMap((s) =>
+    s.steps.map((x) => x.step),
+  );
+  const { operations, requires } = specNeeds(steps);
   return {
     id,
     kind: 'interleaving',
@@ -35,6 +43,8 @@ export function programScenario(id: string, spec: string, stock: readonly StockL
     input: { clients: 1, stock: [...stock], user: 'u1', ttlMs: 60_000 },
     spec,
     everyDesignHolds: true,
+    ...(operations.length > 0 ? { operations } : {}),
+    ...(requires.length > 0 ? { requires } : {}),
     expect: {},
   };
 }
