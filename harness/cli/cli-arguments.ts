@@ -33,10 +33,15 @@ export function shown(value: string): string {
 
 /** The one value of an option, `undefined` when it is absent; yargs makes a repeated option an array. */
 export function single(name: string, value: unknown): string | undefined {
+  return onlyValue(`--${name}`, value);
+}
+
+/** As `single`, the option named by its label (`--stock`, or `stock in "run.json"`). */
+export function onlyValue(label: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) {
     throw Errors.badInput(
-      `--${name} is given more than once (${value.map((v) => shown(String(v))).join(', ')})`,
+      `${label} is given more than once (${value.map((v) => shown(String(v))).join(', ')})`,
     );
   }
   return String(value);
@@ -44,10 +49,14 @@ export function single(name: string, value: unknown): string | undefined {
 
 export function boundedInteger(name: string, value: unknown, min: number, max: number): number | undefined {
   const text = single(name, value);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : wholeNumber(text, `--${name}`, min, max);
+}
+
+/** A plain decimal from `min` to `max`, or a refusal naming the option by `label`. */
+export function wholeNumber(text: string, label: string, min: number, max: number): number {
   const n = WHOLE_NUMBER.test(text) ? Number(text) : Number.NaN;
   if (!(n >= min && n <= max)) {
-    throw Errors.badInput(`--${name} must be a whole number from ${min} to ${max}, got ${shown(text)}`);
+    throw Errors.badInput(`${label} must be a whole number from ${min} to ${max}, got ${shown(text)}`);
   }
   return n;
 }
@@ -58,17 +67,21 @@ export function boundedInteger(name: string, value: unknown, min: number, max: n
  */
 export function list(name: string, values: unknown): string[] {
   if (values === undefined) return [];
-  const given = (Array.isArray(values) ? values : [values]).map(String);
+  return listItems(`--${name}`, (Array.isArray(values) ? values : [values]).map(String));
+}
+
+/** As `list`, the texts given (one per time the option was given), the option named by its label. */
+export function listItems(label: string, given: readonly string[]): string[] {
   // `--strategy` or `--strategy=` with nothing after it reaches here as an empty array.
-  if (given.length === 0) throw Errors.badInput(`--${name} must not be empty, got ""`);
+  if (given.length === 0) throw Errors.badInput(`${label} must not be empty, got ""`);
   const items = given.flatMap((value) => {
-    if (value.trim() === '') throw Errors.badInput(`--${name} must not be empty, got ${shown(value)}`);
+    if (value.trim() === '') throw Errors.badInput(`${label} must not be empty, got ${shown(value)}`);
     const parts = value.split(',').map((v) => v.trim());
-    if (parts.includes('')) throw Errors.badInput(`--${name} has an empty item in ${shown(value)}`);
+    if (parts.includes('')) throw Errors.badInput(`${label} has an empty item in ${shown(value)}`);
     return parts;
   });
   const twice = items.find((item, i) => items.indexOf(item) !== i);
-  if (twice !== undefined) throw Errors.badInput(`--${name} names ${shown(twice)} twice`);
+  if (twice !== undefined) throw Errors.badInput(`${label} names ${shown(twice)} twice`);
   return items;
 }
 
@@ -100,7 +113,8 @@ export async function resolveStrategies(names: string[]): Promise<StrategyRef[]>
   return refs;
 }
 
-function postgresUrl(source: string, value: string): string {
+/** A postgres:// or postgresql:// URL, its password never shown in the refusal. */
+export function postgresUrl(source: string, value: string): string {
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -129,12 +143,12 @@ export function durabilityFrom(value: unknown): Durability {
 }
 
 /**
- * `--database-url`, else DATABASE_URL, else none (the embedded server). An empty DATABASE_URL counts as
- * unset, as environment variables usually do; an empty `--database-url` was typed, and is refused.
+ * `--database-url` (checked as it was read: postgresUrl), else DATABASE_URL, else none (the embedded
+ * server). An empty DATABASE_URL counts as unset, as environment variables usually do; an empty
+ * `--database-url` was typed, and is refused.
  */
-export function databaseUrlFrom(args: { 'database-url'?: unknown }): string | undefined {
-  const given = single('database-url', args['database-url']);
-  if (given !== undefined) return postgresUrl('--database-url', given);
+export function databaseUrlFrom(given: string | undefined): string | undefined {
+  if (given !== undefined) return given;
   const fromEnvironment = process.env.DATABASE_URL;
   return fromEnvironment ? postgresUrl('DATABASE_URL', fromEnvironment) : undefined;
 }
@@ -173,10 +187,8 @@ export function onePostgresMajor(
  * Makes the reports folder and proves it writable before the run, which would otherwise find out only
  * when it has finished (a file in the way) or never (Node's recursive mkdir spins forever under /proc).
  */
-export function reportsFolder(value: unknown): string {
-  const text = single('reports', value) ?? 'reports';
-  if (text.trim() === '') throw Errors.badInput(`--reports must name a folder, got ${shown(text)}`);
-  writableFolder(resolve(text), refusal('reports', text));
+export function reportsFolder(text: string, label = '--reports'): string {
+  writableFolder(resolve(text), refusal(label, text));
   return text;
 }
 
@@ -184,18 +196,15 @@ export function reportsFolder(value: unknown): string {
  * `--junit FILE`: a file whose folder is made and proved writable before the run, as the reports folder
  * is, so the results CI reads are never lost at the end of a long run. The file itself is written last.
  */
-export function junitFile(value: unknown): string | undefined {
-  const text = single('junit', value);
-  if (text === undefined) return undefined;
-  if (text.trim() === '') throw Errors.badInput(`--junit must name a file, got ${shown(text)}`);
-  const refuse = refusal('junit', text);
+export function junitFile(text: string, label = '--junit'): string {
+  const refuse = refusal(label, text);
   if (kindOf(resolve(text)) === 'folder') throw refuse('it is a folder');
   writableFolder(dirname(resolve(text)), refuse);
   return text;
 }
 
-const refusal = (name: string, text: string) => (reason: string) =>
-  Errors.badInput(`--${name} ${shown(text)} cannot be used: ${reason.replace(/\s+/g, ' ')}`);
+const refusal = (label: string, text: string) => (reason: string) =>
+  Errors.badInput(`${label} ${shown(text)} cannot be used: ${reason.replace(/\s+/g, ' ')}`);
 
 /**
  * Makes `folder` and proves it writable. Missing folders are made one level at a time (a recursive mkdir
@@ -235,13 +244,4 @@ function kindOf(path: string): 'folder' | 'other' | 'missing' {
   } catch {
     return 'missing';
   }
-}
-
-/** A file the command reads: when given, it must name something. */
-export function fileArgument(name: string, value: unknown): string | undefined {
-  const text = single(name, value);
-  if (text !== undefined && text.trim() === '') {
-    throw Errors.badInput(`--${name} must name a file, got ${shown(text)}`);
-  }
-  return text;
 }

@@ -31,7 +31,7 @@ import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { withKnobVariants } from '../payment-selection.ts';
 import { progressBar } from '../progress.ts';
 import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
-import { reportOptions } from './report-options.ts';
+import { reportOptions } from './shared-options.ts';
 
 const ONE_SERVER = 'for a bench: its series compare designs on one server';
 
@@ -174,7 +174,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   if (bursts.length > 0) {
     const burst = burstSettingsFrom(args, bursts);
     const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-    const databaseUrl = databaseUrlFrom(args);
+    const databaseUrl = databaseUrlFrom(args['database-url']);
     const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
     const durabilities = durabilitiesFrom(args.durability);
     const reports = reportsFolder(args.reports);
@@ -200,7 +200,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
   const threads = boundedInteger('threads', args.threads, 1, 64);
   const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
-  const databaseUrl = databaseUrlFrom(args);
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);

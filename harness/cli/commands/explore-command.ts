@@ -26,6 +26,7 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
 import { progressBar } from '../progress.ts';
+import { databaseOption, reportsOption } from './shared-options.ts';
 
 const OPTIONS = {
   strategy: value('the strategy id or module path to explore'),
@@ -38,8 +39,8 @@ const OPTIONS = {
   replays: value(
     `how many times a finding's spec is replayed from its file (default ${EXPLORE_DEFAULTS.replays})`,
   ),
-  reports: value('where explore/<design>-seed<seed>.spec is written (default reports)'),
-  'database-url': value('PostgreSQL server instead of the embedded one (also DATABASE_URL)'),
+  ...reportsOption('explore/<design>-seed<seed>.spec'),
+  ...databaseOption(),
   durability: value('on (default): every commit waits for its WAL flush; off: it does not'),
   'timeout-ms': value(
     `longest a program's step may neither complete nor wait (default ${EXPLORE_DEFAULTS.timeoutMs})`,
@@ -73,7 +74,7 @@ export async function exploreCommand(args: ExploreArgs): Promise<number> {
   const replays = boundedInteger('replays', args.replays, 0, 100) ?? EXPLORE_DEFAULTS.replays;
   const timeoutMs =
     boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? EXPLORE_DEFAULTS.timeoutMs;
-  const databaseUrl = databaseUrlFrom(args);
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const [ref] = await resolveStrategies(names);
   if (!ref) throw Errors.badInput('explore needs a strategy');
   const reports = reportsFolder(args.reports);

@@ -43,7 +43,7 @@ import {
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
 import { readSpecFiles } from '../spec-files.ts';
-import { junitOption, reportOptions } from './report-options.ts';
+import { junitOption, reportOptions } from './shared-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
 const MAX_JOBS = 16;
@@ -180,7 +180,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     ...(stock !== undefined ? { stock } : {}),
   };
   if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
-  const databaseUrl = databaseUrlFrom(args);
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
   const swept = withKnobVariants(
     contracts.noReservationStrategy ? [] : await resolveStrategies(contracts.strategyNames),
@@ -190,7 +190,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { strategies } = swept;
   const payments = { ...contracts.payments, designs: swept.payments };
   const reports = reportsFolder(args.reports);
-  const junit = junitFile(args.junit);
+  const junit = args.junit === undefined ? undefined : junitFile(args.junit);
 
   const result = await runOnVersions(
     {
@@ -304,7 +304,7 @@ async function runAgainstTarget(
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports);
-  const junit = junitFile(options.junit);
+  const junit = options.junit === undefined ? undefined : junitFile(options.junit);
   const result = await runTargetSuite({
     target,
     scenarios: options.scenarios,

@@ -15,6 +15,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { databaseOption } from './shared-options.ts';
 
 const OPTIONS = {
   strategy: value('strategy id or module path (hot-row)'),
@@ -25,7 +26,7 @@ const OPTIONS = {
   stock: value('units of sku-lab-01 (40)'),
   'expire-every-ms': value("period of the expiry job, which runs the strategy's expire (1000; 0: off)"),
   'log-json': flag('one JSON line per request on stdout'),
-  'database-url': value('PostgreSQL server instead of the embedded one'),
+  ...databaseOption(),
   postgres: value("the embedded server's major, 14–18 (default 18)"),
   schema: value(
     'with --database-url: use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
@@ -79,7 +80,7 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
   const workMs = boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0;
   const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40;
   const expireEveryMs = boundedInteger('expire-every-ms', args['expire-every-ms'], 0, 3_600_000) ?? 1000;
-  const databaseUrl = databaseUrlFrom(args);
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const schema = schemaFrom(args.schema, databaseUrl);
   const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
   const node = nodeFrom(args.node);

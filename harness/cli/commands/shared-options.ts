@@ -1,0 +1,58 @@
+/**
+ * Options several commands take, declared once: the database, where reports go, JUnit, `--config`, and
+ * the timeout every command that waits on sessions has (its default is the command's own).
+ */
+import { postgresUrl } from '../cli-arguments.ts';
+import { flag } from '../command-definition.ts';
+import { integer, parsed, text } from '../option-types.ts';
+
+/** The longest any one wait may be told to last: ten minutes. */
+export const MAX_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export function databaseOption(describe = 'PostgreSQL server to use instead of the embedded one') {
+  return {
+    'database-url': parsed(describe, {
+      form: 'URL',
+      absent: 'DATABASE_URL, else the embedded server',
+      read: (value: string, label: string) => postgresUrl(label, value),
+      unrecorded: 'its password; give it again, or DATABASE_URL',
+    }),
+  };
+}
+
+export function reportsOption(written: string) {
+  return {
+    reports: text(`folder for ${written}; made and proved writable before anything runs`, {
+      form: 'DIR',
+      blank: 'must name a folder',
+      default: 'reports',
+    }),
+  };
+}
+
+/** The output and database options `run` and `bench` share. */
+export function reportOptions(written: string) {
+  return {
+    json: flag('print the JSON report on stdout, no tables'),
+    ...databaseOption(),
+    ...reportsOption(written),
+  };
+}
+
+/** `--junit FILE` of `run` and `compare`: what one test case is, in the command's own words. */
+export function junitOption(testCase: string) {
+  return {
+    junit: text(`write the results as JUnit XML to FILE, ${testCase}; written whatever the verdict`, {
+      form: 'FILE',
+      blank: 'must name a file',
+    }),
+  };
+}
+
+/** `--timeout-ms`: what it bounds, in the command's words, and its default. */
+export function timeoutOption(bounds: string, defaultMs = DEFAULT_TIMEOUT_MS) {
+  return {
+    'timeout-ms': integer(bounds, { min: 100, max: MAX_TIMEOUT_MS, default: defaultMs }),
+  };
+}
