@@ -86,13 +86,11 @@ export function listItems(label: string, given: readonly string[]): string[] {
 }
 
 /** `LIMIT:WAITING` for `bench` and `serve`. */
-export function admissionFrom(value: unknown): { limit: number; maxWaiting: number } | undefined {
-  const text = single('admission', value);
-  if (text === undefined) return undefined;
+export function readAdmission(text: string, label: string): { limit: number; maxWaiting: number } {
   const gate = parseAdmission(text);
   if (!gate) {
     throw Errors.badInput(
-      `--admission must be LIMIT:WAITING (e.g. 4:8), LIMIT 1–${MAX_ADMISSION_LIMIT}, WAITING 0–${MAX_ADMISSION_WAITING}, got ${shown(text)}`,
+      `${label} must be LIMIT:WAITING (e.g. 4:8), LIMIT 1–${MAX_ADMISSION_LIMIT}, WAITING 0–${MAX_ADMISSION_WAITING}, got ${shown(text)}`,
     );
   }
   return gate;
@@ -153,28 +151,33 @@ export function databaseUrlFrom(given: string | undefined): string | undefined {
   return fromEnvironment ? postgresUrl('DATABASE_URL', fromEnvironment) : undefined;
 }
 
+/** One of the embedded server's majors (`--postgres 15`). */
+export function readPostgresMajor(text: string, label: string): PostgresMajor {
+  const major = POSTGRES_MAJORS.find((m) => String(m) === text);
+  if (major === undefined)
+    throw Errors.badInput(`${label} takes majors from ${POSTGRES_MAJORS.join(', ')}, got ${shown(text)}`);
+  return major;
+}
+
 /**
  * `--postgres 15` or a list (`15,18`): the embedded server's majors, run one after the other; `[]` when
  * absent (the default major). Refused with a server given by URL: that server is the version it is (a
  * design's minimum is still checked against it).
  */
-export function postgresMajorsFrom(value: unknown, databaseUrl: string | undefined): PostgresMajor[] {
-  const majors = list('postgres', value).map((text) => {
-    const major = POSTGRES_MAJORS.find((m) => String(m) === text);
-    if (major === undefined)
-      throw Errors.badInput(`--postgres takes majors from ${POSTGRES_MAJORS.join(', ')}, got ${shown(text)}`);
-    return major;
-  });
+export function postgresMajorsFrom(
+  majors: readonly PostgresMajor[],
+  databaseUrl: string | undefined,
+): PostgresMajor[] {
   if (majors.length > 0 && databaseUrl !== undefined)
     throw Errors.badInput(
       '--postgres cannot go with --database-url (or DATABASE_URL): that server is the version it is',
     );
-  return majors;
+  return [...majors];
 }
 
 /** One major at most, for a command that runs on one server (`run` alone takes a list). */
 export function onePostgresMajor(
-  value: unknown,
+  value: readonly PostgresMajor[],
   databaseUrl: string | undefined,
   why: string,
 ): PostgresMajor | undefined {

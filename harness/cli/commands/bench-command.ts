@@ -13,7 +13,6 @@ import {
 } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import {
-  admissionFrom,
   boundedInteger,
   databaseUrlFrom,
   durabilitiesFrom,
@@ -22,6 +21,8 @@ import {
   MAX_SEED,
   onePostgresMajor,
   paramSweepFrom,
+  readAdmission,
+  readPostgresMajor,
   reportsFolder,
   resolveStrategies,
   shown,
@@ -34,6 +35,7 @@ import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts
 import { reportOptions } from './shared-options.ts';
 
 const ONE_SERVER = 'for a bench: its series compare designs on one server';
+const majors = (value: unknown) => list('postgres', value).map((t) => readPostgresMajor(t, '--postgres'));
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 /** The fewest that give an interval at all and a median that one odd run cannot move. */
@@ -169,13 +171,14 @@ function refusePaymentsWith(designs: BenchDesigns, option: string | undefined): 
 
 export async function benchCommand(args: BenchArgs): Promise<number> {
   const bursts = burstSizes(args);
-  const gate = admissionFrom(args.admission);
+  const admissionText = single('admission', args.admission);
+  const gate = admissionText === undefined ? undefined : readAdmission(admissionText, '--admission');
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
   if (bursts.length > 0) {
     const burst = burstSettingsFrom(args, bursts);
     const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
     const databaseUrl = databaseUrlFrom(args['database-url']);
-    const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
+    const postgres = onePostgresMajor(majors(args.postgres), databaseUrl, ONE_SERVER);
     const durabilities = durabilitiesFrom(args.durability);
     const reports = reportsFolder(args.reports);
     const settings = {
@@ -201,7 +204,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const threads = boundedInteger('threads', args.threads, 1, 64);
   const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
   const databaseUrl = databaseUrlFrom(args['database-url']);
-  const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
+  const postgres = onePostgresMajor(majors(args.postgres), databaseUrl, ONE_SERVER);
   const durabilities = durabilitiesFrom(args.durability);
   const open = openFrom(args);
   const designs = await benchDesigns(args);

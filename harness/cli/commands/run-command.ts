@@ -35,6 +35,7 @@ import {
   MAX_STOCK,
   paramSweepFrom,
   postgresMajorsFrom,
+  readPostgresMajor,
   reportsFolder,
   resolveStrategies,
   shown,
@@ -181,7 +182,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
   };
   if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
   const databaseUrl = databaseUrlFrom(args['database-url']);
-  const majors = postgresMajorsFrom(args.postgres, databaseUrl);
+  const majors = postgresMajorsFrom(
+    list('postgres', args.postgres).map((t) => readPostgresMajor(t, '--postgres')),
+    databaseUrl,
+  );
   const swept = withKnobVariants(
     contracts.noReservationStrategy ? [] : await resolveStrategies(contracts.strategyNames),
     contracts.payments.designs,

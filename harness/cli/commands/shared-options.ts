@@ -1,10 +1,13 @@
 /**
- * Options several commands take, declared once: the database, where reports go, JUnit, `--config`, and
- * the timeout every command that waits on sessions has (its default is the command's own).
+ * Options several commands take, declared once: the database and its major, where reports go, JUnit,
+ * admission, and the timeout every command that waits on sessions has (its default is the command's own).
  */
-import { postgresUrl } from '../cli-arguments.ts';
+import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
+import { DEFAULT_POSTGRES, POSTGRES_MAJORS } from '../../database/postgres-versions.ts';
+import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING } from '../../http/admission.ts';
+import { postgresUrl, readAdmission, readPostgresMajor } from '../cli-arguments.ts';
 import { flag } from '../command-definition.ts';
-import { integer, parsed, text } from '../option-types.ts';
+import { choice, integer, parsed, parsedList, text } from '../option-types.ts';
 
 /** The longest any one wait may be told to last: ten minutes. */
 export const MAX_TIMEOUT_MS = 600_000;
@@ -55,4 +58,37 @@ export function timeoutOption(bounds: string, defaultMs = DEFAULT_TIMEOUT_MS) {
   return {
     'timeout-ms': integer(bounds, { min: 100, max: MAX_TIMEOUT_MS, default: defaultMs }),
   };
+}
+
+/** `--admission LIMIT:WAITING` of `bench` and `serve`. */
+export function admissionOption<S extends { default?: string; excludes?: Record<string, string> }>(
+  describe: string,
+  more: S,
+) {
+  return {
+    admission: parsed(describe, {
+      form: 'LIMIT:WAITING',
+      range: `LIMIT 1–${MAX_ADMISSION_LIMIT}, WAITING 0–${MAX_ADMISSION_WAITING}`,
+      read: readAdmission,
+      ...more,
+    }),
+  };
+}
+
+/** `--postgres`: the embedded server's majors (a command on one server takes one: onePostgresMajor). */
+export function postgresOption(describe: string) {
+  return {
+    postgres: parsedList(describe, {
+      form: POSTGRES_MAJORS.join('|'),
+      several: 'list',
+      json: 'number',
+      absent: String(DEFAULT_POSTGRES),
+      read: readPostgresMajor,
+    }),
+  };
+}
+
+/** `--durability on|off` of a command on one setting. */
+export function durabilityOption(describe: string) {
+  return { durability: choice(describe, DURABILITIES, { default: DEFAULT_DURABILITY }) };
 }
