@@ -5,6 +5,7 @@
 import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { DEFAULT_POSTGRES, POSTGRES_MAJORS } from '../../database/postgres-versions.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING } from '../../http/admission.ts';
+import { parseParamSweep } from '../../registry/strategy-variants.ts';
 import { postgresUrl, readAdmission, readPostgresMajor } from '../cli-arguments.ts';
 import { flag } from '../command-definition.ts';
 import { choice, integer, parsed, parsedList, text } from '../option-types.ts';
@@ -13,9 +14,13 @@ import { choice, integer, parsed, parsedList, text } from '../option-types.ts';
 export const MAX_TIMEOUT_MS = 600_000;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-export function databaseOption(describe = 'PostgreSQL server to use instead of the embedded one') {
+export function databaseOption(
+  describe = 'PostgreSQL server to use instead of the embedded one',
+  more: { excludes?: Record<string, string> } = {},
+) {
   return {
     'database-url': parsed(describe, {
+      ...more,
       form: 'URL',
       absent: 'DATABASE_URL, else the embedded server',
       read: (value: string, label: string) => postgresUrl(label, value),
@@ -76,9 +81,10 @@ export function admissionOption<S extends { default?: string; excludes?: Record<
 }
 
 /** `--postgres`: the embedded server's majors (a command on one server takes one: onePostgresMajor). */
-export function postgresOption(describe: string) {
+export function postgresOption(describe: string, more: { excludes?: Record<string, string> } = {}) {
   return {
     postgres: parsedList(describe, {
+      ...more,
       form: POSTGRES_MAJORS.join('|'),
       several: 'list',
       json: 'number',
@@ -89,6 +95,21 @@ export function postgresOption(describe: string) {
 }
 
 /** `--durability on|off` of a command on one setting. */
-export function durabilityOption(describe: string) {
-  return { durability: choice(describe, DURABILITIES, { default: DEFAULT_DURABILITY }) };
+export function durabilityOption(describe: string, more: { excludes?: Record<string, string> } = {}) {
+  return { durability: choice(describe, DURABILITIES, { default: DEFAULT_DURABILITY, ...more }) };
+}
+
+/** `--param <id>.<knob>=v1,v2,…` (repeated, each with commas of its own); parseParamSweep reads them all. */
+export function paramOption(describe: string, more: { excludes?: Record<string, string> } = {}) {
+  return {
+    param: parsedList(describe, {
+      form: 'ID.KNOB=N,N,…',
+      several: 'repeated',
+      read: (value: string, label: string) => {
+        parseParamSweep([value], label);
+        return value;
+      },
+      ...more,
+    }),
+  };
 }
