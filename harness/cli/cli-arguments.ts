@@ -1,20 +1,18 @@
 /**
- * Checks and conversions of command-line values shared by the commands. Every value is checked before
- * anything starts (no server, no database, nothing written), and a bad one exits 2 with one line naming
- * the option and the value: an empty string, `0x10`, ` 5` or a value given twice is refused, never read
- * as a default or as a number in disguise.
+ * Checks and conversions of option values shared by the commands, each refusal worded with the option's
+ * label. Every value is checked before anything starts (no server, no database, nothing written), and a
+ * bad one exits 2 with one line naming the option and the value: an empty string, `0x10`, ` 5` or a value
+ * given twice is refused, never read as a default or as a number in disguise.
  */
 import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { redact } from '../database/database.ts';
-import { DEFAULT_DURABILITY, DURABILITIES, type Durability } from '../database/durability.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
-import { type ParamSweep, parseParamSweep } from '../registry/strategy-variants.ts';
 
 /** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
 export const MAX_CLIENTS = 250;
@@ -31,12 +29,10 @@ export function shown(value: string): string {
   return JSON.stringify(value);
 }
 
-/** The one value of an option, `undefined` when it is absent; yargs makes a repeated option an array. */
-export function single(name: string, value: unknown): string | undefined {
-  return onlyValue(`--${name}`, value);
-}
-
-/** As `single`, the option named by its label (`--stock`, or `stock in "run.json"`). */
+/**
+ * The one value of an option, `undefined` when it is absent; yargs makes a repeated option an array. The
+ * option is named by its label (`--stock`, or `stock in "run.json"`).
+ */
 export function onlyValue(label: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) {
@@ -45,11 +41,6 @@ export function onlyValue(label: string, value: unknown): string | undefined {
     );
   }
   return String(value);
-}
-
-export function boundedInteger(name: string, value: unknown, min: number, max: number): number | undefined {
-  const text = single(name, value);
-  return text === undefined ? undefined : wholeNumber(text, `--${name}`, min, max);
 }
 
 /** A plain decimal from `min` to `max`, or a refusal naming the option by `label`. */
@@ -62,15 +53,9 @@ export function wholeNumber(text: string, label: string, min: number, max: numbe
 }
 
 /**
- * The items of a list option (repeatable, each comma-separated), `[]` when it is absent. Given but empty,
- * or with an empty item, it is refused: `--strategy ""` must not mean "every strategy".
+ * The items of a list option from the texts given (one per time it was given, each comma-separated).
+ * Given but empty, or with an empty item, it is refused: `--strategy ""` must not mean "every strategy".
  */
-export function list(name: string, values: unknown): string[] {
-  if (values === undefined) return [];
-  return listItems(`--${name}`, (Array.isArray(values) ? values : [values]).map(String));
-}
-
-/** As `list`, the texts given (one per time the option was given), the option named by its label. */
 export function listItems(label: string, given: readonly string[]): string[] {
   // `--strategy` or `--strategy=` with nothing after it reaches here as an empty array.
   if (given.length === 0) throw Errors.badInput(`${label} must not be empty, got ""`);
@@ -96,12 +81,6 @@ export function readAdmission(text: string, label: string): { limit: number; max
   return gate;
 }
 
-/** `--param <id>.<knob>=v1,v2` (repeatable), as given: each knob's values, per design. */
-export function paramSweepFrom(value: unknown): ParamSweep {
-  if (value === undefined) return new Map();
-  return parseParamSweep((Array.isArray(value) ? value : [value]).map(String));
-}
-
 export async function resolveStrategies(names: string[]): Promise<StrategyRef[]> {
   if (names.length === 0) return loadAllBuiltIn();
   const refs = await Promise.all(names.map(loadStrategy));
@@ -124,20 +103,6 @@ export function postgresUrl(source: string, value: string): string {
     throw Errors.badInput(`${source} must be a postgres:// or postgresql:// URL, got ${got}`);
   }
   return withLibpqSslModes(value);
-}
-
-/** `bench --durability on,off`: a series per value, in the order given (default on only). */
-export function durabilitiesFrom(value: unknown): Durability[] {
-  const given = list('durability', value);
-  return given.length === 0 ? [DEFAULT_DURABILITY] : given.map((one) => durabilityFrom(one));
-}
-
-/** `--durability on|off` (default on): whether every commit of the run waits for its WAL flush. */
-export function durabilityFrom(value: unknown): Durability {
-  const text = single('durability', value) ?? DEFAULT_DURABILITY;
-  const durability = DURABILITIES.find((d) => d === text);
-  if (!durability) throw Errors.badInput(`--durability must be on or off, got ${shown(text)}`);
-  return durability;
 }
 
 /**

@@ -68,8 +68,6 @@ export interface Value<T = unknown, S extends Shape = Shape> extends Declared {
   alias?: string;
   /** One value (one item of a list) from its text; throws a bad-input error worded with `label`. */
   read(text: string, label: string): T;
-  /** Handed to the command as yargs read it, for the command to check (commands not yet declared). */
-  raw?: true;
 }
 
 export interface Positional {
@@ -85,22 +83,6 @@ export const flag = (describe: string, more: Relations & { unrecorded?: string }
   kind: 'flag',
   describe,
   ...more,
-});
-
-/** A value the command checks itself, as yargs read it: the declaration before option-types.ts. */
-export const value = (
-  describe: string,
-  more: { repeatable?: boolean; alias?: string } = {},
-): Value<unknown, 'one'> => ({
-  kind: 'value',
-  shape: 'one',
-  describe,
-  form: 'VALUE',
-  json: 'string',
-  raw: true,
-  read: (text) => text,
-  ...(more.repeatable ? { several: 'list' as const } : {}),
-  ...(more.alias ? { alias: more.alias } : {}),
 });
 
 /** A word after the command, in the order the options list them (`compare <base> <new>`). */
@@ -124,9 +106,6 @@ type ParsedValue<O> = O extends Flag
 
 /** What `run` receives: every option checked, its default applied, typed from its declaration. */
 export type ParsedOf<O extends Options> = { -readonly [K in keyof O]: ParsedValue<O[K]> };
-
-/** The name of ParsedOf for commands whose values are still checked by the command itself. */
-export type ArgsOf<O extends Options> = ParsedOf<O>;
 
 /** What a command's options resolved to, as report.json records it and `--config` reads it again. */
 export interface Configuration {

@@ -42,11 +42,8 @@ export function relationsOf(option: Flag | Value): string {
 
 /** The description `--help` prints for the option. */
 export function helpText(option: Flag | Value): string {
-  const takes = option.kind === 'value' && !option.raw && option.range ? `, ${option.range}` : '';
-  const several =
-    option.kind === 'value' && !option.raw && option.several === 'list'
-      ? '; comma-separated or repeated'
-      : '';
+  const takes = option.kind === 'value' && option.range ? `, ${option.range}` : '';
+  const several = option.kind === 'value' && option.several === 'list' ? '; comma-separated or repeated' : '';
   const relations = relationsOf(option);
   return `${option.describe}${takes}${several}${relations ? `; ${relations}` : ''}`;
 }

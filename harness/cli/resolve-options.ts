@@ -90,7 +90,6 @@ function resolveOne(
   if (option.kind === 'positional')
     return { value: cli === undefined ? undefined : String(cli), source: 'command line' };
   if (option.kind === 'flag') return resolveFlag(cli, file, name, label);
-  if (option.raw) return { value: cli, source: cli === undefined ? 'absent' : 'command line' };
   const texts =
     cli !== undefined
       ? commandLineTexts(cli)
