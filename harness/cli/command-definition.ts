@@ -15,6 +15,8 @@
  * `--arrivals poisson`) stays in the command, worded with `context.label(name)`.
  */
 
+import type { Configuration } from '../report/configuration-schema.ts';
+
 /** A value as a config file or report.json holds it: a flag's boolean, a number or a string, or a list. */
 export type JsonItem = number | string;
 export type JsonValue = boolean | JsonItem | readonly JsonItem[];
@@ -107,18 +109,13 @@ type ParsedValue<O> = O extends Flag
 /** What `run` receives: every option checked, its default applied, typed from its declaration. */
 export type ParsedOf<O extends Options> = { -readonly [K in keyof O]: ParsedValue<O[K]> };
 
-/** What a command's options resolved to, as report.json records it and `--config` reads it again. */
-export interface Configuration {
-  command: string;
-  options: Record<string, JsonValue>;
-}
-
 /** What a command knows of its options besides their values. */
 export interface CommandContext {
   /** How a message names the option: `--clients`, or `clients in "run.json"` when a config file gave it. */
   label(name: string): string;
   /** Whether the option was given (on the command line or in a config file), not its default. */
   given(name: string): boolean;
+  /** What the options resolved to, as report.json records it and `--config` reads it again. */
   configuration: Configuration;
 }
 

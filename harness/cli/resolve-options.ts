@@ -6,12 +6,11 @@
  * report.json records it: every option given, and every default in effect.
  */
 import { Errors } from '../errors.ts';
+import type { Configuration, ConfigurationValue } from '../report/configuration-schema.ts';
 import { listItems, onlyValue, shown } from './cli-arguments.ts';
 import type {
   CommandContext,
   CommandDefinition,
-  Configuration,
-  JsonValue,
   OptionDefinition,
   Options,
   ParsedOf,
@@ -25,7 +24,7 @@ interface Resolved {
   value: unknown;
   source: Source;
   /** As report.json records it: the items given, numbers as numbers. */
-  recorded?: JsonValue;
+  recorded?: ConfigurationValue;
 }
 
 const flagLabel = (name: string) => `--${name}`;
@@ -53,7 +52,11 @@ function defaultTexts(option: Value): string[] | undefined {
 }
 
 /** The value of `texts`, read as the option declares; with what report.json records of it. */
-function readValue(option: Value, label: string, texts: string[]): { value: unknown; recorded: JsonValue } {
+function readValue(
+  option: Value,
+  label: string,
+  texts: string[],
+): { value: unknown; recorded: ConfigurationValue } {
   const asJson = (text: string) => (option.json === 'number' ? Number(text) : text);
   if (option.several === 'list') {
     const items = listItems(label, texts);
@@ -142,7 +145,7 @@ function inEffect(option: OptionDefinition, given: (name: string) => boolean): b
 
 function configurationOf(command: CommandDefinition, resolved: Map<string, Resolved>): Configuration {
   const given = (name: string) => isGiven(resolved.get(name));
-  const options: Record<string, JsonValue> = {};
+  const options: Configuration['options'] = {};
   for (const [name, option] of Object.entries(command.options)) {
     const one = resolved.get(name);
     if (option.kind === 'positional' || option.unrecorded || one?.recorded === undefined) continue;
@@ -156,7 +159,10 @@ function configFileOf(command: CommandDefinition, args: Readonly<Record<string, 
   const option = command.options.config;
   if (option?.kind !== 'value' || args.config === undefined) return undefined;
   const path = option.read(onlyValue('--config', args.config) ?? '', '--config') as string;
-  return readConfigFile(path, command.name, Object.keys(command.options));
+  const names = Object.entries(command.options).flatMap(([name, o]) =>
+    o.kind === 'positional' ? [] : [name],
+  );
+  return readConfigFile(path, command.name, names);
 }
 
 /**

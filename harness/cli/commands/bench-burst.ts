@@ -8,6 +8,7 @@ import { buildBurstReport, writeBenchReportFiles } from '../../bench/bench-repor
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BurstSettings, runBursts } from '../../bench/run-burst.ts';
 import { Errors, EXIT } from '../../errors.ts';
+import type { Configuration } from '../../report/configuration-schema.ts';
 import { wholeNumber } from '../cli-arguments.ts';
 import { progressBar } from '../progress.ts';
 
@@ -69,9 +70,9 @@ export function burstSettingsFrom(
 /** Runs the bursts and writes their report; exit 1 when a burst failed its audit or could not run. */
 export async function runBurstCommand(
   settings: BurstSettings,
-  json: boolean,
-  reports: string,
+  output: { json: boolean; reports: string; configuration: Configuration },
 ): Promise<number> {
+  const { json, reports } = output;
   const rows =
     settings.strategies.length *
     (settings.durabilities?.length ?? 1) *
@@ -83,7 +84,7 @@ export async function runBurstCommand(
     ...(progress ? { onRow: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();
-  const report = buildBurstReport(result);
+  const report = buildBurstReport(result, output.configuration);
   const folder = writeBenchReportFiles(reports, report);
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(`${renderBenchTerminal(report)}\nreport: ${folder}/report.md\n`);

@@ -37,6 +37,7 @@ import {
 } from './bench-burst.ts';
 import {
   admissionOption,
+  configOption,
   databaseOption,
   paramOption,
   postgresOption,
@@ -156,6 +157,7 @@ const OPTIONS = {
   ...timeoutOption(
     'longest wait for the clients to connect; with --burst also for every answer after the release',
   ),
+  ...configOption('bench'),
 };
 
 export type BenchArgs = ParsedOf<typeof OPTIONS>;
@@ -225,7 +227,11 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
     const strategies = refusePaymentsWith(await benchDesigns(args), '--burst');
     const reports = reportsFolder(args.reports, context.label('reports'));
     const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs };
-    return runBurstCommand(gate ? { ...settings, admission: gate } : settings, args.json, reports);
+    return runBurstCommand(gate ? { ...settings, admission: gate } : settings, {
+      json: args.json,
+      reports,
+      configuration: context.configuration,
+    });
   }
   const clients = args.clients.length > 0 ? [...args.clients].sort((a, b) => a - b) : DEFAULT_BENCH_CLIENTS;
   const { trials, threads } = args;
@@ -263,7 +269,7 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();
-  const report = buildBenchReport(result);
+  const report = buildBenchReport(result, context.configuration);
   const folder = writeBenchReportFiles(reports, report);
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -42,6 +42,7 @@ import { choice, choices, integer, texts } from '../option-types.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
 import { readSpecFiles } from '../spec-files.ts';
 import {
+  configOption,
   databaseOption,
   durabilityOption,
   junitOption,
@@ -127,6 +128,7 @@ const OPTIONS = {
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
   ...TARGET_OPTIONS,
+  ...configOption('run'),
 };
 
 export type RunArgs = ParsedOf<typeof OPTIONS>;
@@ -182,6 +184,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
     result,
     strategies.map((r) => r.strategy),
     payments.designs.map((r) => r.design),
+    context.configuration,
   );
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);
@@ -282,7 +285,10 @@ async function runAgainstTarget(
           onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
         }),
   });
-  const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
+  const report = {
+    ...buildReport(result, [target.strategy], [], context.configuration),
+    target: targetSection(target, result.cases),
+  };
   writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }

@@ -113,3 +113,13 @@ export function paramOption(describe: string, more: { excludes?: Record<string, 
     }),
   };
 }
+
+/** `--config FILE` of `run` and `bench`: a report.json, or options by name, run again (config-file.ts). */
+export function configOption(command: string) {
+  return {
+    config: text(
+      `run again what a report.json of ${command} records (its configuration), or a JSON object of options by name; options given beside it override it`,
+      { form: 'FILE', blank: 'must name a file', unrecorded: 'what it gave is' },
+    ),
+  };
+}
