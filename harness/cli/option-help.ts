@@ -50,6 +50,8 @@ export function helpText(option: Flag | Value): string {
 
 /** The rows of the command's options in docs/reference.md: option, takes, default, meaning. */
 export function referenceRows(command: CommandDefinition): string[][] {
+  // Only a command that writes report.json (it takes --config) records its options.
+  const records = 'config' in command.options;
   return Object.entries(command.options).map(([name, option]) => {
     if (option.kind === 'positional')
       return [
@@ -59,7 +61,7 @@ export function referenceRows(command: CommandDefinition): string[][] {
         option.describe,
       ];
     const relations = relationsOf(option);
-    const meaning = `${option.describe}${relations ? `; ${relations}` : ''}${option.unrecorded ? ` (not in report.json: ${option.unrecorded})` : ''}`;
+    const meaning = `${option.describe}${relations ? `; ${relations}` : ''}${records && option.unrecorded ? ` (not in report.json: ${option.unrecorded})` : ''}`;
     return [
       `--${name}${option.kind === 'value' && option.alias ? `, -${option.alias}` : ''}`,
       option.kind === 'flag' ? 'no value' : takesOf(option),

@@ -23,7 +23,7 @@ import {
   wholeNumber,
 } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
-import { integer, parsed, texts } from '../option-types.ts';
+import { integer, parsed } from '../option-types.ts';
 import { progressBar } from '../progress.ts';
 import { databaseOption, durabilityOption, reportsOption, timeoutOption } from './shared-options.ts';
 
@@ -39,8 +39,20 @@ export function readBudget(text: string, label: string): { programs: number; ms?
   return { programs: wholeNumber(text, label, 1, 1_000_000) };
 }
 
+/** One design: a list (`a,b`) is refused rather than read as a module path. */
+function readOneStrategy(text: string): string {
+  const count = text.split(',').length;
+  if (count !== 1 || text.trim() === '')
+    throw Errors.badInput(`explore takes exactly one --strategy, got ${text.trim() === '' ? 0 : count}`);
+  return text;
+}
+
 const OPTIONS = {
-  strategy: texts('the strategy id or module path to explore (exactly one)', { form: 'ID|PATH' }),
+  strategy: parsed('the strategy id or module path to explore', {
+    form: 'ID|PATH',
+    absent: 'none: one must be named',
+    read: readOneStrategy,
+  }),
   seed: integer('the seed of the programs; the same seed explores the same programs', {
     min: 0,
     max: MAX_SEED,
@@ -66,12 +78,11 @@ const OPTIONS = {
 export type ExploreArgs = ParsedOf<typeof OPTIONS>;
 
 export async function exploreCommand(args: ExploreArgs, context: CommandContext): Promise<number> {
-  const names = args.strategy;
-  if (names.length !== 1) throw Errors.badInput(`explore takes exactly one --strategy, got ${names.length}`);
+  if (args.strategy === undefined) throw Errors.badInput('explore takes exactly one --strategy, got 0');
   const { seed, budget, replays } = args;
   const timeoutMs = args['timeout-ms'];
   const databaseUrl = databaseUrlFrom(args['database-url']);
-  const [ref] = await resolveStrategies(names);
+  const [ref] = await resolveStrategies([args.strategy]);
   if (!ref) throw Errors.badInput('explore needs a strategy');
   const reports = reportsFolder(args.reports, context.label('reports'));
   const db = await openRunDatabase({ databaseUrl, durability: args.durability });

@@ -119,7 +119,7 @@ export function configOption(command: string) {
   return {
     config: text(
       `run again what a report.json of ${command} records (its configuration), or a JSON object of options by name; options given beside it override it`,
-      { form: 'FILE', blank: 'must name a file', unrecorded: 'what it gave is' },
+      { form: 'FILE', blank: 'must name a file', unrecorded: 'the options it gave are' },
     ),
   };
 }
