@@ -11,7 +11,7 @@ import { redact } from '../database/database.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
-import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
+import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../gate/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
 
 /** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */

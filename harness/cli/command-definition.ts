@@ -56,6 +56,8 @@ export interface Value<T = unknown, S extends Shape = Shape> extends Declared {
   form: string;
   /** Its bounds, for `--help` and the reference: `1–250`. */
   range?: string;
+  /** The values it may take, when it is one of some (`choice`), for `--help`. */
+  choices?: readonly string[];
   /**
    * Several values: `list` given more than once or comma-separated, `repeated` only given more than once
    * (its values have commas of their own). Absent: one value, given once.

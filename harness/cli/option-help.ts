@@ -42,7 +42,11 @@ export function relationsOf(option: Flag | Value): string {
 
 /** The description `--help` prints for the option. */
 export function helpText(option: Flag | Value): string {
-  const takes = option.kind === 'value' && option.range ? `, ${option.range}` : '';
+  const bounds =
+    option.kind !== 'value'
+      ? undefined
+      : (option.range ?? (option.choices ? `one of ${option.choices.join(', ')}` : undefined));
+  const takes = bounds ? `, ${bounds}` : '';
   const several = option.kind === 'value' && option.several === 'list' ? '; comma-separated or repeated' : '';
   const relations = relationsOf(option);
   return `${option.describe}${takes}${several}${relations ? `; ${relations}` : ''}`;

@@ -104,6 +104,7 @@ export function choice<C extends string, S extends ChoiceSpec<C>>(
   return declared(describe, spec, {
     shape: shapeOf(spec) as OneShape<S>,
     form: values.join('|'),
+    choices: values,
     json: 'string',
     read: readChoice(values, spec),
   });
@@ -119,6 +120,7 @@ export function choices<C extends string>(
     shape: 'list',
     several: 'list',
     form: `${values.join('|')},…`,
+    choices: values,
     json: 'string',
     read: readChoice(values, { ...spec, default: undefined }),
   });

@@ -2,12 +2,19 @@
 
 import { Errors } from '../../errors.ts';
 import { serve } from '../../http/serve.ts';
+import { serveInstances } from '../../http/serve-instances.ts';
 import { SCHEMA_NAME } from '../../http/service-tables.ts';
 import { loadStrategy } from '../../registry/registry.ts';
 import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { GATE_OPTIONS, gateChoiceFrom } from '../gate-options.ts';
 import { integer, parsed } from '../option-types.ts';
 import { admissionOption, databaseOption, postgresOption } from './shared-options.ts';
+
+/** Instances one `serve --instances` starts at most. */
+export const MAX_INSTANCES = 16;
+
+const NOT_WITH_INSTANCES = { excludes: { instances: 'the instances share a schema of their own' } };
 
 /** Nodes a service may be split into (`--node I/N`). */
 const MAX_NODES = 64;
@@ -68,15 +75,25 @@ const OPTIONS = {
   ...postgresOption("the embedded server's major (one: a service runs on one server)"),
   schema: parsed(
     'with --database-url (or DATABASE_URL): use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
-    { form: 'NAME', read: readSchema },
+    { form: 'NAME', read: readSchema, ...NOT_WITH_INSTANCES },
   ),
   node: parsed('this process is node I of N: a memory design sells its share', {
     form: 'I/N',
     range: `N ≤ ${MAX_NODES}`,
     default: '1/1',
     read: readNode,
+    ...NOT_WITH_INSTANCES,
   }),
   'allow-reset': flag('turn on POST /admin/reset, which replaces the tables with the stock it is given'),
+  instances: integer(
+    'run this many instances of the service on one shared schema, ports P, P+1, … (docs/scale.md)',
+    {
+      min: 1,
+      max: MAX_INSTANCES,
+      absent: '1',
+    },
+  ),
+  ...GATE_OPTIONS,
 };
 
 export type ServeArgs = ParsedOf<typeof OPTIONS>;
@@ -89,11 +106,12 @@ export async function serveCommand(args: ServeArgs, context: CommandContext): Pr
     );
   }
   const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
-  const ref = await loadStrategy(args.strategy);
-  return serve({
-    ref,
+  const gate = gateChoiceFrom(args, context.label);
+  const admission = { ...args.admission, waitMs: args['wait-ms'] };
+  const common = {
     port: args.port,
-    admission: { ...args.admission, waitMs: args['wait-ms'] },
+    admission,
+    gate,
     workMs: args['work-ms'],
     stock: args.stock,
     expireEveryMs: args['expire-every-ms'],
@@ -101,6 +119,14 @@ export async function serveCommand(args: ServeArgs, context: CommandContext): Pr
     allowReset: args['allow-reset'],
     databaseUrl,
     postgres,
+  };
+  if (args.instances !== undefined) {
+    return serveInstances({ ...common, instances: args.instances, strategy: args.strategy });
+  }
+  const ref = await loadStrategy(args.strategy);
+  return serve({
+    ...common,
+    ref,
     schema: args.schema,
     node: args.node,
   });

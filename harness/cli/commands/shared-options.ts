@@ -4,7 +4,7 @@
  */
 import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { DEFAULT_POSTGRES, POSTGRES_MAJORS } from '../../database/postgres-versions.ts';
-import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING } from '../../http/admission.ts';
+import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING } from '../../gate/admission.ts';
 import { parseParamSweep } from '../../registry/strategy-variants.ts';
 import { postgresUrl, readAdmission, readPostgresMajor } from '../cli-arguments.ts';
 import { flag } from '../command-definition.ts';
