@@ -3,31 +3,15 @@
  * with one line naming the file and the field, and `run --config reports/<stamp>/report.json` runs the same
  * cases to the same verdicts. test/config-resolve.test.ts reads configurations back in process.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { oneLineProblem, type Refusal, runRefusals } from './bounded-cli.ts';
+import { configFiles, reportWith } from './config-files.ts';
 import { runJson } from './run-cli.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'reservebench-config-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-let files = 0;
-function file(content: unknown): string {
-  files += 1;
-  const path = join(scratch, `config-${files}.json`);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
-
-/** A report.json as run and bench write it, reduced to what `--config` reads. */
-const reportWith = (configuration: unknown) => ({
-  ok: true,
-  generatedAt: '2026-12-03T00:00:00.000Z',
-  environment: {},
-  configuration,
-});
+const files = configFiles();
+afterAll(() => files.remove());
+const { file } = files;
 
 describe('a bad config file → exit 2 with one line naming the file and the field', () => {
   const BAD: [string, RegExp][] = [
@@ -39,7 +23,7 @@ describe('a bad config file → exit 2 with one line naming the file and the fie
     [file({ stock: 1, verbose: true }), /--config ".*": "verbose" is no option of run/],
     [file({ config: 'other.json' }), /--config ".*": "config" is no option of run/],
     [file('{"clients": 4,'), /--config ".*" is not JSON: /],
-    [join(scratch, 'missing.json'), /--config ".*missing\.json" cannot be read: ENOENT/],
+    [join(files.folder, 'missing.json'), /--config ".*missing\.json" cannot be read: ENOENT/],
     [file([1, 2]), /--config ".*" must hold a JSON object/],
     [
       file(reportWith({ command: 'bench', options: {} })),

@@ -4,33 +4,17 @@
  * target); defaults are recorded only where in effect, the database URL never; the command line overrides
  * the file. test/config-file.test.ts has the refusals through the command line and a rerun from a report.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../harness/cli/command-definition.ts';
 import { BENCH } from '../harness/cli/commands/bench-command.ts';
 import { RUN } from '../harness/cli/commands/run-command.ts';
 import { resolveOptions } from '../harness/cli/resolve-options.ts';
+import { configFiles, reportWith } from './config-files.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'reservebench-config-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-let files = 0;
-function file(content: unknown): string {
-  files += 1;
-  const path = join(scratch, `config-${files}.json`);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
-
-/** A report.json as run and bench write it, reduced to what `--config` reads. */
-const reportWith = (configuration: unknown) => ({
-  ok: true,
-  generatedAt: '2026-12-03T00:00:00.000Z',
-  environment: {},
-  configuration,
-});
+const files = configFiles();
+afterAll(() => files.remove());
+const { file } = files;
 
 const resolve = (command: CommandDefinition, args: Record<string, unknown>) => resolveOptions(command, args);
 

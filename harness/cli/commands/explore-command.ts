@@ -25,7 +25,13 @@ import {
 import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
 import { integer, parsed } from '../option-types.ts';
 import { progressBar } from '../progress.ts';
-import { databaseOption, durabilityOption, reportsOption, timeoutOption } from './shared-options.ts';
+import {
+  databaseOption,
+  durabilityOption,
+  oneStrategyOption,
+  reportsOption,
+  timeoutOption,
+} from './shared-options.ts';
 
 /** `200` programs, or `60s` / `5m` / `1500ms` of time (then programs are not limited). */
 export function readBudget(text: string, label: string): { programs: number; ms?: number } {
@@ -39,20 +45,12 @@ export function readBudget(text: string, label: string): { programs: number; ms?
   return { programs: wholeNumber(text, label, 1, 1_000_000) };
 }
 
-/** One design: a list (`a,b`) is refused rather than read as a module path. */
-function readOneStrategy(text: string): string {
-  const count = text.split(',').length;
-  if (count !== 1 || text.trim() === '')
-    throw Errors.badInput(`explore takes exactly one --strategy, got ${text.trim() === '' ? 0 : count}`);
-  return text;
-}
-
 const OPTIONS = {
-  strategy: parsed('the strategy id or module path to explore', {
-    form: 'ID|PATH',
-    absent: 'none: one must be named',
-    read: readOneStrategy,
-  }),
+  ...oneStrategyOption(
+    'the strategy id or module path to explore',
+    (_label, _text, count) => `explore takes exactly one --strategy, got ${count}`,
+    { absent: 'none: one must be named' },
+  ),
   seed: integer('the seed of the programs; the same seed explores the same programs', {
     min: 0,
     max: MAX_SEED,

@@ -9,7 +9,7 @@ import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-argu
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { GATE_OPTIONS, gateChoiceFrom } from '../gate-options.ts';
 import { integer, parsed } from '../option-types.ts';
-import { admissionOption, databaseOption, postgresOption } from './shared-options.ts';
+import { admissionOption, databaseOption, oneStrategyOption, postgresOption } from './shared-options.ts';
 
 /** Instances one `serve --instances` starts at most. */
 export const MAX_INSTANCES = 16;
@@ -41,19 +41,15 @@ function readSchema(schema: string, label: string): string {
   return schema;
 }
 
-/** One strategy: a list (`a,b`) is refused rather than read as a module path. */
-function readOneStrategy(text: string, label: string): string {
-  if (text.trim() === '') throw Errors.badInput(`${label} must not be empty, got ${shown(text)}`);
-  if (text.includes(',')) throw Errors.badInput(`${label}: serve runs one strategy, got ${shown(text)}`);
-  return text;
-}
-
 const OPTIONS = {
-  strategy: parsed('the strategy id or module path to serve', {
-    form: 'ID|PATH',
-    default: 'hot-row',
-    read: readOneStrategy,
-  }),
+  ...oneStrategyOption(
+    'the strategy id or module path to serve',
+    (label, text, count) =>
+      count === 0
+        ? `${label} must not be empty, got ${shown(text)}`
+        : `${label}: serve runs one strategy, got ${shown(text)}`,
+    { default: 'hot-row' },
+  ),
   port: integer('TCP port on 127.0.0.1 (0: any free port)', { min: 0, max: 65_535, default: 8080 }),
   ...admissionOption('bounded admission: requests served at once, and waiting for a turn', {
     default: '4:8',

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { DEFAULT_POSTGRES, POSTGRES_MAJORS } from '../../database/postgres-versions.ts';
+import { Errors } from '../../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING } from '../../gate/admission.ts';
 import { parseParamSweep } from '../../registry/strategy-variants.ts';
 import { postgresUrl, readAdmission, readPostgresMajor } from '../cli-arguments.ts';
@@ -121,5 +122,27 @@ export function configOption(command: string) {
       `run again what a report.json of ${command} records (its configuration), or a JSON object of options by name; options given beside it override it`,
       { form: 'FILE', blank: 'must name a file', unrecorded: 'the options it gave are' },
     ),
+  };
+}
+
+/**
+ * `--strategy` of a command that runs one design: a blank value or a list (`a,b`) is refused with the
+ * command's own words (`refuse`, given how many it names) rather than read as a module path.
+ */
+export function oneStrategyOption<M extends { default?: string; absent?: string }>(
+  describe: string,
+  refuse: (label: string, text: string, count: number) => string,
+  more: M,
+) {
+  return {
+    strategy: parsed(describe, {
+      form: 'ID|PATH',
+      ...more,
+      read: (text: string, label: string) => {
+        const count = text.trim() === '' ? 0 : text.split(',').length;
+        if (count !== 1) throw Errors.badInput(refuse(label, text, count));
+        return text;
+      },
+    }),
   };
 }
