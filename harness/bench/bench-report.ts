@@ -10,6 +10,8 @@ import { CONTRACTS } from '../contracts/index.ts';
 import type { Durability } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
+import { configurationLines } from '../report/configuration-lines.ts';
+import type { Configuration } from '../report/configuration-schema.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
@@ -30,6 +32,8 @@ export interface BenchReport {
   contract?: string;
   generatedAt: string;
   environment: Environment;
+  /** What the options resolved to (absent in reports written before it was recorded). */
+  configuration?: Configuration;
   /** Absent only in reports written before sources were recorded. */
   sources?: SourceEntry[];
   cases: [];
@@ -39,12 +43,13 @@ export interface BenchReport {
   burst?: BurstEntry[];
 }
 
-export function buildBenchReport(result: BenchResult): BenchReport {
+export function buildBenchReport(result: BenchResult, configuration?: Configuration): BenchReport {
   return {
     ok: result.ok,
     contract: result.contract,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: [],
     bench: result.bench,
@@ -53,11 +58,12 @@ export function buildBenchReport(result: BenchResult): BenchReport {
 }
 
 /** The report of `bench --burst`: the bursts instead of series. */
-export function buildBurstReport(result: BurstResult): BenchReport {
+export function buildBurstReport(result: BurstResult, configuration?: Configuration): BenchReport {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: [],
     bench: [],
@@ -293,6 +299,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     '',
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }
@@ -310,6 +317,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }

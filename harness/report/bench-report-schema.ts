@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { latencySchema } from '../verdict/case-result-schema.ts';
+import { configurationSchema } from './configuration-schema.ts';
 import { environmentSchema, sourceEntrySchema } from './report-schema.ts';
 
 const count = z.number().int().nonnegative();
@@ -184,6 +185,7 @@ export const benchReportSchema = z
       ),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    configuration: configurationSchema.optional(),
     sources: z
       .array(sourceEntrySchema)
       .optional()

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '../../strategies/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
+import { configurationSchema } from './configuration-schema.ts';
 
 export const environmentSchema = z
   .strictObject({
@@ -76,6 +77,7 @@ export const reportSchema = z
     ok: z.boolean().describe('every case met its expectation (and, with --require-coverage, was covered)'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    configuration: configurationSchema.optional(),
     sources: z
       .array(sourceEntrySchema)
       .optional()

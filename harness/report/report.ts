@@ -11,6 +11,8 @@ import { CONTRACTS } from '../contracts/index.ts';
 import { commitsLine } from '../database/durability.ts';
 import type { SuiteResult } from '../suite/suite.ts';
 import { type CaseResultBase, failsTheRun } from '../verdict/case-result.ts';
+import { configurationLines } from './configuration-lines.ts';
+import type { Configuration } from './configuration-schema.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { markdownTable } from './markdown-table.ts';
 import { checkedReport, type Report } from './report-schema.ts';
@@ -31,11 +33,12 @@ function contractFields(result: SuiteResult): Record<string, unknown> {
   );
 }
 
-export function buildReport(result: SuiteResult): Report {
+export function buildReport(result: SuiteResult, configuration?: Configuration): Report {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     uncovered: result.uncovered,
     ...contractFields(result),
@@ -102,6 +105,7 @@ export function renderMarkdown(report: Report): string {
     ...CONTRACTS.flatMap((contract) => markdownLines(contract.report.markdown(report))),
     ...uncoveredLines(report),
     ...failureLines(failed),
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }
