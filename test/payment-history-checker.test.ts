@@ -7,18 +7,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPaymentHistory } from '../harness/history/check-payment-history.ts';
+import { checkPaymentHistory } from '../harness/contracts/payment/history/check-payment-history.ts';
 import type { Ending } from '../harness/history/history.ts';
 import type {
   PaymentCall,
   PaymentHistoryAnswer,
   PaymentHistoryOperation,
-} from '../harness/history/payment-history.ts';
-import { PAYMENT_RULES } from '../harness/history/payment-model.ts';
-import { syntheticPaymentHistory } from '../harness/history/synthetic-payment-history.ts';
-import { paymentRequest } from '../harness/interleaving/seed-payment.ts';
-import { judgePaymentHistory, type PaymentRead } from '../harness/verdict/payment-history-check.ts';
-import type { PaymentAnswer } from '../harness/verdict/payment-invariants.ts';
+} from '../harness/contracts/payment/history/payment-history.ts';
+import { PAYMENT_RULES } from '../harness/contracts/payment/history/payment-model.ts';
+import { syntheticPaymentHistory } from '../harness/contracts/payment/history/synthetic-payment-history.ts';
+import { paymentRequest } from '../harness/contracts/payment/spec/seed-payment.ts';
+import { judgePaymentHistory, type PaymentRead } from '../harness/contracts/payment/verdict/payment-history-check.ts';
+import type { PaymentAnswer } from '../harness/contracts/payment/verdict/payment-invariants.ts';
 
 type Row = [
   call: PaymentCall,

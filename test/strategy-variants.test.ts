@@ -4,13 +4,13 @@
  * importing the design by URL builds the same variant.
  */
 import { describe, expect, it } from 'vitest';
-import { checkPaymentDesign } from '../harness/registry/payment-module.ts';
+import { checkPaymentDesign } from '../harness/contracts/payment/designs/payment-module.ts';
 import {
   importPaymentDesign,
   loadPaymentDesign,
   type PaymentDesignRef,
   paymentVariants,
-} from '../harness/registry/payment-registry.ts';
+} from '../harness/contracts/payment/designs/payment-registry.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
 import {

@@ -45,8 +45,8 @@ function entryOf(designFile: string): string {
   return [
     `import design from ${JSON.stringify(designFile)};`,
     `import { runCrashChild } from ${JSON.stringify(RUN)};`,
-    `import { bundledDesigns } from ${JSON.stringify(DESIGNS)};`,
-    'await runCrashChild(bundledDesigns(design));',
+    `import { bundledDesign } from ${JSON.stringify(DESIGNS)};`,
+    'await runCrashChild(bundledDesign(design));',
   ].join('\n');
 }
 

@@ -2,44 +2,37 @@
  * The design a crash child runs, loaded as cheaply as the child can: a crash child is a new process for
  * every kill, and the registry it would otherwise load (the plug-in checks, zod, every design in SQL) made
  * up half of its start. A built-in design (a TypeScript module of this package's strategies/, checked
- * when the run resolved it) is imported as it is, or bundled in (child-bundle.ts, bundledDesigns); a
- * plug-in or a design in SQL goes through the registry, checked and guarded as in the parent.
+ * when the run resolved it) is imported as it is, or bundled in (child-bundle.ts, bundledDesign); a
+ * plug-in or a design in SQL goes through its contract's registry (the order's `importer`), checked and
+ * guarded as in the parent.
  */
-import type { Strategy } from '../../strategies/contract.ts';
-import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { isBuiltInModule } from '../registry/built-in-module.ts';
-import { configured, splitVariantUrl } from '../registry/strategy-variants.ts';
-import type { ChildDesigns } from './child-run.ts';
+import { configured, type Knobbed, splitVariantUrl } from '../registry/strategy-variants.ts';
+import type { ChildDesign } from './child-run.ts';
+import type { CrashDesign } from './crash-order.ts';
 
-export async function childStrategy(moduleUrl: string): Promise<Strategy> {
-  const { base, values } = splitVariantUrl(moduleUrl);
-  if (!isBuiltInModule(base)) return (await import('../registry/registry.ts')).importStrategy(moduleUrl);
-  const strategy = ((await import(base)) as { default: Strategy }).default;
-  return values ? configured(strategy, values) : strategy;
+/** A design as the child sees it: its id and its operations, with the knobs a variant's URL carries. */
+interface Design extends Knobbed<Design> {
+  [operation: string]: unknown;
 }
 
-export async function childPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
+export const childDesign: ChildDesign = async ({ moduleUrl, importer }: CrashDesign) => {
   const { base, values } = splitVariantUrl(moduleUrl);
-  if (!isBuiltInModule(base))
-    return (await import('../registry/payment-registry.ts')).importPaymentDesign(moduleUrl);
-  const design = ((await import(base)) as { default: PaymentDesign }).default;
+  if (!isBuiltInModule(base)) {
+    const registry = (await import(importer)) as { importDesign(url: string): Promise<unknown> };
+    return (await registry.importDesign(moduleUrl)) as Design;
+  }
+  const design = ((await import(base)) as { default: Design }).default;
   return values ? configured(design, values) : design;
-}
+};
 
 /**
- * The loaders of a bundled child (child-bundle.ts): its one design, imported into the bundle, with the
+ * The loader of a bundled child (child-bundle.ts): its one design, imported into the bundle, with the
  * knobs the order's module URL carries.
  */
-export function bundledDesigns(design: unknown): ChildDesigns {
-  const knobs = (moduleUrl: string) => splitVariantUrl(moduleUrl).values;
-  return {
-    async strategy(moduleUrl) {
-      const values = knobs(moduleUrl);
-      return values ? configured(design as Strategy, values) : (design as Strategy);
-    },
-    async paymentDesign(moduleUrl) {
-      const values = knobs(moduleUrl);
-      return values ? configured(design as PaymentDesign, values) : (design as PaymentDesign);
-    },
+export function bundledDesign(design: unknown): ChildDesign {
+  return async ({ moduleUrl }) => {
+    const values = splitVariantUrl(moduleUrl).values;
+    return values ? configured(design as Design, values) : (design as Design);
   };
 }

@@ -1,32 +1,39 @@
-import type { IsolationLevel, NodeIdentity, PausePoint, ReserveRequest } from '../../strategies/contract.ts';
-import type { PaymentRequest } from '../../strategies/payment/contract.ts';
+import type { IsolationLevel, NodeIdentity, PausePoint } from '../../strategies/contract.ts';
 
-/** `expire`, or one reservation made on a node (the child process is that node for its lifetime). */
-export type CrashOperation = 'expire' | { reserve: ReserveRequest; node: NodeIdentity };
+/**
+ * What the crash child runs of the design: one of its operations, called as the parent would call it — the
+ * session first, then `args` — whatever the contract (a reserve, a confirm, an expire, a pay, …).
+ */
+export interface CrashWork {
+  /** The design's method: `reserve`, `expire`, `pay`, … */
+  operation: string;
+  /** What follows the session in the call. */
+  args: readonly unknown[];
+  /** The node the child is for its lifetime, in the session, for an operation that takes one. */
+  node?: NodeIdentity;
+}
 
-/** What the crash child runs of the module: a reservation strategy's operation, or a payment design's pay. */
-export type CrashWork =
-  | { contract: 'reservation'; operation: CrashOperation | { confirm: string } }
-  | { contract: 'payment'; operation: { pay: PaymentRequest } };
+/** Where the child finds the design its order names. */
+export interface CrashDesign {
+  /** The design's module, imported again in the child (a variant's knobs in the fragment). */
+  moduleUrl: string;
+  /**
+   * A module whose `importDesign(moduleUrl)` loads and checks a design that is not built in (a plug-in, a
+   * design in SQL), as its contract's registry does in the parent.
+   */
+  importer: string;
+}
 
 /** What the crash child runs: one operation of a design, stopping for good at `crashAt`. */
-export type CrashOrder = CrashWork & {
-  /** The strategy's (or payment design's) module, imported again in the child. */
-  moduleUrl: string;
-  connectionString: string;
-  schema: string;
-  isolation?: IsolationLevel;
-  /** The child's backend is found (and seen gone) in pg_stat_activity by this name. */
-  applicationName: string;
-  crashAt: PausePoint;
-};
-
-/** The operation's name, for a timeout's message. */
-export function crashOperationName(work: CrashWork): string {
-  const { operation } = work;
-  if (operation === 'expire') return 'expire';
-  return 'reserve' in operation ? 'reserve' : 'confirm' in operation ? 'confirm' : 'pay';
-}
+export type CrashOrder = CrashWork &
+  CrashDesign & {
+    connectionString: string;
+    schema: string;
+    isolation?: IsolationLevel;
+    /** The child's backend is found (and seen gone) in pg_stat_activity by this name. */
+    applicationName: string;
+    crashAt: PausePoint;
+  };
 
 /** Printed on stdout when the child has reached its pause point and is waiting to be killed. */
 export const STAGE_PREFIX = 'STAGE ';

@@ -1,5 +1,5 @@
 /**
- * Runs a strategy operation in a child process until it prints its stage line, then kills it with a real
+ * Runs a design's operation in a child process until it prints its stage line, then kills it with a real
  * SIGKILL and waits until PostgreSQL has seen its backend go (pg_stat_activity by application_name): the
  * server only notices a dead client at its next socket read, so the audit must not run before that.
  */
@@ -12,9 +12,9 @@ import type { CaseConnection } from '../driver/client-task.ts';
 import { Errors } from '../errors.ts';
 import { childArguments } from './child-bundle.ts';
 import {
+  type CrashDesign,
   type CrashOrder,
   type CrashWork,
-  crashOperationName,
   DONE_PREFIX,
   STAGE_PREFIX,
 } from './crash-order.ts';
@@ -35,16 +35,17 @@ function crashChildName(): string {
   return `reservebench-crash-${process.pid}-${crashChildren}`;
 }
 
-/** A crash child's order: `work` of the design at `moduleUrl`, on the case's connection, under a fresh name. */
+/** A crash child's order: `work` of the design, on the case's connection, under a fresh name. */
 export function crashOrderOn(
   connection: CaseConnection,
-  moduleUrl: string,
+  design: CrashDesign,
   work: CrashWork,
   crashAt: PausePoint,
 ): CrashOrder {
   return {
     ...work,
-    moduleUrl,
+    moduleUrl: design.moduleUrl,
+    importer: design.importer,
     connectionString: connection.connectionString,
     schema: connection.schema,
     ...(connection.isolation ? { isolation: connection.isolation } : {}),
@@ -87,7 +88,7 @@ export async function runUntilStage(
   if (line === 'timeout' || line === undefined) {
     child.kill('SIGKILL');
     throw Errors.barrierTimeout(
-      `crash child (${crashOperationName(order)} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+      `crash child (${order.operation} until ${order.crashAt}) printed no stage line${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
       timeoutMs / 1000,
     );
   }

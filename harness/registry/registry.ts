@@ -41,6 +41,12 @@ const BUILT_IN = Object.fromEntries(
 ) as Readonly<Record<string, string>>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
+
+/** Where a crash child loads a strategy that is not built in: this module's importDesign. */
+export const STRATEGY_IMPORTER = import.meta.url;
+
+/** A crash child's load of a plug-in strategy (crash/child-design.ts), checked as in the parent. */
+export const importDesign = (moduleUrl: string): Promise<Strategy> => importStrategy(moduleUrl);
 export async function importStrategy(moduleUrl: string, shownAs = moduleUrl): Promise<Strategy> {
   // A variant's knobs ride in the URL's fragment (strategy-variants.ts): the module is the design's own.
   const { base, values } = splitVariantUrl(moduleUrl);

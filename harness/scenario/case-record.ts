@@ -12,13 +12,13 @@ import {
   type ReserveResult,
   UNDECIDED_PAUSE_POINTS,
 } from '../../strategies/contract.ts';
-import type { CrashOperation } from '../crash/crash-order.ts';
 import type { ClientScript, RequestResult } from '../driver/client-task.ts';
 import type { Answer, Call, KeyStatus as KeyStatusAnswer } from '../history/history.ts';
 import { type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import { recordResults } from '../history/request-history.ts';
 import type { Step, StepRecord, StepResult } from '../interleaving/permutation.ts';
 import type { OperationStep, ReadStep, ReserveStep } from '../interleaving/reservation-steps.ts';
+import type { CrashOperation } from './crash-operation.ts';
 import type { Driven } from './driven.ts';
 import { PhaseRecorder } from './phases.ts';
 import type { LifecycleOperation, Observations, Observed } from './scenario.ts';

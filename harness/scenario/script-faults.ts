@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { commitAckProxyFor } from '../crash/commit-ack-proxy.ts';
 import { crashOrderOn, runUntilStage } from '../crash/crash-runner.ts';
+import { crashStrategy, crashWorkOf } from './crash-operation.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 
@@ -15,7 +16,7 @@ export function scriptFaults(
   const { db, ref, connection, timeoutMs, sessions, record } = scope;
   return {
     crash(operation, crashAt) {
-      const order = crashOrderOn(connection, ref.moduleUrl, { contract: 'reservation', operation }, crashAt);
+      const order = crashOrderOn(connection, crashStrategy(ref.moduleUrl), crashWorkOf(operation), crashAt);
       return record.killed(operation, crashAt, () => runUntilStage(order, db.admin, timeoutMs));
     },
     async crashDatabase() {

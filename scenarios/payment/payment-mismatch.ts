@@ -3,7 +3,7 @@
  * payload (amount 9999, so another fingerprint). The second request must be refused — MISMATCH, the
  * seed's P0001 — and leave both tables' counts at 1, as the harness's final read finds them.
  */
-import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
+import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
 
 export default definePaymentScenario({
   contract: 'payment',

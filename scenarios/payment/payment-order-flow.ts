@@ -8,7 +8,7 @@
  * outboxMatchesPayment); every retry ends confirmed and paid.
  */
 
-import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
+import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
 import { LAB_SKU } from '../../harness/scenario/scenario.ts';
 
 const STOCK = { sku: LAB_SKU, total: 10 };

@@ -6,7 +6,7 @@
  * response with its next statement: requests 2, inserted 1, reused 1, distinct responses 1, payment 1,
  * outbox 1 — whichever session wins, which is never asserted.
  */
-import { definePaymentScenario, seedFigures } from '../../harness/scenario/payment/payment-scenario.ts';
+import { definePaymentScenario, seedFigures } from '../../harness/contracts/payment/case/payment-scenario.ts';
 
 export default definePaymentScenario({
   contract: 'payment',

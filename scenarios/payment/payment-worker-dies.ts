@@ -6,7 +6,7 @@
  * payment and exactly one outbox row announcing it. Its answers depend on the order (a retry before the
  * kill is answered REUSED or waits), so only the listed order's are compared.
  */
-import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
+import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
 
 export default definePaymentScenario({
   contract: 'payment',

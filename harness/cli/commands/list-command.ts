@@ -1,10 +1,10 @@
 /** `reservebench list`: the strategies (id, expect, how each stays correct) and the scenarios. */
 
+import { PAYMENT_SCENARIOS } from '../../contracts/payment/case/payment-scenarios.ts';
+import { loadAllPaymentDesigns } from '../../contracts/payment/designs/payment-registry.ts';
 import { EXIT } from '../../errors.ts';
-import { loadAllPaymentDesigns } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
-import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
 import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 
 const OPTIONS = { json: flag('print the strategies and scenarios as JSON') };

@@ -4,9 +4,9 @@
  * answers, and the distinct keys answered CREATED or REUSED.
  */
 import type { BenchSender } from '../../contract/bench-series.ts';
-import { paymentRequest } from '../../interleaving/seed-payment.ts';
-import { importPaymentDesign } from '../../registry/payment-registry.ts';
 import { pairKey, payingPair } from './bench.ts';
+import { importPaymentDesign } from './designs/payment-registry.ts';
+import { paymentRequest } from './spec/seed-payment.ts';
 
 export const sender: BenchSender = async (moduleUrl, _sku, tally) => {
   const design = await importPaymentDesign(moduleUrl);

@@ -9,7 +9,7 @@
 import { refusedNeed } from '../../case/applicability.ts';
 import type { BenchDesign } from '../../contract/bench-series.ts';
 import type { BenchSeriesCounts, ContractBench, MarkdownBlock } from '../../contract/contract.ts';
-import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
+import type { PaymentDesignRef } from './designs/payment-registry.ts';
 
 const SENDER = new URL('./bench-sender.ts', import.meta.url).href;
 

@@ -8,24 +8,24 @@
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
-import { PAYMENT_VERBS } from '../../interleaving/payment-verbs.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
-import { paymentDesignSchema } from '../../registry/payment-module.ts';
+import { PAYMENT_BENCH } from './bench.ts';
+import { PAYMENT_SESSIONS, type PaymentScenario } from './case/payment-scenario.ts';
+import { PAYMENT_SCENARIOS } from './case/payment-scenarios.ts';
+import { paymentSpecFile } from './case/payment-spec-file.ts';
+import { runPaymentCase } from './case/run-payment-case.ts';
+import { paymentDesignSchema } from './designs/payment-module.ts';
 import {
   importPaymentDesign,
   loadPaymentDesign,
   PAYMENT_DESIGN_IDS,
   type PaymentDesignRef,
   paymentVariants,
-} from '../../registry/payment-registry.ts';
-import { PAYMENT_SESSIONS, type PaymentScenario } from '../../scenario/payment/payment-scenario.ts';
-import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
-import { paymentSpecFile } from '../../scenario/payment/payment-spec-file.ts';
-import { runPaymentCase } from '../../scenario/payment/run-payment-case.ts';
-import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
-import { PAYMENT_BENCH } from './bench.ts';
+} from './designs/payment-registry.ts';
 import { PAYMENT_REPORT } from './report.ts';
 import type { PaymentReport } from './report-schema.ts';
+import { PAYMENT_VERBS } from './spec/payment-verbs.ts';
+import type { PaymentCaseResult } from './verdict/payment-case-result.ts';
 
 /** Where a payment case runs: alone when it crashes the server; its sessions beside the harness's own. */
 function placementOf(scenario: PaymentScenario): CaseWork<PaymentCaseResult>['placement'] {

@@ -6,10 +6,10 @@
  */
 import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
 import type { ContractReport, MarkdownBlock, TableData, TerminalBlock } from '../../contract/contract.ts';
-import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
 import { formatOutcomes } from '../../verdict/case-result.ts';
-import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
+import type { PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_REPORT_SHAPE, type PaymentReport } from './report-schema.ts';
+import type { PaymentCaseResult } from './verdict/payment-case-result.ts';
 
 /** One payment design's row: how it stays correct, and what its cases showed. */
 export interface PaymentBoundaryRow {

@@ -12,10 +12,10 @@ import type {
   PaymentDesign,
   PaymentPausePoint,
   PaymentRequest,
-} from '../../../strategies/payment/contract.ts';
-import type { StepRecord } from '../../interleaving/permutation.ts';
-import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
-import type { PaymentAnswer, PaymentCounts } from '../../verdict/payment-invariants.ts';
+} from '../../../../strategies/payment/contract.ts';
+import type { StepRecord } from '../../../interleaving/permutation.ts';
+import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
+import type { PaymentAnswer, PaymentCounts } from '../verdict/payment-invariants.ts';
 import type { OrderFlow, OrderFlowSpec } from './order-flow-scenario.ts';
 
 /** A `pay` started on a session of its own, held at a pause point or on its way to its answer. */

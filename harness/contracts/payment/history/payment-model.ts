@@ -14,14 +14,14 @@
  * A pay of unknown ending that took effect recorded a response nobody heard: the first REUSED or read
  * that shows it tells the model which.
  */
-import type { PaymentRequest, PaymentResponse } from '../../strategies/payment/contract.ts';
+import type { PaymentRequest, PaymentResponse } from '../../../../strategies/payment/contract.ts';
+import type { ModelResult, ModelState, SearchModel } from '../../../history/search-model.ts';
 import {
   type PaymentCall,
   type PaymentHistoryAnswer,
   type ReadPayment,
   sameResponse,
 } from './payment-history.ts';
-import type { ModelResult, ModelState, SearchModel } from './search-model.ts';
 
 /** A key's register, or its removal (the undo of its first write). */
 export interface PaymentChange {

@@ -6,8 +6,12 @@
  * after its commit, a crashed server, a lost commit answer) has an unknown ending; one the harness killed
  * before any commit is aborted.
  */
-import type { PaymentOutcome, PaymentRequest, PaymentResponse } from '../../strategies/payment/contract.ts';
-import type { HistoryOperation } from './history.ts';
+import type {
+  PaymentOutcome,
+  PaymentRequest,
+  PaymentResponse,
+} from '../../../../strategies/payment/contract.ts';
+import type { HistoryOperation } from '../../../history/history.ts';
 
 /** What a payment operation asked: a pay, or the harness's read of a key's payments. */
 export type PaymentCall = { op: 'pay'; request: PaymentRequest } | { op: 'read'; idempotencyKey: string };

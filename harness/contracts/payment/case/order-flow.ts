@@ -6,19 +6,20 @@
  * kill a process there). The reservation side's final read and the checks across both sides are here too.
  */
 import type pg from 'pg';
-import type { NodeIdentity, Outcome, ReserveRequest, StrategyRef } from '../../../strategies/contract.ts';
-import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { crashOrderOn, runUntilStage } from '../../crash/crash-runner.ts';
-import { caseClient } from '../../driver/case-client.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { paymentRequest } from '../../interleaving/seed-payment.ts';
-import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import { loadStrategy } from '../../registry/registry.ts';
-import { readBack } from '../../verdict/final-read.ts';
-import { orderInvariantProblems } from '../../verdict/order-invariants.ts';
-import type { PaymentFinalRead } from '../../verdict/payment-final-read.ts';
-import type { PaymentProblem } from '../../verdict/payment-invariants.ts';
-import { TTL_MS } from '../scenario.ts';
+import type { NodeIdentity, Outcome, ReserveRequest, StrategyRef } from '../../../../strategies/contract.ts';
+import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import { crashOrderOn, runUntilStage } from '../../../crash/crash-runner.ts';
+import { caseClient } from '../../../driver/case-client.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { loadStrategy } from '../../../registry/registry.ts';
+import { crashStrategy, crashWorkOf } from '../../../scenario/crash-operation.ts';
+import { TTL_MS } from '../../../scenario/scenario.ts';
+import { readBack } from '../../../verdict/final-read.ts';
+import type { PaymentDesignRef } from '../designs/payment-registry.ts';
+import { paymentRequest } from '../spec/seed-payment.ts';
+import { orderInvariantProblems } from '../verdict/order-invariants.ts';
+import type { PaymentFinalRead } from '../verdict/payment-final-read.ts';
+import type { PaymentProblem } from '../verdict/payment-invariants.ts';
 import type { OrderCrashPoint, OrderFlow, OrderFlowSpec, OrderRun } from './order-flow-scenario.ts';
 import { crashPayOf } from './payment-crash.ts';
 import type { PaymentSessions } from './payment-sessions.ts';
@@ -75,8 +76,8 @@ export class OrderFlowDriver implements OrderFlow {
       at.step === 'reserve'
         ? { reserve: this.request(n), node: this.node(`crash-${n}`) }
         : { confirm: orderKey(n) };
-    const work = { contract: 'reservation' as const, operation };
-    const order = crashOrderOn(connection, this.deps.strategy.moduleUrl, work, at.point);
+    const { moduleUrl } = this.deps.strategy;
+    const order = crashOrderOn(connection, crashStrategy(moduleUrl), crashWorkOf(operation), at.point);
     const child = await runUntilStage(order, admin, timeoutMs);
     if (!('killAndWaitGone' in child)) return { stage: 'done', signal: 'none' };
     const { signal } = await child.killAndWaitGone();

@@ -2,8 +2,8 @@
  * Seed 002's payment payload, which a spec's PAY step and a payment scenario send unless told another
  * amount: order-1001, 30.00 CNY to merchant demo, its fingerprint computed as a worker computes it.
  */
-import type { PaymentRequest } from '../../strategies/payment/contract.ts';
-import { requestFingerprint } from '../../strategies/payment/fingerprint.ts';
+import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import { requestFingerprint } from '../../../../strategies/payment/fingerprint.ts';
 
 /** Seed 002's order and payload: idem-order-1001, 30.00 CNY to merchant demo. */
 export const SEED_PAYMENT = { order: 'order-1001', amount: 3000, currency: 'CNY', merchant: 'demo' } as const;

@@ -11,18 +11,17 @@ import {
   type PaymentAudit,
   type PaymentCheckName,
   type PaymentDesign,
-} from '../../../strategies/payment/contract.ts';
-import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../case/applicability.ts';
-import { CaseDeadline, withinCaseDeadline } from '../../case/case-deadline.ts';
-import { keepsTables, onCaseSchema } from '../../case/case-schema.ts';
-import { inEveryOrder } from '../../case/permutations.ts';
-import type { CaseSettings } from '../../contract/case-settings.ts';
-import type { RunDatabase } from '../../database/database.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { FINAL_READ_SESSION, harnessNow } from '../../history/recorder.ts';
-import type { Permutation } from '../../interleaving/permutation.ts';
-import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import type { Observed, OutcomeCounts } from '../../verdict/case-result.ts';
+} from '../../../../strategies/payment/contract.ts';
+import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
+import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
+import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
+import { inEveryOrder } from '../../../case/permutations.ts';
+import type { CaseSettings } from '../../../contract/case-settings.ts';
+import type { RunDatabase } from '../../../database/database.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
+import type { Permutation } from '../../../interleaving/permutation.ts';
+import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
 import {
   countOutcomes,
   errorProblems,
@@ -31,17 +30,18 @@ import {
   notExercised,
   observedExactly,
   type Problem,
-} from '../../verdict/judgement.ts';
-import type { PaymentCaseResult } from '../../verdict/payment-case-result.ts';
-import { type PaymentFinalRead, readPaymentsBack } from '../../verdict/payment-final-read.ts';
-import { judgePaymentHistory, type PaymentRead } from '../../verdict/payment-history-check.ts';
+} from '../../../verdict/judgement.ts';
+import { inSnapshot } from '../../../verdict/snapshot.ts';
+import type { PaymentDesignRef } from '../designs/payment-registry.ts';
+import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
+import { type PaymentFinalRead, readPaymentsBack } from '../verdict/payment-final-read.ts';
+import { judgePaymentHistory, type PaymentRead } from '../verdict/payment-history-check.ts';
 import {
   countsOf,
   type PaymentAnswer,
   type PaymentProblem,
   paymentInvariantProblems,
-} from '../../verdict/payment-invariants.ts';
-import { inSnapshot } from '../../verdict/snapshot.ts';
+} from '../verdict/payment-invariants.ts';
 import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
 import { drivePaymentScript } from './payment-script-drive.ts';
 import { drivePaymentSpec, type PaymentDriven, paymentSpecOrders } from './payment-spec-drive.ts';

@@ -4,7 +4,9 @@
  * independent registers (P-compositionality), so each key's operations are searched alone, by the one
  * check every contract shares (check-parts.ts).
  */
-import { checkParts, type HistoryVerdict } from './check-parts.ts';
+import { checkParts, type HistoryVerdict } from '../../../history/check-parts.ts';
+import type { SearchOperation } from '../../../history/search-operation.ts';
+import type { WitnessView } from '../../../history/witness.ts';
 import {
   describePaymentAnswer,
   describePaymentCall,
@@ -14,8 +16,6 @@ import {
   type PaymentHistoryOperation,
 } from './payment-history.ts';
 import { PAYMENT_RULES, paymentModel } from './payment-model.ts';
-import type { SearchOperation } from './search-operation.ts';
-import type { WitnessView } from './witness.ts';
 
 type PaymentSearchOperation = SearchOperation<PaymentCall, PaymentHistoryAnswer, PaymentCall>;
 

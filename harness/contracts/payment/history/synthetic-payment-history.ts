@@ -5,11 +5,11 @@
  * then each interval is widened around its instant; any interval that contains its instant keeps that
  * order a valid one. Some pays are cut off (unknown: taken effect or not) or rolled back (aborted).
  */
-import type { PaymentRequest } from '../../strategies/payment/contract.ts';
-import type { Ending } from './history.ts';
+import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import type { Ending } from '../../../history/history.ts';
+import { seededRandom } from '../../../history/synthetic-history.ts';
 import type { PaymentCall, PaymentHistoryAnswer, PaymentHistoryOperation } from './payment-history.ts';
 import { PaymentState, paymentResults } from './payment-model.ts';
-import { seededRandom } from './synthetic-history.ts';
 
 export interface SyntheticPaymentOptions {
   operations: number;

@@ -3,9 +3,9 @@
  * reads reservations): on a fresh connection, `paymentStatus` and `outboxFor` of every key the case sent.
  * The design's `audit()` is compared against it (payment-invariants.ts), never trusted instead of it.
  */
-import type { OutboxRecord, PaymentDesign, PaymentRecord } from '../../strategies/payment/contract.ts';
-import { withCaseClient } from '../driver/case-client.ts';
-import type { CaseConnection } from '../driver/client-task.ts';
+import type { OutboxRecord, PaymentDesign, PaymentRecord } from '../../../../strategies/payment/contract.ts';
+import { withCaseClient } from '../../../driver/case-client.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
 
 /** What one key reads back as: its payment rows and its outbox rows. */
 export interface KeyReading {

@@ -13,17 +13,17 @@ import {
   type PaymentDesign,
   type PaymentPausePoint,
   type PaymentRequest,
-} from '../../strategies/payment/contract.ts';
-import { Errors } from '../errors.ts';
-import { checkPaymentAnswer } from '../registry/payment-module.ts';
-import { startPausable } from './call-steps.ts';
-import type { ContractStep, Step } from './permutation.ts';
+} from '../../../../strategies/payment/contract.ts';
+import { Errors } from '../../../errors.ts';
+import { startPausable } from '../../../interleaving/call-steps.ts';
+import type { ContractStep, Step } from '../../../interleaving/permutation.ts';
+import type { Session } from '../../../interleaving/session.ts';
+import type { Fail } from '../../../interleaving/spec-tokens.ts';
+import type { SpecVerbs, StepEnvironment } from '../../../interleaving/spec-verbs.ts';
+import { pausePointOf, type StepWords, type Word } from '../../../interleaving/spec-words.ts';
+import type { Outcome } from '../../../interleaving/step-outcome.ts';
+import { checkPaymentAnswer } from '../designs/payment-module.ts';
 import { paymentRequest } from './seed-payment.ts';
-import type { Session } from './session.ts';
-import type { Fail } from './spec-tokens.ts';
-import type { SpecVerbs, StepEnvironment } from './spec-verbs.ts';
-import { pausePointOf, type StepWords, type Word } from './spec-words.ts';
-import type { Outcome } from './step-outcome.ts';
 
 export const PAYMENT_CONTRACT = 'payment';
 

@@ -3,10 +3,10 @@
  * index.ts finds the reservation scenarios), each checked to be a payment scenario named by its file.
  */
 import { readdirSync } from 'node:fs';
-import { importSource } from '../../registry/source-import.ts';
+import { importSource } from '../../../registry/source-import.ts';
 import type { PaymentScenario } from './payment-scenario.ts';
 
-const FOLDER = new URL('../../../scenarios/payment/', import.meta.url);
+const FOLDER = new URL('../../../../scenarios/payment', import.meta.url);
 
 async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
   const ids = readdirSync(FOLDER)

@@ -5,15 +5,15 @@
  * in one line.
  */
 import { z } from 'zod';
-import { CAPABILITIES } from '../../strategies/contract.ts';
+import { CAPABILITIES } from '../../../../strategies/contract.ts';
 import {
   PAYMENT_CHECKS,
   PAYMENT_OUTCOMES,
   PAYMENT_PAUSE_POINTS,
   type PaymentDesign,
   type PaymentResult,
-} from '../../strategies/payment/contract.ts';
-import { checkAgainst, knobIssues, knobsSchema } from './strategy-module.ts';
+} from '../../../../strategies/payment/contract.ts';
+import { checkAgainst, knobIssues, knobsSchema } from '../../../registry/strategy-module.ts';
 
 const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   message: 'must be a function',

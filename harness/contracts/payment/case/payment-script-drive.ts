@@ -4,14 +4,14 @@
  * database crashed and restarted — and, for an order flow, the reservation strategy beside the design.
  * Every answer is recorded as it comes in, with its times, and every mid-case read for the history check.
  */
-import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
-import type { RunDatabase } from '../../database/database.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { harnessNow } from '../../history/recorder.ts';
-import type { PaymentDesignRef } from '../../registry/payment-registry.ts';
-import type { Observed } from '../../verdict/case-result.ts';
-import type { PaymentRead } from '../../verdict/payment-history-check.ts';
-import { countsOf } from '../../verdict/payment-invariants.ts';
+import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
+import type { RunDatabase } from '../../../database/database.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { harnessNow } from '../../../history/recorder.ts';
+import type { Observed } from '../../../verdict/case-result.ts';
+import type { PaymentDesignRef } from '../designs/payment-registry.ts';
+import type { PaymentRead } from '../verdict/payment-history-check.ts';
+import { countsOf } from '../verdict/payment-invariants.ts';
 import { crashPaymentDatabase } from './crash-payment-database.ts';
 import { openOrderFlow } from './order-flow.ts';
 import { crashPayOf } from './payment-crash.ts';

@@ -3,8 +3,8 @@
  * design, on the case's schema, and the flow's three steps — reserve a unit under the order's key,
  * confirm it, pay with the order's key — run in process, or killed -9 in a crash child at a pause point.
  */
-import type { Outcome, PausePoint, StockLine } from '../../../strategies/contract.ts';
-import type { PaymentPausePoint } from '../../../strategies/payment/contract.ts';
+import type { Outcome, PausePoint, StockLine } from '../../../../strategies/contract.ts';
+import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 
 /** The reservation side of an order flow: the strategy (an id or a module path) and its stock. */
 export interface OrderFlowSpec {

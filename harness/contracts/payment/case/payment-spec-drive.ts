@@ -9,18 +9,18 @@ import type {
   PaymentPausePoint,
   PaymentRequest,
   PaymentResult,
-} from '../../../strategies/payment/contract.ts';
-import { type SpecOrders, specOrders } from '../../case/spec-orders.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { runPermutation } from '../../interleaving/engine.ts';
-import { PAYMENT_VERBS, payStepOf } from '../../interleaving/payment-verbs.ts';
-import type { Permutation, StepRecord, StepResult } from '../../interleaving/permutation.ts';
-import { specContract } from '../../interleaving/spec-contract.ts';
-import { parseSpec } from '../../interleaving/spec-parser.ts';
-import type { Observed } from '../../verdict/case-result.ts';
-import type { PaymentFinalRead } from '../../verdict/payment-final-read.ts';
-import type { PaymentRead } from '../../verdict/payment-history-check.ts';
-import { countsOf, type PaymentAnswer, type PaymentProblem } from '../../verdict/payment-invariants.ts';
+} from '../../../../strategies/payment/contract.ts';
+import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { runPermutation } from '../../../interleaving/engine.ts';
+import type { Permutation, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
+import { specContract } from '../../../interleaving/spec-contract.ts';
+import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import type { Observed } from '../../../verdict/case-result.ts';
+import { PAYMENT_VERBS, payStepOf } from '../spec/payment-verbs.ts';
+import type { PaymentFinalRead } from '../verdict/payment-final-read.ts';
+import type { PaymentRead } from '../verdict/payment-history-check.ts';
+import { countsOf, type PaymentAnswer, type PaymentProblem } from '../verdict/payment-invariants.ts';
 import type { PaymentSpecScenario } from './payment-scenario.ts';
 import { lostOutcome } from './payment-sessions.ts';
 

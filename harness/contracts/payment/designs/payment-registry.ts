@@ -5,15 +5,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PaymentDesign } from '../../strategies/payment/contract.ts';
-import { Errors } from '../errors.ts';
-import { declaredContract, importModulePath, looksLikePath } from './design-module.ts';
+import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
+import { Errors } from '../../../errors.ts';
+import { declaredContract, importModulePath, looksLikePath } from '../../../registry/design-module.ts';
+import { importSource } from '../../../registry/source-import.ts';
+import { isSqlDesignUrl } from '../../../registry/sql-design.ts';
+import {
+  configured,
+  type ParamSweep,
+  splitVariantUrl,
+  variantsOf,
+} from '../../../registry/strategy-variants.ts';
 import { checkPaymentDesign } from './payment-module.ts';
-import { importSource } from './source-import.ts';
-import { isSqlDesignUrl } from './sql-design.ts';
-import { configured, type ParamSweep, splitVariantUrl, variantsOf } from './strategy-variants.ts';
 
-const DESIGNS = new URL('../../strategies/payment/', import.meta.url);
+const DESIGNS = new URL('../../../../strategies/payment', import.meta.url);
 
 const BUILT_IN_PAYMENT = Object.fromEntries(
   Object.entries({
@@ -74,6 +79,9 @@ function checkedDesign(module: unknown, moduleUrl: string, shownAs: string): Pay
  * The design a module URL names, checked; a variant's knobs ride in the URL's fragment
  * (strategy-variants.ts), so a worker thread or a crash child importing it builds the same variant.
  */
+/** Where a crash child loads a payment design that is not built in: this module's importDesign. */
+export const PAYMENT_IMPORTER = import.meta.url;
+
 export async function importPaymentDesign(moduleUrl: string): Promise<PaymentDesign> {
   const { base, values } = splitVariantUrl(moduleUrl);
   const { design } = checkedDesign(await importSource(base), base, base);
@@ -93,3 +101,6 @@ export function paymentVariants(refs: readonly PaymentDesignRef[], sweep: ParamS
 export function loadAllPaymentDesigns(): Promise<PaymentDesignRef[]> {
   return Promise.all(PAYMENT_DESIGN_IDS.map(loadPaymentDesign));
 }
+
+/** A crash child's load of a plug-in payment design (crash/child-design.ts), checked as in the parent. */
+export const importDesign = importPaymentDesign;

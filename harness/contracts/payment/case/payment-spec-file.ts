@@ -8,10 +8,10 @@
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PaymentPausePoint } from '../../../strategies/payment/contract.ts';
-import { Errors } from '../../errors.ts';
-import { payStepOf } from '../../interleaving/payment-verbs.ts';
-import type { ParsedSpec } from '../../interleaving/spec-parser.ts';
+import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
+import { Errors } from '../../../errors.ts';
+import type { ParsedSpec } from '../../../interleaving/spec-parser.ts';
+import { payStepOf } from '../spec/payment-verbs.ts';
 import type { PaymentSpecScenario } from './payment-scenario.ts';
 
 export function paymentSpecFile(spec: ParsedSpec, text: string, file: string): PaymentSpecScenario {

@@ -9,7 +9,7 @@ import type {
   PaymentCheckName,
   PaymentRequest,
   PaymentResponse,
-} from '../../strategies/payment/contract.ts';
+} from '../../../../strategies/payment/contract.ts';
 import type { KeyReading, PaymentFinalRead } from './payment-final-read.ts';
 
 /** An answer the case recorded: the design's, or what the harness saw instead (an error, a kill). */

@@ -5,13 +5,14 @@
  * The killed call is never answered: what it may have left is decided by where it stopped (lostOutcome).
  */
 import type { ClientBase } from 'pg';
-import type { PausePoint } from '../../../strategies/contract.ts';
-import type { PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { crashOrderOn, runUntilStage } from '../../crash/crash-runner.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { harnessNow } from '../../history/recorder.ts';
-import { checkPaymentAnswer } from '../../registry/payment-module.ts';
-import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { PausePoint } from '../../../../strategies/contract.ts';
+import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import { crashOrderOn, runUntilStage } from '../../../crash/crash-runner.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { harnessNow } from '../../../history/recorder.ts';
+import { checkPaymentAnswer } from '../designs/payment-module.ts';
+import { PAYMENT_IMPORTER } from '../designs/payment-registry.ts';
+import type { PaymentAnswer } from '../verdict/payment-invariants.ts';
 import type { PaymentCrash, PaymentScriptContext } from './payment-scenario.ts';
 import { lostOutcome, type PaymentSessions } from './payment-sessions.ts';
 
@@ -40,8 +41,8 @@ async function payKilledAt(
   const invokedAt = harnessNow();
   const order = crashOrderOn(
     connection,
-    moduleUrl,
-    { contract: 'payment', operation: { pay: request } },
+    { moduleUrl, importer: PAYMENT_IMPORTER },
+    { operation: 'pay', args: [request] },
     crashAt,
   );
   const child = await runUntilStage(order, control.admin, control.timeoutMs);

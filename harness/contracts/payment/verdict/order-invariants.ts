@@ -5,8 +5,8 @@
  * (payment-final-read.ts). Per key, one payment and its one outbox row are the payment contract's own
  * checks (onePaymentPerKey, outboxMatchesPayment); these add what only the two sides together can say.
  */
-import type { StockLine } from '../../strategies/contract.ts';
-import type { FinalRead } from './final-read.ts';
+import type { StockLine } from '../../../../strategies/contract.ts';
+import type { FinalRead } from '../../../verdict/final-read.ts';
 import type { PaymentFinalRead } from './payment-final-read.ts';
 import type { PaymentProblem } from './payment-invariants.ts';
 

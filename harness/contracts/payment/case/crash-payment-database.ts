@@ -3,7 +3,7 @@
  * same data directory (as script-faults.ts crashes it for reservations), with the case's sessions told
  * first, so that a pay in flight across the crash answers INDETERMINATE rather than ERROR.
  */
-import type { RunDatabase } from '../../database/database.ts';
+import type { RunDatabase } from '../../../database/database.ts';
 import type { PaymentSessions } from './payment-sessions.ts';
 
 export async function crashPaymentDatabase(

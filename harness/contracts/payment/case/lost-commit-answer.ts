@@ -4,13 +4,13 @@
  * the answer on, so the worker cannot know whether it paid. Which answer is the commit's is read back
  * on a connection of its own (has the key a payment more than before?), never timed.
  */
-import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
-import { commitAckProxyFor } from '../../crash/commit-ack-proxy.ts';
-import { caseClient } from '../../driver/case-client.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { harnessNow } from '../../history/recorder.ts';
-import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import type { PaymentDesign, PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
+import { commitAckProxyFor } from '../../../crash/commit-ack-proxy.ts';
+import { caseClient } from '../../../driver/case-client.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { harnessNow } from '../../../history/recorder.ts';
+import type { PaymentAnswer } from '../verdict/payment-invariants.ts';
 
 export async function payWithLostCommitAnswer(
   connection: CaseConnection,

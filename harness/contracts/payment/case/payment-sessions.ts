@@ -6,15 +6,15 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type pg from 'pg';
-import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../strategies/contract.ts';
-import type { PaymentDesign, PaymentRequest } from '../../../strategies/payment/contract.ts';
-import { sqlstateOf } from '../../../strategies/support/sqlstate.ts';
-import { caseClient } from '../../driver/case-client.ts';
-import type { CaseConnection } from '../../driver/client-task.ts';
-import { Errors, oneLine } from '../../errors.ts';
-import { harnessNow } from '../../history/recorder.ts';
-import { checkPaymentAnswer } from '../../registry/payment-module.ts';
-import type { PaymentAnswer } from '../../verdict/payment-invariants.ts';
+import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../../strategies/contract.ts';
+import type { PaymentDesign, PaymentRequest } from '../../../../strategies/payment/contract.ts';
+import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
+import { caseClient } from '../../../driver/case-client.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
+import { Errors, oneLine } from '../../../errors.ts';
+import { harnessNow } from '../../../history/recorder.ts';
+import { checkPaymentAnswer } from '../designs/payment-module.ts';
+import type { PaymentAnswer } from '../verdict/payment-invariants.ts';
 import { payWithLostCommitAnswer } from './lost-commit-answer.ts';
 import type { PayInFlight } from './payment-scenario.ts';
 
