@@ -15,11 +15,14 @@ import {
   BUNDLED_MODULES as ENTRY_KEY,
   sourceFingerprint,
 } from '../bin/cli-bundle.js';
-import { loadAllPaymentDesigns, PAYMENT_DESIGN_IDS } from '../harness/contracts/payment/designs/payment-registry.ts';
+import { PAYMENT_SCENARIOS } from '../harness/contracts/payment/case/payment-scenarios.ts';
+import {
+  loadAllPaymentDesigns,
+  PAYMENT_DESIGN_IDS,
+} from '../harness/contracts/payment/designs/payment-registry.ts';
 import { BUILT_IN_IDS, loadAllBuiltIn } from '../harness/registry/registry.ts';
 import { BUNDLED_MODULES, importSource } from '../harness/registry/source-import.ts';
 import { SCENARIOS } from '../harness/scenario/index.ts';
-import { PAYMENT_SCENARIOS } from '../harness/contracts/payment/case/payment-scenarios.ts';
 import { cliArgv } from './cli-child.ts';
 
 const execFileAsync = promisify(execFile);

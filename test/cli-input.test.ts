@@ -145,11 +145,19 @@ describe('list and help', () => {
   it('lists strategies with expect and guarantee, and scenarios with what they drive', async () => {
     const run = await runCli(['list', '--json']);
     expect(run.code).toBe(0);
-    const listing = JSON.parse(run.stdout) as {
-      strategies: { id: string; expect: string; guarantee: string }[];
-      payments: { id: string; expect: string; scenarios: string[] | string; knobs: { knob: string }[] }[];
+    type Listed = {
+      id: string;
+      designs: { id: string; expect: string; guarantee: string; knobs: { knob: string }[] }[];
       scenarios: { id: string; summary: string }[];
-      paymentScenarios: { id: string; summary: string }[];
+    };
+    const { contracts } = JSON.parse(run.stdout) as { contracts: Listed[] };
+    expect(contracts.map((c) => c.id)).toEqual(['reservation', 'payment']);
+    const [reservation, payment] = contracts as [Listed, Listed];
+    const listing = {
+      strategies: reservation.designs,
+      scenarios: reservation.scenarios,
+      payments: payment.designs,
+      paymentScenarios: payment.scenarios,
     };
     expect(listing.payments.map((d) => [d.id, d.expect])).toEqual([
       ['payment-on-conflict', 'hold'],

@@ -4,9 +4,12 @@
  * sits the others out), and the same control judged as if it held fails for that check.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/contracts/payment/designs/payment-registry.ts';
 import { PAYMENT_SCENARIOS } from '../harness/contracts/payment/case/payment-scenarios.ts';
 import { runPaymentCase } from '../harness/contracts/payment/case/run-payment-case.ts';
+import {
+  loadAllPaymentDesigns,
+  loadPaymentDesign,
+} from '../harness/contracts/payment/designs/payment-registry.ts';
 import type { SessionContext } from '../strategies/contract.ts';
 import type { PaymentRequest, PaymentResult } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';

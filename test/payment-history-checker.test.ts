@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPaymentHistory } from '../harness/contracts/payment/history/check-payment-history.ts';
-import type { Ending } from '../harness/history/history.ts';
 import type {
   PaymentCall,
   PaymentHistoryAnswer,
@@ -17,8 +16,12 @@ import type {
 import { PAYMENT_RULES } from '../harness/contracts/payment/history/payment-model.ts';
 import { syntheticPaymentHistory } from '../harness/contracts/payment/history/synthetic-payment-history.ts';
 import { paymentRequest } from '../harness/contracts/payment/spec/seed-payment.ts';
-import { judgePaymentHistory, type PaymentRead } from '../harness/contracts/payment/verdict/payment-history-check.ts';
+import {
+  judgePaymentHistory,
+  type PaymentRead,
+} from '../harness/contracts/payment/verdict/payment-history-check.ts';
 import type { PaymentAnswer } from '../harness/contracts/payment/verdict/payment-invariants.ts';
+import type { Ending } from '../harness/history/history.ts';
 
 type Row = [
   call: PaymentCall,

@@ -6,14 +6,23 @@
  * checks take, as a payment spec's are read off the interleaving engine's records.
  */
 import { describe, expect, it } from 'vitest';
+import { paymentAnswersOf } from '../harness/contracts/payment/case/payment-spec-drive.ts';
 import { PAYMENT_VERBS } from '../harness/contracts/payment/spec/payment-verbs.ts';
+import {
+  type OrdersRead,
+  orderInvariantProblems,
+} from '../harness/contracts/payment/verdict/order-invariants.ts';
+import type {
+  KeyReading,
+  PaymentFinalRead,
+} from '../harness/contracts/payment/verdict/payment-final-read.ts';
+import {
+  type PaymentAnswer,
+  paymentInvariantProblems,
+} from '../harness/contracts/payment/verdict/payment-invariants.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
-import { paymentAnswersOf } from '../harness/contracts/payment/case/payment-spec-drive.ts';
 import type { KeyStatus } from '../harness/verdict/final-read.ts';
-import { type OrdersRead, orderInvariantProblems } from '../harness/contracts/payment/verdict/order-invariants.ts';
-import type { KeyReading, PaymentFinalRead } from '../harness/contracts/payment/verdict/payment-final-read.ts';
-import { type PaymentAnswer, paymentInvariantProblems } from '../harness/contracts/payment/verdict/payment-invariants.ts';
 import type { PaymentAudit, PaymentRequest } from '../strategies/payment/contract.ts';
 import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 

@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseContracts } from '../harness/cli/contract-selection.ts';
-import { checkPaymentAnswer, checkPaymentDesign } from '../harness/contracts/payment/designs/payment-module.ts';
-import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/contracts/payment/designs/payment-registry.ts';
+import {
+  checkPaymentAnswer,
+  checkPaymentDesign,
+} from '../harness/contracts/payment/designs/payment-module.ts';
+import {
+  loadAllPaymentDesigns,
+  loadPaymentDesign,
+} from '../harness/contracts/payment/designs/payment-registry.ts';
 import paymentOnConflict from '../strategies/payment/on-conflict.ts';
 
 describe('payment designs at load', () => {

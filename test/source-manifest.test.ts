@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PAYMENT_SCENARIOS } from '../harness/contracts/payment/case/payment-scenarios.ts';
 import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import { loadPaymentDesign } from '../harness/contracts/payment/designs/payment-registry.ts';
 import { sourceEntry } from '../harness/registry/source-manifest.ts';
-import { PAYMENT_SCENARIOS } from '../harness/contracts/payment/case/payment-scenarios.ts';
 import { runSources } from '../harness/suite/run-sources.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'reservebench-sources-'));

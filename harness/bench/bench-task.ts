@@ -48,8 +48,8 @@ export interface BenchThreadResult {
   /** Answers of the kind throughput counts over the whole series, warm-up included (the audit's). */
   countedTotal: number;
   /**
-   * The contract's own counts over the whole series, warm-up included (a payment series: CREATED answers,
-   * and the distinct keys answered; a pair's two clients run on one thread, so threads share no key).
+   * The contract's own counts over the whole series, warm-up included (e.g. the distinct keys
+   * answered; clients that share keys run on one thread, so threads share no key).
    */
   tally: Record<string, number>;
   /** Open model only: what became of the arrivals this thread took while measuring. */

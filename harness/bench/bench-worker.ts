@@ -85,7 +85,7 @@ async function sendOnce(
 /**
  * One client's closed loop, from the start barrier until the phase says stop. Its first request is sent
  * whatever the phase, and one turned away by admission is tried again as the same request n, so that
- * clients that share their keys (a payment pair) each send every key of theirs.
+ * clients that share their keys (a pair of clients sending the same keys) each send every key of theirs.
  */
 async function sendUntilStopped(thread: BenchThread, { index, client }: BenchClient): Promise<void> {
   const { task, phase, gate, result } = thread;

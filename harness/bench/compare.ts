@@ -132,7 +132,7 @@ export interface Comparison {
   /** Environment fields that differ, `field: base → new`: a reason, besides the code, for a difference. */
   environmentDifferences: string[];
   regressions: number;
-  /** What the throughputs count (the benched contract's unit: `reservations/s`, `payments/s`). */
+  /** What the throughputs count (the benched contract's unit: `reservations/s`, …). */
   unit: string;
 }
 

@@ -5,8 +5,8 @@
  * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
  * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,
  * and is summarized by the median and a 95% interval over its trials. What a series' clients send, which
- * answer its throughput counts and how a trial is audited are its design's contract's (BenchDesign): a
- * payment design's series pays keys in pairs, in the same loop, trials and report.
+ * answer its throughput counts and how a trial is audited are its design's contract's (BenchDesign), in the same loop, trials
+ * and report for every contract.
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
@@ -114,7 +114,7 @@ export interface TrialEntry {
   problems: string[];
   /** Open model only: the arrivals, what became of them, and the service-time percentiles. */
   open?: OpenTrial;
-  /** The contract's own counts over the series, warm-up included (a payment series: created, keys). */
+  /** The contract's own counts over the series, warm-up included (e.g. the distinct keys answered). */
   tally?: Record<string, number>;
 }
 
@@ -154,7 +154,7 @@ export interface BenchEntry {
    * goodput and service percentiles as latency is.
    */
   open?: OpenTrial;
-  /** The contract's own counts, summed over the trials (a payment series: created, keys). */
+  /** The contract's own counts, summed over the trials (e.g. the distinct keys answered). */
   tally?: Record<string, number>;
   trials: TrialEntry[];
 }
@@ -201,7 +201,7 @@ interface Series {
 }
 
 /**
- * The series' clients dealt over the threads in turn; clients that share their keys (a payment pair) run
+ * The series' clients dealt over the threads in turn; clients that share their keys (a pair sending the same keys) run
  * on one thread, so that its count of distinct keys is theirs.
  */
 function dealClients(design: BenchDesign, clients: number, poolThreads: number): number[][] {

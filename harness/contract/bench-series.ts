@@ -50,11 +50,11 @@ export interface BenchDesign {
   id: string;
   /** How worker threads import it (a variant's knobs in the fragment). */
   moduleUrl: string;
-  /** The answer throughput counts: a unit held, a payment made. */
+  /** The answer throughput counts: a unit held, a key answered once. */
   counted: string;
   /** The module a worker thread imports for the clients' requests (its `sender`, a BenchSender). */
   sender: string;
-  /** Clients that share their keys, dealt to one thread together: client → its group (a payment pair). */
+  /** Clients that share their keys, dealt to one thread together: client → its group (a pair of clients sending the same keys). */
   group?(client: number): number;
   /** Why it cannot be benched on this server (too old, a capability refused); undefined when it can. */
   refusal?(db: Pick<RunDatabase, 'serverVersionNum' | 'capabilities'>): string | undefined;

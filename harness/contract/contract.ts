@@ -1,5 +1,5 @@
 /**
- * A business contract the harness judges designs against (reservations, seed 002's payments, …), as one
+ * A business contract the harness judges designs against (each in harness/contracts/<id>/), as one
  * object: everything the harness knows of the contract and nothing of any other. Loading, fresh tables,
  * lanes and the suite, deadlines, permutations, faults and crashes, the history checker's search, reports,
  * JUnit and the command line exist once and take a contract; a contract's own folder
@@ -27,6 +27,8 @@ export interface DesignBase {
   /** One line: how the design stays correct (or, for a control, what it gets wrong). */
   guarantee: string;
   expect: Expectation;
+  /** The scenarios a safe design takes part in; absent: all of its contract's. */
+  scenarios?: readonly string[];
   /** A negative control's reason to exist: per scenario, the checks that must catch it (any one of them). */
   caughtBy?: Readonly<Record<string, readonly string[]>>;
   /** What the design relies on that a server can refuse; a case on a server that refused one is n/a. */
@@ -144,7 +146,7 @@ export type TerminalBlock = string | TerminalTable;
 
 /**
  * A contract's place in the report (report.json, report.md, the terminal): the JSON fields it fills, their
- * schema, and what it shows of them. The fields' names are the contract's own (`cases`, `payments`, …).
+ * schema, and what it shows of them. The fields' names are the contract's own (`cases`, …).
  */
 export interface ContractReport<R, C extends CaseResultBase, F = Record<string, unknown>> {
   /** The zod shape of the fields this contract adds to report.json (report-schema.ts joins every contract's). */
@@ -172,7 +174,7 @@ export interface ContractBench<R> {
   readonly ok: string;
   /** The series of one design: its tables, what its clients send, the answer counted, the audit. */
   design(ref: R): BenchDesign;
-  /** report.md's section of the contract's own counts (a payment bench: created, keys answered). */
+  /** report.md's section of the contract's own counts (e.g. the keys it answered). */
   section?(series: readonly BenchSeriesCounts[]): MarkdownBlock[];
 }
 
@@ -203,9 +205,9 @@ export interface Contract<
   C extends CaseResultBase = CaseResultBase,
   F = Record<string, unknown>,
 > {
-  /** What a design module's `contract` member says (`payment`); the first contract listed needs none. */
+  /** What a design module's `contract` member says ; the first contract listed needs none. */
   readonly id: string;
-  /** One line naming it in the report and `list` (`Payment contract (seed 002: …)`). */
+  /** One line naming it in the report and `list` (`… contract (…)`). */
   readonly title: string;
   readonly designs: DesignCatalog<R>;
   readonly scenarios: ScenarioCatalog<S>;

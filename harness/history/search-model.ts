@@ -3,7 +3,7 @@
  * sequential model, so that one search checks every contract: a state that applies changes and undoes
  * them, with a fingerprint to cache explored states by; every answer the model allows for a call in a
  * state, each with its changes; and how a model answer is compared with a recorded one. The reservation
- * contract's is built in check-history.ts, the payment contract's in payment-model.ts.
+ * contract's in its own folder.
  */
 import type { SearchOperation } from './search-operation.ts';
 

@@ -1,7 +1,6 @@
 /**
  * Which business contract a spec drives, from its steps: each contract step records the contract whose
- * verb wrote it (RESERVE, the lifecycle, STATUS and REMAINING the reservation contract's; PAY the payment
- * contract's); SQL, WAIT, RESTART and RESUME belong to either. A scenario says which contract it drives,
+ * verb wrote it (each contract's SpecVerbs); SQL, WAIT, RESTART and RESUME belong to either. A scenario says which contract it drives,
  * so one spec drives one of them.
  */
 import { Errors } from '../errors.ts';
@@ -18,7 +17,7 @@ export function firstStepOf(spec: ParsedSpec, verbs: SpecVerbs): SpecStep | unde
     .find((s) => isContractStep(s.step) && s.step.contract === verbs.contract);
 }
 
-/** The one step's words that name its contract in an error: "pays (the payment contract)". */
+/** The one step's words that name its contract in an error: "reserves (the reservation contract)". */
 export function stepDrives(file: string, step: SpecStep, verbs: SpecVerbs): string {
   return `${where(file, step)}: step "${step.step.name}" ${verbs.drives}`;
 }

@@ -36,7 +36,6 @@
  *   step "st"      { STATUS req-t1 }         # the step's value: strategy.status, on its connection
  *   step "left"    { REMAINING sku-lab-01 }  # the step's value: strategy.remaining
  *   step "later"   { WAIT 500 }              # until the database clock has passed 500 ms
- *   step "w1-pay"  { PAY idem-order-1001 pay-a UNTIL before-commit }   # the payment design's pay
  *
  * A step with `UNTIL <pause point>` completes when its operation reaches that point, its transaction
  * open, and a later RESUME step of the same session lets it commit, makes it roll back there, or kills it

@@ -1,8 +1,7 @@
 /**
  * The spec extension's grammar (see ./spec-parser.ts): a step body that starts with one of these verbs is
  * a step of the engine's own, not SQL; one that starts with a verb of the contract the spec is parsed for
- * (its SpecVerbs: RESERVE, CONFIRM, … for reservations, PAY for payments, each contract's verbs file gives
- * its grammar) is that contract's step. Keywords are case-insensitive; values are taken as written.
+ * (its SpecVerbs: each contract's verbs file gives its grammar) is that contract's step. Keywords are case-insensitive; values are taken as written.
  *
  *   RESUME COMMIT | RESUME ROLLBACK | RESUME KILL
  *   WAIT <ms>

@@ -156,7 +156,7 @@ export function checkStrategy(value: unknown): { strategy: Strategy } | { proble
 }
 
 /**
- * Whether `value` passes `schema` (a strategy's, a payment design's), or one line naming every member that
+ * Whether `value` passes `schema` (any contract's design), or one line naming every member that
  * is wrong. Never throws.
  */
 export function checkAgainst(schema: z.ZodType, value: unknown): { ok: true } | { problem: string } {

@@ -2,9 +2,8 @@
  * A design's knobs (Strategy.parameters) as the command line gives them, `--param bucketed.buckets=1,16`,
  * and as every process that loads the design receives them: in the fragment of its module URL
  * (`…/bucketed.ts#buckets=16`). Worker threads and crash children load a design by that URL, so each builds
- * the same variant, and the variant's id (`bucketed[buckets=16]`) keeps its cases and series apart. A
- * payment design (strategies/payment/contract.ts) declares its knobs the same way and goes through the same
- * functions.
+ * the same variant, and the variant's id (`bucketed[buckets=16]`) keeps its cases and series apart. Every
+ * contract's designs declare their knobs the same way and go through the same functions.
  */
 import type { StrategyParameter, StrategyRef } from '../../strategies/contract.ts';
 import { Errors } from '../errors.ts';

@@ -57,21 +57,19 @@ const openSchema = z
 const tallySchema = z
   .record(z.string(), count)
   .describe(
-    "the contract's own counts over the series, warm-up included (a payment series, whose clients pay keys in pairs: created, the CREATED answers, and keys, the distinct keys answered; the audit holds created = keys = the payments recorded)",
+    "the contract's own counts over the series, warm-up included (each contract names its own: e.g. the answers that created a row and the distinct keys answered, which its audit holds equal to the rows recorded)",
   );
 
 const measured = {
   status: z
     .enum(['ok', 'fail'])
     .describe(
-      "ok when the audit passed (its contract's: drift 0, nothing oversold; a payment series: each key paid once)",
+      "ok when the audit passed (its contract's audit: e.g. drift 0, nothing oversold, each key answered once)",
     ),
   throughput: z
     .number()
     .nonnegative()
-    .describe(
-      'answers the contract counts (HELD; a payment series: CREATED) per second in the measured window',
-    ),
+    .describe('answers the contract counts (its bench unit: HELD, …) per second in the measured window'),
   latency: latencySchema,
   requests: count,
   outcomes: counts,
@@ -181,7 +179,7 @@ export const benchReportSchema = z
       .string()
       .optional()
       .describe(
-        'the contract the designs are of (reservation, payment): what throughput counts; absent in reports written before it was recorded (reservation)',
+        'the contract the designs are of: what throughput counts; absent in reports written before it was recorded (the first contract, reservations)',
       ),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,

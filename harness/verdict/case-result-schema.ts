@@ -41,7 +41,9 @@ export const historySchema = z
   .strictObject({
     status: z.enum(['linearizable', 'violation', 'unchecked']),
     operations: count.describe('operations recorded, the final read included'),
-    parts: count.describe('independent parts (skus and what joins them; payment keys) checked apart'),
+    parts: count.describe(
+      'independent parts (skus and what joins them, keys: as its contract splits them) checked apart',
+    ),
     steps: count.describe('model steps the search took'),
     ms: z.number().nonnegative().describe('how long the check took'),
     reason: z.string().optional().describe('why the history was not checked (never a pass)'),

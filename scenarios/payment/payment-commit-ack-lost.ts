@@ -4,8 +4,9 @@
  * payload on a new connection, proposing the same payment id: it must be answered REUSED with the
  * payment it already made, never a second payment.
  */
-import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
+
 import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
+import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
 
 const KEY = 'idem-order-4004';
 

@@ -7,8 +7,9 @@
  * create the payment: CREATED, one payment, one outbox row — and the history check must find an order in
  * which the crashed pay never took effect. n/a on a server the run cannot restart (`--database-url`).
  */
-import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
+
 import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
+import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
 
 const KEY = 'idem-order-6006';
 

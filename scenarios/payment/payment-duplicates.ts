@@ -4,8 +4,9 @@
  * passes one, so every look-up precedes every write). One payment, one outbox row, one CREATED and 19
  * REUSED answers carrying its response.
  */
-import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
+
 import { definePaymentScenario, seedFigures } from '../../harness/contracts/payment/case/payment-scenario.ts';
+import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
 
 const KEY = 'idem-order-2002';
 const WORKERS = 20;

@@ -6,8 +6,9 @@
  * session. The killed call is ROLLED_BACK before a commit, INDETERMINATE after one; either way the key
  * ends with one payment and exactly one outbox row announcing it.
  */
-import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
+
 import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
+import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
 import type { OutcomeCounts } from '../../harness/verdict/case-result.ts';
 
 const KEY = 'idem-order-5005';

@@ -7,8 +7,9 @@
  * outbox row; the retry that paid answers CREATED and the last one REUSED. Whether the retry waits is the
  * design's business (a unique key makes it wait, SSI need not), so it is observed, never expected.
  */
-import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
+
 import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
+import { paymentRequest } from '../../harness/contracts/payment/spec/seed-payment.ts';
 
 const KEY = 'idem-order-5005';
 

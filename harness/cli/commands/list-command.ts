@@ -1,62 +1,69 @@
-/** `reservebench list`: the strategies (id, expect, how each stays correct) and the scenarios. */
+/** `reservebench list`: each contract's designs (id, expect, how each stays correct) and scenarios. */
 
-import { PAYMENT_SCENARIOS } from '../../contracts/payment/case/payment-scenarios.ts';
-import { loadAllPaymentDesigns } from '../../contracts/payment/designs/payment-registry.ts';
+import type { DesignBase, ScenarioBase } from '../../contract/contract.ts';
+import { CONTRACTS } from '../../contracts/index.ts';
 import { EXIT } from '../../errors.ts';
-import { loadAllBuiltIn } from '../../registry/registry.ts';
-import { SCENARIOS } from '../../scenario/index.ts';
+import type { AnyContract } from '../../suite/suite.ts';
 import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 
-const OPTIONS = { json: flag('print the strategies and scenarios as JSON') };
+const OPTIONS = { json: flag("print each contract's designs and scenarios as JSON") };
 
-export async function listCommand({ json }: ParsedOf<typeof OPTIONS>): Promise<number> {
-  const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
-    id: s.id,
-    expect: s.expect,
-    guarantee: s.guarantee,
-    scenarios: s.expect === 'violate' ? Object.keys(s.caughtBy ?? {}) : (s.scenarios ?? 'all'),
-    knobs: Object.entries(s.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
-  }));
-  const payments = (await loadAllPaymentDesigns()).map(({ design: d }) => ({
-    id: d.id,
-    expect: d.expect,
-    guarantee: d.guarantee,
-    scenarios: d.expect === 'violate' ? Object.keys(d.caughtBy ?? {}) : 'all payment scenarios',
-    knobs: Object.entries(d.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
-  }));
-  const scenarios = SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
-  const paymentScenarios = PAYMENT_SCENARIOS.map((s) => ({ id: s.id, summary: s.summary }));
-  if (json) {
-    process.stdout.write(
-      `${JSON.stringify({ strategies, payments, scenarios, paymentScenarios }, null, 2)}\n`,
-    );
-    return EXIT.ok;
-  }
-  const width = Math.max(
-    ...[...strategies, ...payments].map((s) => s.id.length),
-    ...[...scenarios, ...paymentScenarios].map((s) => s.id.length),
+/** A built-in design as `list` shows it: what it claims, where it runs, its knobs. */
+function listed(design: DesignBase) {
+  return {
+    id: design.id,
+    expect: design.expect,
+    guarantee: design.guarantee,
+    scenarios: design.expect === 'violate' ? Object.keys(design.caughtBy ?? {}) : (design.scenarios ?? 'all'),
+    knobs: Object.entries(design.parameters ?? {}).map(([knob, p]) => ({ knob, ...p })),
+  };
+}
+
+/** One contract's built-in designs and its scenarios. */
+async function contractListing(contract: AnyContract) {
+  const refs: unknown[] = await Promise.all(
+    contract.designs.builtInIds.map((id: string) => contract.designs.load(id)),
   );
-  const withKnobs = (s: (typeof strategies)[number]) => [
+  return {
+    id: contract.id,
+    title: contract.title,
+    designs: refs.map((ref) => listed(contract.designs.info(ref).design)),
+    scenarios: contract.scenarios.all.map((s: ScenarioBase) => ({ id: s.id, summary: s.summary })),
+  };
+}
+
+type Listing = Awaited<ReturnType<typeof contractListing>>;
+
+function listingLines(contracts: readonly Listing[]): string[] {
+  const width = Math.max(...contracts.flatMap((c) => [...c.designs, ...c.scenarios].map((s) => s.id.length)));
+  const withKnobs = (s: Listing['designs'][number]) => [
     `  ${s.id.padEnd(width)}  ${s.expect.padEnd(7)}  ${s.guarantee}`,
     ...s.knobs.map(
       (k) =>
         `  ${''.padEnd(width)}  knob     --param ${s.id}.${k.knob}=N: ${k.describe}, ${k.min}–${k.max} (default ${k.default})`,
     ),
   ];
+  return contracts.flatMap((c) => [
+    `${c.title}`,
+    '',
+    `${c.id} designs (id, expect, how it stays correct):`,
+    ...c.designs.flatMap(withKnobs),
+    '',
+    `${c.id} scenarios (run against the ${c.id} designs):`,
+    ...c.scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
+    '',
+  ]);
+}
+
+export async function listCommand({ json }: ParsedOf<typeof OPTIONS>): Promise<number> {
+  const contracts = await Promise.all(CONTRACTS.map(contractListing));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ contracts }, null, 2)}\n`);
+    return EXIT.ok;
+  }
   const lines = [
-    'strategies (id, expect, how it stays correct):',
-    ...strategies.flatMap(withKnobs),
-    '',
-    'payment designs (id, expect, how it stays correct):',
-    ...payments.flatMap(withKnobs),
-    '',
-    'scenarios:',
-    ...scenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
-    '',
-    'payment scenarios (run against the payment designs):',
-    ...paymentScenarios.map((s) => `  ${s.id.padEnd(width)}  ${s.summary}`),
-    '',
-    'A strategy can also be given as a path to a module: --strategy ./my-strategy.ts',
+    ...listingLines(contracts),
+    'A design can also be given as a path to a module: --strategy ./my-strategy.ts',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
@@ -64,7 +71,7 @@ export async function listCommand({ json }: ParsedOf<typeof OPTIONS>): Promise<n
 
 export const LIST = defineCommand({
   name: 'list',
-  describe: 'list the strategies and scenarios',
+  describe: "list each contract's designs and scenarios",
   options: OPTIONS,
   run: listCommand,
 });

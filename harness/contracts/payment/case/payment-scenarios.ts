@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { importSource } from '../../../registry/source-import.ts';
 import type { PaymentScenario } from './payment-scenario.ts';
 
-const FOLDER = new URL('../../../../scenarios/payment', import.meta.url);
+const FOLDER = new URL('../../../../scenarios/payment/', import.meta.url);
 
 async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
   const ids = readdirSync(FOLDER)

@@ -18,7 +18,7 @@ import {
 } from '../../../registry/strategy-variants.ts';
 import { checkPaymentDesign } from './payment-module.ts';
 
-const DESIGNS = new URL('../../../../strategies/payment', import.meta.url);
+const DESIGNS = new URL('../../../../strategies/payment/', import.meta.url);
 
 const BUILT_IN_PAYMENT = Object.fromEntries(
   Object.entries({
