@@ -5,7 +5,7 @@
  * taken must be back, and a later buyer gets it. Seen on the database: the kill is a SQL step of the
  * spec, and the case then reads every key back.
  */
-import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'backend-killed',

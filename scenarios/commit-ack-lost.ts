@@ -9,7 +9,12 @@
  * database (the reservation committed, its client cut off), not cuts; every retry of a lost commit must
  * answer REPLAY, one hold per key must result, the stock down by one per key, nothing oversold.
  */
-import { defineScenario, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 import { SQLSTATE } from '../strategies/support/sqlstate.ts';
 import { CRASH_FAULTS } from './db-crash.ts';
 

@@ -5,7 +5,7 @@
  * find the row EXPIRED. In any order the row ends confirmed or expired, never both, and a unit comes back
  * only for an expired row (the invariants see a row both confirmed and returned as drift).
  */
-import { defineScenario, figure, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, figure, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario<{ confirmed: number; unitsReturned: number }>({
   id: 'confirm-expire-race',

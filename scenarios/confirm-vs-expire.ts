@@ -12,7 +12,7 @@ import {
   requestsFor,
   SHORT_HOLD_MS,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario<{ confirmed: number; unitsReturned: number }>({
   id: 'confirm-vs-expire',

@@ -15,7 +15,7 @@ import {
   LAB_SKU,
   type ScenarioParams,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 /** Every client whose index is a multiple of this rolls back at before-commit. */
 const ABORT_EVERY = 4;

@@ -10,7 +10,7 @@ import {
   firstSku,
   LAB_SKU,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'contention',

@@ -12,7 +12,7 @@ import {
   requestsFor,
   SHORT_HOLD_MS,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 import type { PausePoint } from '../strategies/contract.ts';
 
 const EXPIRED = 5;

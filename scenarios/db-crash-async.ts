@@ -6,7 +6,7 @@
  * db-crash's: the window is widened only with `wal_writer_delay` (10 s while the clients run), never with
  * a sleep.
  */
-import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 import { CRASH_FAULTS, crashUnderLoad } from './db-crash.ts';
 
 const CLIENTS = 40;

@@ -15,7 +15,7 @@ import {
   requestsFor,
   type ScriptContext,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const CLIENTS = 40;
 const EACH = 10;

@@ -14,7 +14,12 @@
  * and the relations: the disable disables the sku once, every answer is HELD or SOLD_OUT, the booking
  * after the disable (same session) is refused.
  */
-import { defineScenario, LAB_SKU, type Problem, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  type Problem,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario<{ disabled: number }>({
   id: 'disable-in-flight',

@@ -15,7 +15,12 @@
  * The harness's falseSoldOut does not know the sku was disabled: it counts the refused bookings (units
  * are left on the sku), which is this scenario's point, not a false sold-out.
  */
-import { defineScenario, LAB_SKU, type Problem, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  type Problem,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario<{ disabled: number }>({
   id: 'disable-vs-reserve',

@@ -6,9 +6,19 @@
  */
 import { connect } from 'node:net';
 import { setTimeout as wait } from 'node:timers/promises';
+import {
+  defineScenario,
+  figure,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
+import {
+  getReservation,
+  postReserve,
+  reserveForm,
+} from '../harness/contracts/reservation/http/loopback-client.ts';
 import { harnessNow } from '../harness/history/recorder.ts';
-import { getReservation, postReserve, reserveForm } from '../harness/http/loopback-client.ts';
-import { defineScenario, figure, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
 import type { Outcome, ReservationStatus } from '../strategies/contract.ts';
 
 const WORK_MS = 600;

@@ -5,7 +5,7 @@ import {
   LAB_SKU,
   type OutcomeCounts,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'duplicate-key',

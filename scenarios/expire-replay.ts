@@ -10,7 +10,7 @@ import {
   requestsFor,
   SHORT_HOLD_MS,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const EXPIRED = 5;
 

@@ -11,7 +11,7 @@ import {
   requestsFor,
   SHORT_HOLD_MS,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const FIRST_EXPIRED = 8;
 const CONCURRENT_JOBS = 4;

@@ -5,8 +5,6 @@
  * matched by a rejection counter, in flight ≤ 4, waiting ≤ 8. How many 503s there are is the scheduler's.
  */
 import { setTimeout as backOff } from 'node:timers/promises';
-import type { RequestResult } from '../harness/driver/client-task.ts';
-import { postReserve } from '../harness/http/loopback-client.ts';
 import {
   defineScenario,
   exactly,
@@ -15,7 +13,9 @@ import {
   type Problem,
   requestsFor,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
+import { postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
+import type { RequestResult } from '../harness/driver/client-task.ts';
 import type { Outcome } from '../strategies/contract.ts';
 
 const ADMISSION = { limit: 4, maxWaiting: 8, waitMs: 400 };

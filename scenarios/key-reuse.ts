@@ -2,7 +2,12 @@
  * One key reserved, then sent again by another user and for another sku: both are errors and write
  * nothing (the final read shows one active key and the second sku untouched).
  */
-import { defineScenario, LAB_SKU, type OutcomeCounts, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  type OutcomeCounts,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'key-reuse',

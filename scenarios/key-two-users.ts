@@ -2,7 +2,7 @@
  * The same request_key sent by two users at the same instant: the key belongs to whoever recorded it, and
  * the other is told KEY_REUSED with nothing written — never two holds under one key.
  */
-import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'key-two-users',

@@ -12,7 +12,7 @@ import {
   type ScenarioParams,
   type ScriptContext,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 import type { ReserveRequest } from '../strategies/contract.ts';
 
 const OTHER_SKU = 'sku-lab-02';

@@ -3,7 +3,12 @@
  * back at `before-commit`; then 6 buyers come to the same node and must all be served, and 2 more find it
  * sold out. A node that never gives an aborted unit back answers SOLD_OUT while stock remains.
  */
-import { defineScenario, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const ABORTED = 3;
 const STOCK = 6;

@@ -14,7 +14,7 @@ import {
   LAB_SKU,
   requestsFor,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 import type { PausePoint } from '../strategies/contract.ts';
 
 /** A design with memory is killed between it and its ledger; one without, before its commit. */

@@ -5,7 +5,12 @@
  * starts from the configured share sells node-1's 20 again; one that forgets the other node's sales or
  * its own loses units. Designs without memory sell the same 40 from the shared stock.
  */
-import { defineScenario, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const NODES = 2;
 const FIRST = 10;

@@ -5,7 +5,7 @@
  * then find the row EXPIRED. In any order the row ends released or expired, never both, and its unit comes
  * back once (the invariants see a unit returned twice as drift).
  */
-import { defineScenario, figure, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, figure, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario<{ released: number; unitsReturned: number }>({
   id: 'release-expire-race',

@@ -8,7 +8,7 @@
  * and no pause point can hold it: a design with ON CONFLICT on the key that skips the lookup is only
  * caught when `duplicate-key`'s scheduler happens to produce it.
  */
-import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'replay-race',

@@ -4,7 +4,13 @@
  * rebuilds its count from the ledger sells nothing more; one that starts from its configured share sells
  * its 20 again (60 sales for 40 units).
  */
-import { defineScenario, firstSku, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  firstSku,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const NODES = 2;
 

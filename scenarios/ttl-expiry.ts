@@ -4,7 +4,12 @@
  * clock_timestamp(), not slept on), runs expiry once, and checks that exactly the short holds ended: no
  * backdate hook, so a design that ignores the `ttl_ms` a client sends is caught here.
  */
-import { defineScenario, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
+import {
+  defineScenario,
+  LAB_SKU,
+  requestsFor,
+  TTL_MS,
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 const SHORT_TTL_MS = 300;
 const SHORT = 5;

@@ -6,7 +6,7 @@ import {
   LAB_SKU,
   requestKey,
   TTL_MS,
-} from '../harness/scenario/scenario.ts';
+} from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'user-limit',

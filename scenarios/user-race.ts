@@ -3,7 +3,7 @@
  * design that checks "has this user an active hold?" in the application lets both through (2 active
  * holds); with the partial unique index the second insert waits for the first and answers USER_LIMIT.
  */
-import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
+import { defineScenario, LAB_SKU, TTL_MS } from '../harness/contracts/reservation/case/scenario.ts';
 
 export default defineScenario({
   id: 'user-race',

@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { HttpBlackBox } from '../harness/blackbox/http-black-box.ts';
 import { COMMANDS } from '../harness/cli/commands/index.ts';
 import { referenceRows } from '../harness/cli/option-help.ts';
+import { missingFor } from '../harness/contracts/reservation/case/applicability.ts';
+import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
+import { paramsFor } from '../harness/contracts/reservation/case/params.ts';
+import type { Scenario } from '../harness/contracts/reservation/case/scenario.ts';
 import { loadAllBuiltIn } from '../harness/registry/registry.ts';
 import { markdownCell } from '../harness/report/markdown-table.ts';
-import { missingFor } from '../harness/scenario/applicability.ts';
-import { SCENARIOS } from '../harness/scenario/index.ts';
-import { paramsFor } from '../harness/scenario/params.ts';
-import type { Scenario } from '../harness/scenario/scenario.ts';
 import { CHECK_MEANING, CHECKS, type Strategy } from '../strategies/contract.ts';
 
 export const REFERENCE_PATH = fileURLToPath(new URL('../docs/reference.md', import.meta.url));

@@ -5,7 +5,7 @@
  * capability the design lacks, never fail.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { SCENARIOS } from '../harness/scenario/index.ts';
+import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import { type CaseResult, failsTheRun } from '../harness/verdict/case-result.ts';
 import { runJson } from './run-cli.ts';
 

@@ -8,14 +8,14 @@
 import { connect } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { RequestLog } from '../harness/http/exchange.ts';
-import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
+import type { RequestLog } from '../harness/contracts/reservation/http/exchange.ts';
+import { getReservation, postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import {
   type ReservationService,
   type ServiceOptions,
   startReservationService,
-} from '../harness/http/reservation-service.ts';
-import { checkReserveBody } from '../harness/http/reserve-body.ts';
+} from '../harness/contracts/reservation/http/reservation-service.ts';
+import { checkReserveBody } from '../harness/contracts/reservation/http/reserve-body.ts';
 import type { ReservationStatus, ReserveRequest, ReserveResult, Strategy } from '../strategies/contract.ts';
 
 const serverUrl = inject('serverUrl');

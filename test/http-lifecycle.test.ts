@@ -9,8 +9,16 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { getReservation, getStock, postEnd, postReserve } from '../harness/http/loopback-client.ts';
-import { type ReservationService, startReservationService } from '../harness/http/reservation-service.ts';
+import {
+  getReservation,
+  getStock,
+  postEnd,
+  postReserve,
+} from '../harness/contracts/reservation/http/loopback-client.ts';
+import {
+  type ReservationService,
+  startReservationService,
+} from '../harness/contracts/reservation/http/reservation-service.ts';
 import type { ReservationStatus, Strategy } from '../strategies/contract.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { type Served, startServe as startServeOn } from './served.ts';

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { getReservation, postReserve } from '../harness/http/loopback-client.ts';
+import { getReservation, postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { measured, runJson } from './run-cli.ts';
 import { type Served, startServe as startServeOn } from './served.ts';

@@ -15,7 +15,7 @@ import { blockedBy, freeze } from '../harness/bench/frozen-gate-case.ts';
 import { SERVE } from '../harness/cli/commands/serve-command.ts';
 import { gateChoiceFrom } from '../harness/cli/gate-options.ts';
 import { resolveOptions } from '../harness/cli/resolve-options.ts';
-import { type HttpAnswer, postReserve } from '../harness/http/loopback-client.ts';
+import { type HttpAnswer, postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { cliArgv } from './cli-child.ts';
 import { useRunDatabase } from './db-fixture.ts';

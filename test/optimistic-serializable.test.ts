@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { SCENARIOS } from '../harness/scenario/index.ts';
+import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import { failsTheRun } from '../harness/verdict/case-result.ts';
 import type { PausePoint, Strategy } from '../strategies/contract.ts';
 import optimisticCas, {

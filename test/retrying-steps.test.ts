@@ -5,10 +5,10 @@
  * (pg_stat_activity) or told by the operation (`ctx.retried`), never by time.
  */
 import { describe, expect, inject, it } from 'vitest';
+import type { ReserveStep } from '../harness/contracts/reservation/spec/reservation-steps.ts';
+import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import type { Step, StepRecord } from '../harness/interleaving/permutation.ts';
-import type { ReserveStep } from '../harness/interleaving/reservation-steps.ts';
-import { RESERVATION_VERBS } from '../harness/interleaving/reservation-verbs.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import type { Strategy } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';

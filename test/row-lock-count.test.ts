@@ -4,7 +4,7 @@
  * caught overselling; disable-vs-reserve holds in every order of its steps.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { SCENARIOS } from '../harness/scenario/index.ts';
+import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 

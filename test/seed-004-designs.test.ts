@@ -5,7 +5,7 @@
  * checks they name in every scenario they name.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { SCENARIOS } from '../harness/scenario/index.ts';
+import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import type { CheckName } from '../strategies/contract.ts';
 import bucketedNoFallback from '../strategies/controls/bucketed-no-fallback.ts';
 import releaseFrozenOnly from '../strategies/controls/release-frozen-only.ts';

@@ -12,9 +12,14 @@ import { join } from 'node:path';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import {
+  getReservation,
+  getStock,
+  type HttpAnswer,
+  postReserve,
+} from '../harness/contracts/reservation/http/loopback-client.ts';
 import { withDatabase } from '../harness/database/database.ts';
 import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
-import { getReservation, getStock, type HttpAnswer, postReserve } from '../harness/http/loopback-client.ts';
 import { type Served, startServe } from './served.ts';
 
 const serverUrl = inject('serverUrl');

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
-import { postReserve } from '../harness/http/loopback-client.ts';
 import { cliArgv } from './cli-child.ts';
 
 /** The process group of a live process, from /proc/<pid>/stat (the field after state and ppid). */

@@ -11,6 +11,7 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type pg from 'pg';
+import { type HttpAnswer, postReserve } from '../contracts/reservation/http/loopback-client.ts';
 import { Errors } from '../errors.ts';
 import {
   type ConcurrencySeen,
@@ -18,7 +19,6 @@ import {
   sampleConcurrency,
   WRITES_APPLICATION_NAME,
 } from '../gate/database-concurrency.ts';
-import { type HttpAnswer, postReserve } from '../http/loopback-client.ts';
 
 export interface FrozenGateCase {
   urls: readonly string[];

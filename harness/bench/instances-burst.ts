@@ -10,8 +10,8 @@
 
 import { setTimeout as backOff } from 'node:timers/promises';
 import type pg from 'pg';
+import { postReserve } from '../contracts/reservation/http/loopback-client.ts';
 import { type ConcurrencySeen, sampleConcurrency } from '../gate/database-concurrency.ts';
-import { postReserve } from '../http/loopback-client.ts';
 import { backoffs, DEFAULT_RETRY } from './burst-retry.ts';
 import { GAVE_UP, sharedClockMs } from './burst-task.ts';
 

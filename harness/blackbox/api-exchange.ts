@@ -5,8 +5,8 @@
  * retry counted. Answers are `key=value` lines, as `serve` writes them.
  */
 import { setTimeout as wait } from 'node:timers/promises';
+import { parseFields } from '../contracts/reservation/http/loopback-client.ts';
 import { oneLine } from '../errors.ts';
-import { parseFields } from '../http/loopback-client.ts';
 import type { Endpoint, ExchangeLog } from '../verdict/exchange-log.ts';
 
 /** Attempts per request when the service keeps answering 503 + Retry-After. */

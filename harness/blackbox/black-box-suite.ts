@@ -5,13 +5,13 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ScenarioOverrides } from '../contract/case-settings.ts';
+import { paramsFor } from '../contracts/reservation/case/params.ts';
+import { runCase } from '../contracts/reservation/case/run-case.ts';
+import type { Scenario } from '../contracts/reservation/case/scenario.ts';
 import { RESERVATION } from '../contracts/reservation/contract.ts';
 import type { Environment } from '../database/environment.ts';
 import { clientVersions, gitCommit } from '../database/environment.ts';
 import type { Report } from '../report/report-schema.ts';
-import { paramsFor } from '../scenario/params.ts';
-import { runCase } from '../scenario/run-case.ts';
-import type { Scenario } from '../scenario/scenario.ts';
 import { runSources } from '../suite/run-sources.ts';
 import type { SuiteResult } from '../suite/suite.ts';
 import { type CaseResult, failsTheRun, isCoverageGap, isMeasured } from '../verdict/case-result.ts';

@@ -25,13 +25,17 @@ import {
   type StockLine,
   type Strategy,
 } from '../../strategies/contract.ts';
+import type { BlackBox } from '../contracts/reservation/case/black-box.ts';
+import {
+  SCENARIO_ACCESS,
+  type Scenario,
+  type ScriptContext,
+} from '../contracts/reservation/case/scenario.ts';
+import { STATUS_OF } from '../contracts/reservation/http/reservation-service.ts';
+import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
-import { STATUS_OF } from '../http/reservation-service.ts';
-import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { BlackBox } from '../scenario/black-box.ts';
-import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../scenario/scenario.ts';
 import { type Endpoint, ExchangeLog, type HttpFacts } from '../verdict/exchange-log.ts';
 import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
 import { type ApiAnswer, exchange, shownAnswer } from './api-exchange.ts';

@@ -8,8 +8,8 @@
 import { CHECKS, type CheckName } from '../../strategies/contract.ts';
 import { exchange, NoAnswer, shownAnswer } from '../blackbox/api-exchange.ts';
 import type { TargetSettings } from '../blackbox/http-black-box.ts';
+import { findScenario } from '../contracts/reservation/case/index.ts';
 import { Errors, oneLine } from '../errors.ts';
-import { findScenario } from '../scenario/index.ts';
 import type { ExchangeLog } from '../verdict/exchange-log.ts';
 import { shown } from './cli-arguments.ts';
 import { choice, parsedList, text } from './option-types.ts';

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import { refusedNeed } from '../case/applicability.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
+import { caseNeeds } from '../contracts/reservation/case/capability-needs.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { belowMinimum } from '../database/postgres-minimum.ts';
-import { caseNeeds } from '../scenario/capability-needs.ts';
 import type {
   BrokenCase,
   CaseResult,

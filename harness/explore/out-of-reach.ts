@@ -5,7 +5,7 @@
  * is n/a with that reason, read from the control's own `caughtBy`, never from its id.
  */
 import type { Strategy } from '../../strategies/contract.ts';
-import type { Scenario } from '../scenario/scenario.ts';
+import type { Scenario } from '../contracts/reservation/case/scenario.ts';
 
 export function outOfReach(strategy: Strategy, scenarios: readonly Scenario[]): string | undefined {
   if (strategy.expect !== 'violate' || !strategy.caughtBy) return undefined;

@@ -6,13 +6,13 @@
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
+import { driveInterleaving } from '../contracts/reservation/case/drive-interleaving.ts';
+import { onFreshTables } from '../contracts/reservation/case/fresh-tables.ts';
+import { programScenario } from '../contracts/reservation/case/spec-file.ts';
+import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
-import { RESERVATION_VERBS } from '../interleaving/reservation-verbs.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import { driveInterleaving } from '../scenario/drive-interleaving.ts';
-import { onFreshTables } from '../scenario/fresh-tables.ts';
-import { programScenario } from '../scenario/spec-file.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type Program, specText } from './program.ts';
 

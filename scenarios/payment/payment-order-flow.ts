@@ -9,7 +9,7 @@
  */
 
 import { definePaymentScenario } from '../../harness/contracts/payment/case/payment-scenario.ts';
-import { LAB_SKU } from '../../harness/scenario/scenario.ts';
+import { LAB_SKU } from '../../harness/contracts/reservation/case/scenario.ts';
 
 const STOCK = { sku: LAB_SKU, total: 10 };
 

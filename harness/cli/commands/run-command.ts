@@ -6,6 +6,8 @@ import { runTargetSuite, TARGET_CONTRACT, targetSection } from '../../blackbox/b
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import type { ScenarioBase, Selection } from '../../contract/contract.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
+import { SCENARIOS } from '../../contracts/reservation/case/index.ts';
+import type { Scenario } from '../../contracts/reservation/case/scenario.ts';
 import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
@@ -16,8 +18,6 @@ import { type ParamSweep, parseParamSweep, refuseStraySweep } from '../../regist
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
-import { SCENARIOS } from '../../scenario/index.ts';
-import type { Scenario } from '../../scenario/scenario.ts';
 import { type AnyContract, DEFAULT_JOBS, type SelectedContract } from '../../suite/suite.ts';
 import { runOnVersions } from '../../suite/version-suite.ts';
 import type { CaseResult, CaseResultBase } from '../../verdict/case-result.ts';

@@ -1,9 +1,9 @@
 /** `reservebench serve`: every option checked, the strategy loaded, then the service started. */
 
+import { serve } from '../../contracts/reservation/http/serve.ts';
+import { serveInstances } from '../../contracts/reservation/http/serve-instances.ts';
+import { SCHEMA_NAME } from '../../contracts/reservation/http/service-tables.ts';
 import { Errors } from '../../errors.ts';
-import { serve } from '../../http/serve.ts';
-import { serveInstances } from '../../http/serve-instances.ts';
-import { SCHEMA_NAME } from '../../http/service-tables.ts';
 import { loadStrategy } from '../../registry/registry.ts';
 import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';

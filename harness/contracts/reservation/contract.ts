@@ -9,23 +9,23 @@ import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { ClientPool } from '../../driver/client-pool.ts';
-import { RESERVATION_VERBS } from '../../interleaving/reservation-verbs.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../../registry/registry.ts';
 import { isSqlDesignUrl } from '../../registry/sql-design.ts';
 import { checkSqlDesignsInstall } from '../../registry/sql-design-check.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
 import { strategyVariants } from '../../registry/strategy-variants.ts';
-import type { CaseSpec } from '../../scenario/case-spec.ts';
-import { SCENARIOS } from '../../scenario/index.ts';
-import { paramsFor } from '../../scenario/params.ts';
-import { runCase } from '../../scenario/run-case.ts';
-import { runsAloneBecause } from '../../scenario/runs-alone.ts';
-import type { Scenario } from '../../scenario/scenario.ts';
-import { programScenario, specScenario } from '../../scenario/spec-file.ts';
 import type { CaseResult } from '../../verdict/case-result.ts';
 import { RESERVATION_BENCH } from './bench/bench-design.ts';
+import type { CaseSpec } from './case/case-spec.ts';
+import { SCENARIOS } from './case/index.ts';
+import { paramsFor } from './case/params.ts';
+import { runCase } from './case/run-case.ts';
+import { runsAloneBecause } from './case/runs-alone.ts';
+import type { Scenario } from './case/scenario.ts';
+import { programScenario, specScenario } from './case/spec-file.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
+import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
 
 /** Every case of the run, in the order the report lists them: scenario × strategy × level × repetition. */
 function caseSpecs(
