@@ -51,7 +51,8 @@ export function knobIssues(s: {
   return issues;
 }
 
-const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+/** A design's operation (any contract's): a function. */
+export const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   message: 'must be a function',
 });
 
@@ -59,8 +60,8 @@ const pausePoints = z
   .partialRecord(z.enum(PAUSING_OPERATIONS), z.array(z.enum(PAUSE_POINTS)))
   .refine((v) => typeof v === 'object' && !Array.isArray(v));
 
-/** What a design declares about itself (a module's data members, a SQL design's header). */
-const declarationShape = {
+/** What every contract's design declares of itself: its id, what it claims, whether it should hold. */
+export const identityShape = {
   id: z
     .string()
     .min(1)
@@ -68,18 +69,26 @@ const declarationShape = {
   title: z.string().min(1),
   guarantee: z.string().min(1),
   expect: z.enum(['hold', 'violate']),
+  needs: z.array(z.enum(CAPABILITIES)).optional(),
+};
+
+/** What a design declares about itself (a module's data members, a SQL design's header). */
+const declarationShape = {
+  ...identityShape,
   scenarios: z.array(z.string()).optional(),
   notApplicable: z.string().optional(),
   minPostgres: z.strictObject({ major: z.number().int().min(10), needs: z.string().min(1) }).optional(),
-  needs: z.array(z.enum(CAPABILITIES)).optional(),
   falseSoldOut: z.string().min(1).optional(),
   caughtBy: z.record(z.string(), z.array(z.enum(CHECKS)).min(1)).optional(),
   isolation: z.array(z.enum(ISOLATION_LEVELS)).min(1).optional(),
   pausePoints,
 };
 
-/** A negative control names, per scenario, the checks that catch it. */
-function controlIssues(s: { expect: string; caughtBy?: Record<string, unknown> | undefined }): Issue[] {
+/** A negative control names, per scenario, the checks that catch it (any contract's). */
+export function controlIssues(s: {
+  expect: string;
+  caughtBy?: Record<string, unknown> | undefined;
+}): Issue[] {
   return s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)
     ? [
         {

@@ -5,7 +5,6 @@
  * in one line.
  */
 import { z } from 'zod';
-import { CAPABILITIES } from '../../../../strategies/contract.ts';
 import {
   PAYMENT_CHECKS,
   PAYMENT_OUTCOMES,
@@ -13,24 +12,20 @@ import {
   type PaymentDesign,
   type PaymentResult,
 } from '../../../../strategies/payment/contract.ts';
-import { checkAgainst, knobIssues, knobsSchema } from '../../../registry/strategy-module.ts';
-
-const operation = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
-  message: 'must be a function',
-});
+import {
+  checkAgainst,
+  controlIssues,
+  identityShape,
+  knobIssues,
+  knobsSchema,
+  operation,
+} from '../../../registry/strategy-module.ts';
 
 export const paymentDesignSchema = z
   .object({
     contract: z.literal('payment'),
-    id: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, . _ - only'),
-    title: z.string().min(1),
-    guarantee: z.string().min(1),
-    expect: z.enum(['hold', 'violate']),
+    ...identityShape,
     caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
-    needs: z.array(z.enum(CAPABILITIES)).optional(),
     parameters: knobsSchema,
     configure: operation.optional(),
     pausePoints: z.strictObject({
@@ -43,14 +38,7 @@ export const paymentDesignSchema = z
     audit: operation,
   })
   .superRefine((s, ctx) => {
-    if (s.expect === 'violate' && (!s.caughtBy || Object.keys(s.caughtBy).length === 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['caughtBy'],
-        message: 'a negative control (expect: violate) must name, per scenario, the checks that catch it',
-      });
-    }
-    for (const issue of knobIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of [...controlIssues(s), ...knobIssues(s)]) ctx.addIssue({ code: 'custom', ...issue });
   });
 
 /** The design when `value` is one, otherwise one line naming every member that is wrong. */
