@@ -24,10 +24,10 @@ import { join } from 'node:path';
 import { type BenchEntry, runBench, type TrialSlot } from '../harness/bench/run-bench.ts';
 import { serverIsLocal } from '../harness/bench/saturation.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { openRunDatabase } from '../harness/database/database.ts';
 import { type EmbeddedServer, startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { oneLine } from '../harness/errors.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { findPgbench, type PgbenchRig, runPgbench, STOCK } from './pgbench-trial.ts';
 import {
   failedTrialLines,

@@ -13,7 +13,7 @@ import { missingFor } from '../harness/contracts/reservation/case/applicability.
 import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import { paramsFor } from '../harness/contracts/reservation/case/params.ts';
 import type { Scenario } from '../harness/contracts/reservation/case/scenario.ts';
-import { loadAllBuiltIn } from '../harness/registry/registry.ts';
+import { loadAllBuiltIn } from '../harness/contracts/reservation/designs/registry.ts';
 import { markdownCell } from '../harness/report/markdown-table.ts';
 import { CHECK_MEANING, CHECKS, type Strategy } from '../strategies/contract.ts';
 

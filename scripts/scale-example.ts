@@ -14,9 +14,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { measureInstancesBurst, runInstancesBurst } from '../harness/bench/instances-burst.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { concurrencyProblems } from '../harness/gate/database-concurrency.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { markdownTable } from '../harness/report/markdown-table.ts';
 import { ServeProcess } from './serve-nodes.ts';
 

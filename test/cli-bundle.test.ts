@@ -21,7 +21,7 @@ import {
   PAYMENT_DESIGN_IDS,
 } from '../harness/contracts/payment/designs/payment-registry.ts';
 import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
-import { BUILT_IN_IDS, loadAllBuiltIn } from '../harness/registry/registry.ts';
+import { BUILT_IN_IDS, loadAllBuiltIn } from '../harness/contracts/reservation/designs/registry.ts';
 import { BUNDLED_MODULES, importSource } from '../harness/registry/source-import.ts';
 import { cliArgv } from './cli-child.ts';
 

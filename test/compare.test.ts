@@ -14,8 +14,8 @@ import { runBench } from '../harness/bench/run-bench.ts';
 import { COMPARE } from '../harness/cli/commands/compare-command.ts';
 import { runWith } from '../harness/cli/main.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { HarnessError } from '../harness/errors.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

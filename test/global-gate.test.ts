@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FrozenGateResult, runFrozenGateCase } from '../harness/bench/frozen-gate-case.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import {
   type ReservationService,
@@ -15,7 +16,6 @@ import {
 } from '../harness/contracts/reservation/http/reservation-service.ts';
 import { nodeIdentity } from '../harness/driver/node-identity.ts';
 import { DEFAULT_LEASE_MS, type GateChoice } from '../harness/gate/gate.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { NO_REDIS, REDIS_SERVER, type RedisProcess, startRedis } from './redis-server.ts';
 

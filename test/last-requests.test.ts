@@ -4,8 +4,8 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadStrategy, STRATEGY_IMPORTER } from '../harness/contracts/reservation/designs/registry.ts';
 import { ClientPool } from '../harness/driver/client-pool.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
 const { db, admin } = useRunDatabase();
@@ -37,6 +37,7 @@ describe('the last requests held back', () => {
     }));
     const driving = pool.drive({
       strategyModuleUrl: ref.moduleUrl,
+      strategyImporter: STRATEGY_IMPORTER,
       connection: { connectionString: db().connectionString, schema },
       clients,
       nodes: 1,
@@ -68,6 +69,7 @@ describe('the last requests held back', () => {
     const request = (key: string) => ({ requestKey: key, user: `u-${key}`, sku: SKU, ttlMs: 60_000 });
     const first = pool.drive({
       strategyModuleUrl: ref.moduleUrl,
+      strategyImporter: STRATEGY_IMPORTER,
       connection,
       clients: [{ index: 0, requests: [request('a-1'), request('a-2')] }],
       nodes: 1,
@@ -78,6 +80,7 @@ describe('the last requests held back', () => {
     const clock: string[] = [];
     const queued = pool.drive({
       strategyModuleUrl: ref.moduleUrl,
+      strategyImporter: STRATEGY_IMPORTER,
       connection,
       clients: [{ index: 0, requests: [request('b-1')] }],
       nodes: 1,

@@ -6,9 +6,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import { loadAllBuiltIn } from '../harness/contracts/reservation/designs/registry.ts';
 import { boundaryRows } from '../harness/contracts/reservation/report/boundary.ts';
 import { BOUNDARY_HEADER, PHASES_HEADER } from '../harness/contracts/reservation/report/result-tables.ts';
-import { loadAllBuiltIn } from '../harness/registry/registry.ts';
 import type { Report } from '../harness/report/report.ts';
 import { renderMarkdown } from '../harness/report/report.ts';
 import {

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { sqlDesign } from '../harness/contracts/reservation/designs/sql-design.ts';
 import { EXIT, HarnessError } from '../harness/errors.ts';
-import { sqlDesign } from '../harness/registry/sql-design.ts';
 import { brokenSqlText, SHIPPED_SQL_DESIGN } from './broken-sql-designs.ts';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');

@@ -11,7 +11,11 @@ import {
   type PaymentDesignRef,
   paymentVariants,
 } from '../harness/contracts/payment/designs/payment-registry.ts';
-import { BUILT_IN_IDS, importStrategy, loadStrategy } from '../harness/registry/registry.ts';
+import {
+  BUILT_IN_IDS,
+  importStrategy,
+  loadStrategy,
+} from '../harness/contracts/reservation/designs/registry.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
 import {
   type ParamSweep,

@@ -10,8 +10,8 @@ import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import { loadPaymentDesign } from '../harness/contracts/payment/designs/payment-registry.ts';
 import { findScenario } from '../harness/contracts/reservation/case/index.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { HARNESS_CONNECTIONS } from '../harness/database/preflight.ts';
-import { loadStrategy } from '../harness/registry/registry.ts';
 import { startOrder } from '../harness/suite/suite.ts';
 import type { CaseResultBase } from '../harness/verdict/case-result.ts';
 

@@ -10,9 +10,9 @@ import { setTimeout as backOff } from 'node:timers/promises';
 import pg from 'pg';
 import type { Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
+import { importStrategy } from '../contracts/reservation/designs/registry.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../gate/admission.ts';
-import { importStrategy } from '../registry/registry.ts';
 import { BURST_LOCK_CLASS } from './burst-release.ts';
 import { backoffs } from './burst-retry.ts';
 import {

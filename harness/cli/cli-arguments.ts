@@ -7,12 +7,12 @@
 import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { StrategyRef } from '../../strategies/contract.ts';
+import { loadAllBuiltIn, loadStrategy } from '../contracts/reservation/designs/registry.ts';
 import { redact } from '../database/database.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../gate/admission.ts';
-import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
 
 /** Each client holds its own connection; the embedded server allows 300 and the harness needs a few. */
 export const MAX_CLIENTS = 250;

@@ -16,6 +16,8 @@ const WORKER_URL = new URL('./client-worker-entry.js', import.meta.url).href;
 
 export interface DriveOptions {
   strategyModuleUrl: string;
+  /** A module whose `importDesign(moduleUrl)` loads and checks the strategy (its contract's registry). */
+  strategyImporter: string;
   connection: CaseConnection;
   clients: ClientScript[];
   /** How many nodes the clients are spread over: client i talks to node i mod `nodes` unless it is bound. */
@@ -98,6 +100,7 @@ export class ClientPool implements ClientDriver {
       if (clients.length === 0) return [];
       const task: ClientTask = {
         strategyModuleUrl: options.strategyModuleUrl,
+        strategyImporter: options.strategyImporter,
         connection: options.connection,
         clients,
         start: { buffer: start.buffer, parties },

@@ -55,6 +55,8 @@ export interface ClientScript {
 
 export interface ClientTask {
   strategyModuleUrl: string;
+  /** A module whose `importDesign(moduleUrl)` loads and checks the strategy (its contract's registry). */
+  strategyImporter: string;
   connection: CaseConnection;
   clients: ClientScript[];
   /** Every client connects first, then waits here so all start together. */

@@ -6,7 +6,6 @@ import pg from 'pg';
 import type { PausePoint, ReserveRequest, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { oneLine } from '../errors.ts';
-import { importStrategy } from '../registry/registry.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
   type ClientResult,
@@ -171,10 +170,18 @@ async function runScript(
   return { index: script.index, results };
 }
 
+/** The task's strategy, loaded and checked by its contract's registry (the task names the module). */
+async function importedStrategy(task: ClientTask): Promise<Strategy> {
+  const registry = (await import(task.strategyImporter)) as {
+    importDesign(moduleUrl: string): Promise<Strategy>;
+  };
+  return registry.importDesign(task.strategyModuleUrl);
+}
+
 export default async function runClients(task: ClientTask): Promise<ClientResult[]> {
   const thread: ClientThread = {
     task,
-    strategy: await importStrategy(task.strategyModuleUrl),
+    strategy: await importedStrategy(task),
     start: new SharedBarrier(task.start.buffer, task.start.parties),
     hold: task.hold && {
       point: task.hold.point,

@@ -7,12 +7,12 @@
 import { join } from 'node:path';
 import { CONTRACTS } from '../../contracts/index.ts';
 import { SCENARIOS } from '../../contracts/reservation/case/index.ts';
+import { checkSqlDesignsInstall } from '../../contracts/reservation/designs/sql-design-check.ts';
 import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
-import { checkSqlDesignsInstall } from '../../registry/sql-design-check.ts';
 import { caseLine } from '../../report/terminal.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
 import {

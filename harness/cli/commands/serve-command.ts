@@ -1,10 +1,10 @@
 /** `reservebench serve`: every option checked, the strategy loaded, then the service started. */
 
+import { loadStrategy } from '../../contracts/reservation/designs/registry.ts';
 import { serve } from '../../contracts/reservation/http/serve.ts';
 import { serveInstances } from '../../contracts/reservation/http/serve-instances.ts';
 import { SCHEMA_NAME } from '../../contracts/reservation/http/service-tables.ts';
 import { Errors } from '../../errors.ts';
-import { loadStrategy } from '../../registry/registry.ts';
 import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { GATE_OPTIONS, gateChoiceFrom } from '../gate-options.ts';

@@ -8,8 +8,8 @@ import { refusedNeed } from '../../../case/applicability.ts';
 import { BENCH_SKU, type BenchDesign } from '../../../contract/bench-series.ts';
 import type { ContractBench } from '../../../contract/contract.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
-import { checkSqlDesignsInstall } from '../../../registry/sql-design-check.ts';
 import { caseNeeds } from '../case/capability-needs.ts';
+import { checkSqlDesignsInstall } from '../designs/sql-design-check.ts';
 import { measureUncontended } from './uncontended.ts';
 
 const SENDER = new URL('./bench-sender.ts', import.meta.url).href;

@@ -3,7 +3,7 @@
  * bench's sku with a fresh key and user (`client-n`), every time.
  */
 import type { BenchSender } from '../../../contract/bench-series.ts';
-import { importStrategy } from '../../../registry/registry.ts';
+import { importStrategy } from '../designs/registry.ts';
 
 export const sender: BenchSender = async (moduleUrl, sku) => {
   const strategy = await importStrategy(moduleUrl);

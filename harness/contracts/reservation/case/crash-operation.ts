@@ -1,7 +1,7 @@
 /** A strategy's operation a script (or the order flow) kills -9 in a child process, as the child runs it. */
 import type { NodeIdentity, ReserveRequest } from '../../../../strategies/contract.ts';
 import type { CrashDesign, CrashWork } from '../../../crash/crash-order.ts';
-import { STRATEGY_IMPORTER } from '../../../registry/registry.ts';
+import { STRATEGY_IMPORTER } from '../designs/registry.ts';
 
 /** `expire`, or one reservation made on a node (the child process is that node for its lifetime). */
 export type CrashOperation = 'expire' | { reserve: ReserveRequest; node: NodeIdentity };

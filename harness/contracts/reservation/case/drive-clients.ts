@@ -2,8 +2,10 @@
  * Driving a clients scenario: its plan's clients on the worker-thread driver, all started at one barrier
  * and, where the strategy declares the plan's pause point, held there until every one has reached it.
  */
+
 import type { PausePoint } from '../../../../strategies/contract.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
+import { STRATEGY_IMPORTER } from '../designs/registry.ts';
 import { CaseRecord } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';
@@ -30,6 +32,7 @@ export async function driveClients(
   await record.reserve(clients, async () => {
     const answered = await pool.drive({
       strategyModuleUrl: moduleUrl,
+      strategyImporter: STRATEGY_IMPORTER,
       connection: {
         connectionString: db.connectionString,
         schema,

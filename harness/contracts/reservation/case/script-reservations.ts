@@ -2,11 +2,13 @@
  * A script's reservations: clients on the worker-thread driver, started at one barrier, or one reserve on
  * a session of the scenario's own. Both are recorded as the case's requests and answers.
  */
+
 import type { ReserveRequest, SessionContext, Strategy } from '../../../../strategies/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
 import type { RequestResult } from '../../../driver/client-task.ts';
 import { oneLine } from '../../../errors.ts';
 import { checkAnswer } from '../../../registry/strategy-module.ts';
+import { STRATEGY_IMPORTER } from '../designs/registry.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 
@@ -50,6 +52,7 @@ export function scriptReservations(scope: ScriptScope): Pick<ScriptContext, 'res
       return record.reserve(clients, async () => {
         const answered = await pool.drive({
           strategyModuleUrl: ref.moduleUrl,
+          strategyImporter: STRATEGY_IMPORTER,
           connection,
           clients,
           nodes: params.nodes,

@@ -15,7 +15,7 @@ import { openRunDatabase, redact } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import type { PostgresMajor } from '../../../database/postgres-versions.ts';
 import { Errors, oneLine } from '../../../errors.ts';
-import { checkSqlDesignsInstall } from '../../../registry/sql-design-check.ts';
+import { checkSqlDesignsInstall } from '../designs/sql-design-check.ts';
 
 /** A schema name `serve --schema` accepts: an unquoted identifier, so it reads the same in every session. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

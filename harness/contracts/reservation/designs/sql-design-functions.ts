@@ -4,8 +4,8 @@
  * not covered, as for a module), and every pause point it declares must be passed by some function body.
  * The server checks the signatures when the design is installed once before the cases (sql-design-check.ts).
  */
-import type { PausingOperation } from '../../strategies/contract.ts';
-import { Errors } from '../errors.ts';
+import type { PausingOperation } from '../../../../strategies/contract.ts';
+import { Errors } from '../../../errors.ts';
 import type { SqlDesignDeclaration } from './sql-design-header.ts';
 
 /** Per function: its argument types (as to_regprocedure reads them), its result, whether it is required. */

@@ -18,12 +18,12 @@ import {
   STATUSES,
   type Strategy,
   type StrategyAudit,
-} from '../../strategies/contract.ts';
-import { Errors, oneLine } from '../errors.ts';
+} from '../../../../strategies/contract.ts';
+import { Errors, oneLine } from '../../../errors.ts';
+import { checkStrategy } from '../../../registry/strategy-module.ts';
 import { type SqlFunction, sqlDesignFunctions } from './sql-design-functions.ts';
 import { parseSqlDesignHeader } from './sql-design-header.ts';
 import { callWithPauses, PAUSE_FUNCTION_SQL } from './sql-pause-barrier.ts';
-import { checkStrategy } from './strategy-module.ts';
 
 /** Named, so each connection parses them once; the same texts for every design in SQL. */
 const CALL = {

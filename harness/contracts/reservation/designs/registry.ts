@@ -5,14 +5,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Strategy, StrategyRef } from '../../strategies/contract.ts';
-import { Errors } from '../errors.ts';
-import { declaredContract, importDesignModule, importModulePath, looksLikePath } from './design-module.ts';
+import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
+import { Errors } from '../../../errors.ts';
+import {
+  declaredContract,
+  importDesignModule,
+  importModulePath,
+  looksLikePath,
+} from '../../../registry/design-module.ts';
+import { strategyFromModule } from '../../../registry/strategy-module.ts';
+import { configured, splitVariantUrl } from '../../../registry/strategy-variants.ts';
 import { isSqlDesignUrl, sqlDesignAt } from './sql-design.ts';
-import { strategyFromModule } from './strategy-module.ts';
-import { configured, splitVariantUrl } from './strategy-variants.ts';
 
-const STRATEGIES = new URL('../../strategies/', import.meta.url);
+const STRATEGIES = new URL('../../../../strategies/', import.meta.url);
 
 /** Built-in strategies by id: the safe designs first, then the negative controls. */
 const BUILT_IN = Object.fromEntries(

@@ -4,9 +4,9 @@
  * pausePoints.<operation>, caughtBy.<scenario>, …). It is checked with the module check's own zod schema,
  * so both kinds of design are held to the same rules, and a bad line is named by file and line number.
  */
-import type { Strategy } from '../../strategies/contract.ts';
-import { Errors } from '../errors.ts';
-import { declarationSchema } from './strategy-module.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import { Errors } from '../../../errors.ts';
+import { declarationSchema } from '../../../registry/strategy-module.ts';
 
 /** What the header declares: a strategy's data members (the operations come from the file's functions). */
 export type SqlDesignDeclaration = Pick<

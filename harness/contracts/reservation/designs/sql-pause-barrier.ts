@@ -11,7 +11,7 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
-import type { PausePoint, SessionContext } from '../../strategies/contract.ts';
+import type { PausePoint, SessionContext } from '../../../../strategies/contract.ts';
 import { SQL_PAUSE_POINTS } from './sql-design-header.ts';
 
 export type SqlPausePoint = (typeof SQL_PAUSE_POINTS)[number];
