@@ -3,7 +3,7 @@
  * one boundary where they differ (skip → SOLD_OUT while a unit is left; wait → blocked, then HELD).
  */
 import { describe, expect, inject, it } from 'vitest';
-import type { MeasuredCase } from '../harness/verdict/case-result.ts';
+import type { MeasuredCase } from '../harness/contracts/reservation/verdict/case-result.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

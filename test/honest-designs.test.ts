@@ -6,7 +6,8 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
-import { type CaseResult, failsTheRun } from '../harness/verdict/case-result.ts';
+import type { CaseResult } from '../harness/contracts/reservation/verdict/case-result.ts';
+import { failsTheRun } from '../harness/verdict/case-result.ts';
 import { runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

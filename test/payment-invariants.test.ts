@@ -20,9 +20,9 @@ import {
   type PaymentAnswer,
   paymentInvariantProblems,
 } from '../harness/contracts/payment/verdict/payment-invariants.ts';
+import type { KeyStatus } from '../harness/contracts/reservation/verdict/final-read.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
-import type { KeyStatus } from '../harness/verdict/final-read.ts';
 import type { PaymentAudit, PaymentRequest } from '../strategies/payment/contract.ts';
 import { requestFingerprint } from '../strategies/payment/fingerprint.ts';
 

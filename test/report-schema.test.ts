@@ -12,11 +12,11 @@ import type { BenchReport } from '../harness/bench/bench-report.ts';
 import type { BoundaryRow } from '../harness/contracts/reservation/report/boundary.ts';
 import type { CoverageRow } from '../harness/contracts/reservation/report/coverage.ts';
 import type { IsolationRow } from '../harness/contracts/reservation/report/isolation-matrix.ts';
+import type { CaseResult, PassedCase } from '../harness/contracts/reservation/verdict/case-result.ts';
 import type { Environment } from '../harness/database/environment.ts';
 import { type BenchReportDocument, benchReportSchema } from '../harness/report/bench-report-schema.ts';
 import { checkedReport, type Report, reportSchema } from '../harness/report/report-schema.ts';
 import { SCHEMA_FILES } from '../harness/report/schema-files.ts';
-import type { CaseResult, PassedCase } from '../harness/verdict/case-result.ts';
 import { schemaErrors } from './report-schema-validator.ts';
 import { runCli } from './run-cli.ts';
 

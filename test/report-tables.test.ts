@@ -9,6 +9,7 @@ import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import { loadAllBuiltIn } from '../harness/contracts/reservation/designs/registry.ts';
 import { boundaryRows } from '../harness/contracts/reservation/report/boundary.ts';
 import { BOUNDARY_HEADER, PHASES_HEADER } from '../harness/contracts/reservation/report/result-tables.ts';
+import type { CaseResult } from '../harness/contracts/reservation/verdict/case-result.ts';
 import type { Report } from '../harness/report/report.ts';
 import { renderMarkdown } from '../harness/report/report.ts';
 import {
@@ -18,7 +19,7 @@ import {
   TERMINAL_COLUMNS,
   wrapText,
 } from '../harness/report/terminal.ts';
-import { type CaseResult, isMeasured, type OutcomeCounts } from '../harness/verdict/case-result.ts';
+import { isMeasured, type OutcomeCounts } from '../harness/verdict/case-result.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CaseResult, MeasuredCase } from '../harness/contracts/reservation/verdict/case-result.ts';
 import type { Report } from '../harness/report/report.ts';
-import type { CaseResult, MeasuredCase } from '../harness/verdict/case-result.ts';
 import { cliArgv } from './cli-child.ts';
 import { schemaErrors } from './report-schema-validator.ts';
 

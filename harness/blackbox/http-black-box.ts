@@ -33,11 +33,11 @@ import {
 } from '../contracts/reservation/case/scenario.ts';
 import { STATUS_OF } from '../contracts/reservation/http/reservation-service.ts';
 import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
+import type { FinalRead, KeyStatus } from '../contracts/reservation/verdict/final-read.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { type Endpoint, ExchangeLog, type HttpFacts } from '../verdict/exchange-log.ts';
-import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
 import { type ApiAnswer, exchange, shownAnswer } from './api-exchange.ts';
 
 export interface TargetSettings {

@@ -12,15 +12,15 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import { refusedNeed } from '../case/applicability.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import { caseNeeds } from '../contracts/reservation/case/capability-needs.ts';
-import type { RunDatabase } from '../database/database.ts';
-import { belowMinimum } from '../database/postgres-minimum.ts';
 import type {
   BrokenCase,
   CaseResult,
-  ExplorationSummary,
   MeasuredCase,
   SkippedCase,
-} from '../verdict/case-result.ts';
+} from '../contracts/reservation/verdict/case-result.ts';
+import type { RunDatabase } from '../database/database.ts';
+import { belowMinimum } from '../database/postgres-minimum.ts';
+import type { ExplorationSummary } from '../verdict/case-result.ts';
 import { type Exploration, type ExploreBudget, type ExploreProgress, explore } from './explorer.ts';
 import { replaySpec } from './replay.ts';
 

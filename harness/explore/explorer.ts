@@ -9,8 +9,9 @@
 import fc from 'fast-check';
 import type { StrategyRef } from '../../strategies/contract.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
+import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
 import type { RunDatabase } from '../database/database.ts';
-import type { CaseResult, ExplorationSummary } from '../verdict/case-result.ts';
+import type { ExplorationSummary } from '../verdict/case-result.ts';
 import type { Program } from './program.ts';
 import { programArbitrary } from './program-arbitrary.ts';
 import { type ProgramRun, runProgram } from './run-program.ts';

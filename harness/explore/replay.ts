@@ -5,9 +5,9 @@ import { driveInterleaving } from '../contracts/reservation/case/drive-interleav
 import { onFreshTables } from '../contracts/reservation/case/fresh-tables.ts';
 import { specScenario } from '../contracts/reservation/case/spec-file.ts';
 import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
+import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { CaseResult } from '../verdict/case-result.ts';
 
 export async function replaySpec(
   db: RunDatabase,

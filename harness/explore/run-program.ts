@@ -10,10 +10,10 @@ import { driveInterleaving } from '../contracts/reservation/case/drive-interleav
 import { onFreshTables } from '../contracts/reservation/case/fresh-tables.ts';
 import { programScenario } from '../contracts/reservation/case/spec-file.ts';
 import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
+import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
 import type { RunDatabase } from '../database/database.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import type { CaseResult } from '../verdict/case-result.ts';
 import { type Program, specText } from './program.ts';
 
 export type ProgramRun =

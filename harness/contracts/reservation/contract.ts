@@ -11,7 +11,6 @@ import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { ClientPool } from '../../driver/client-pool.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
 import { strategyVariants } from '../../registry/strategy-variants.ts';
-import type { CaseResult } from '../../verdict/case-result.ts';
 import { RESERVATION_BENCH } from './bench/bench-design.ts';
 import type { CaseSpec } from './case/case-spec.ts';
 import { SCENARIOS } from './case/index.ts';
@@ -26,6 +25,7 @@ import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
 import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
+import type { CaseResult } from './verdict/case-result.ts';
 
 /** Every case of the run, in the order the report lists them: scenario × strategy × level × repetition. */
 function caseSpecs(

@@ -8,7 +8,7 @@ import type { Strategy } from '../../../../strategies/contract.ts';
 import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
-import type { CaseResult } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 import { caseNeeds } from './capability-needs.ts';
 import { type CaseSpec, identityOf } from './case-spec.ts';
 import type { Scenario } from './scenario.ts';

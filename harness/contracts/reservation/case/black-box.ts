@@ -6,7 +6,7 @@
  */
 
 import type { HttpFacts } from '../../../verdict/exchange-log.ts';
-import type { FinalRead } from '../../../verdict/final-read.ts';
+import type { FinalRead } from '../verdict/final-read.ts';
 import type { Scenario, ScriptContext } from './scenario.ts';
 
 export interface BlackBox {

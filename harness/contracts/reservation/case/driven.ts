@@ -5,7 +5,7 @@
 import type { ReserveRequest } from '../../../../strategies/contract.ts';
 import type { RequestResult } from '../../../driver/client-task.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
-import type { LifecycleFacts } from '../../../verdict/invariants.ts';
+import type { LifecycleFacts } from '../verdict/invariants.ts';
 import type { PhaseRecorder } from './phases.ts';
 import type { Observations } from './scenario.ts';
 

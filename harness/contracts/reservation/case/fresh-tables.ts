@@ -8,7 +8,7 @@ import { onCaseSchema } from '../../../case/case-schema.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../../../history/recorder.ts';
-import type { CaseResult } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import { measureCase } from './measure.ts';

@@ -12,19 +12,19 @@ import type { CrashedChild } from '../../../crash/crash-runner.ts';
 import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
 import type { AdmissionSettings } from '../../../gate/admission.ts';
 import type { Observations, Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
-import type { Expectations, Problem, ScenarioParams } from '../../../verdict/expectations.ts';
-import type { Invariants } from '../../../verdict/invariants.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
+import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';
+import type { Invariants } from '../verdict/invariants.ts';
 import type { CrashOperation } from './crash-operation.ts';
 
+export { exactly, observedExactly } from '../../../verdict/judgement.ts';
 export {
   type Expectations,
   figure,
   type Problem,
   type ScenarioParams,
   type Seen,
-} from '../../../verdict/expectations.ts';
-export { exactly, observedExactly } from '../../../verdict/judgement.ts';
+} from '../verdict/expectations.ts';
 
 /**
  * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users

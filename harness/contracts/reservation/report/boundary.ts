@@ -10,14 +10,9 @@
  * - not covered: scenarios the design lacks an operation or pause point for.
  */
 import type { Strategy } from '../../../../strategies/contract.ts';
-import {
-  type CaseResult,
-  formatOutcomes,
-  formatPhases,
-  isMeasured,
-  type MeasuredCase,
-} from '../../../verdict/case-result.ts';
-import type { Invariants } from '../../../verdict/invariants.ts';
+import { formatOutcomes, formatPhases, isMeasured } from '../../../verdict/case-result.ts';
+import type { CaseResult, MeasuredCase } from '../verdict/case-result.ts';
+import type { Invariants } from '../verdict/invariants.ts';
 import { coverageRows } from './coverage.ts';
 
 /** Something a scenario showed about a design, with the first case that showed it. */

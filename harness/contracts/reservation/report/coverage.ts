@@ -3,7 +3,8 @@
  * missing optional operation or pause point) is visible in every report and, with `--require-coverage`,
  * fails the run; a control sitting out the scenarios that do not catch it is not a gap.
  */
-import { type CaseResult, isCoverageGap } from '../../../verdict/case-result.ts';
+import { isCoverageGap } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 
 export type CoverageCell = CaseResult['status'] | 'not covered';
 

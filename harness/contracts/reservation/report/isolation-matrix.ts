@@ -3,7 +3,8 @@
  * expectation held, which checks broke, which SQLSTATEs the requests met and how often the design retried,
  * with the case that shows the cell. Built from the case results only.
  */
-import { type CaseResult, isMeasured } from '../../../verdict/case-result.ts';
+import { isMeasured } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 
 export interface IsolationRow {
   strategy: string;

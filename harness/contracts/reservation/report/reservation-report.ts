@@ -5,8 +5,8 @@
  */
 import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
 import type { ContractReport, MarkdownBlock, TerminalBlock } from '../../../contract/contract.ts';
-import type { CaseResult } from '../../../verdict/case-result.ts';
 import { formatOutcomes } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
 import { coverageRows } from './coverage.ts';

@@ -6,8 +6,9 @@
  */
 
 import type { TableData } from '../../../contract/contract.ts';
-import { type CaseResult, formatOutcomes, formatPhases, isMeasured } from '../../../verdict/case-result.ts';
-import type { Invariants } from '../../../verdict/invariants.ts';
+import { formatOutcomes, formatPhases, isMeasured } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
+import type { Invariants } from '../verdict/invariants.ts';
 import { type BoundaryRow, CELL_PARTS } from './boundary.ts';
 import type { CoverageRow } from './coverage.ts';
 import type { IsolationRow } from './isolation-matrix.ts';

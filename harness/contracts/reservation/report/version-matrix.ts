@@ -4,7 +4,8 @@
  * behaviour that changed between versions shows as different `blocked` cells of one design, never
  * averaged away. Built from the case results only (their `postgres` tag); empty for a run on one server.
  */
-import { type CaseResult, failsTheRun } from '../../../verdict/case-result.ts';
+import { failsTheRun } from '../../../verdict/case-result.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 
 export interface VersionRow {
   strategy: string;

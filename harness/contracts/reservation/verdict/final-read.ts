@@ -4,9 +4,9 @@
  * `remaining` of every sku it was given. The strategy's `audit()` is compared against this, never trusted
  * instead of it.
  */
-import type { ReservationStatus, Strategy } from '../../strategies/contract.ts';
-import { withCaseClient } from '../driver/case-client.ts';
-import type { CaseConnection } from '../driver/client-task.ts';
+import type { ReservationStatus, Strategy } from '../../../../strategies/contract.ts';
+import { withCaseClient } from '../../../driver/case-client.ts';
+import type { CaseConnection } from '../../../driver/client-task.ts';
 
 export type KeyStatus = ReservationStatus | 'NOT_FOUND';
 

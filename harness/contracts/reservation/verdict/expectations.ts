@@ -3,10 +3,10 @@
  * figures it showed, and the problems a missed expectation is reported as. Below the scenarios, which
  * declare these (scenario.ts re-exports them), so that judging a case needs nothing of how it was driven.
  */
-import type { CheckName, StockLine } from '../../strategies/contract.ts';
-import type { Observations, OutcomeCounts } from './case-result.ts';
+import type { CheckName, StockLine } from '../../../../strategies/contract.ts';
+import type { Observations, OutcomeCounts } from '../../../verdict/case-result.ts';
+import type { Problem as GenericProblem } from '../../../verdict/judgement.ts';
 import type { Invariants } from './invariants.ts';
-import type { Problem as GenericProblem } from './judgement.ts';
 
 /** The inputs of one case after CLI overrides are applied to the scenario's fixture. */
 export interface ScenarioParams {

@@ -3,12 +3,12 @@
  * the harness computed, the scenario's expectations and the steps it saw blocked, each as problems named
  * by their check, and what a safe design showed when it held.
  */
-import type { CheckName } from '../../strategies/contract.ts';
-import type { StepRecord } from '../interleaving/permutation.ts';
-import { formatOutcomes, type Observations, type OutcomeCounts } from './case-result.ts';
+import type { CheckName } from '../../../../strategies/contract.ts';
+import type { StepRecord } from '../../../interleaving/permutation.ts';
+import { formatOutcomes, type Observations, type OutcomeCounts } from '../../../verdict/case-result.ts';
+import { exactly, notExercised, observedExactly } from '../../../verdict/judgement.ts';
 import type { Expectations, Problem, ScenarioParams, Seen } from './expectations.ts';
 import type { Reading } from './invariants.ts';
-import { exactly, notExercised, observedExactly } from './judgement.ts';
 
 /** The safety counts that fired: what a safe design must never show. */
 export function invariantProblems(reading: Reading): Problem[] {

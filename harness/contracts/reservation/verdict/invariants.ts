@@ -5,10 +5,10 @@
  * REPEATABLE READ snapshot) is compared with that reading; every disagreement is an `auditMismatch`.
  */
 import type { ClientBase } from 'pg';
-import type { StockLine, Strategy, StrategyAudit } from '../../strategies/contract.ts';
-import type { RequestResult } from '../driver/client-task.ts';
+import type { StockLine, Strategy, StrategyAudit } from '../../../../strategies/contract.ts';
+import type { RequestResult } from '../../../driver/client-task.ts';
+import { inSnapshot } from '../../../verdict/snapshot.ts';
 import type { FinalRead, KeyStatus } from './final-read.ts';
-import { inSnapshot } from './snapshot.ts';
 
 export interface Invariants {
   total: number;
