@@ -1,10 +1,13 @@
 /**
  * How long the linearizability checker takes on synthetic histories that are linearizable by construction
- * (harness/history/synthetic-history.ts): a contention-sized one and 10,000 operations, at growing overlap.
+ * (harness/contracts/reservation/history/synthetic-history.ts): a contention-sized one and 10,000 operations, at growing overlap.
  * Prints the median of 5 runs per row, with the model steps the search took. `npm run checker-bench`.
  */
-import { checkHistory } from '../harness/history/check-history.ts';
-import { type SyntheticOptions, syntheticHistory } from '../harness/history/synthetic-history.ts';
+import { checkHistory } from '../harness/contracts/reservation/history/check-history.ts';
+import {
+  type SyntheticOptions,
+  syntheticHistory,
+} from '../harness/contracts/reservation/history/synthetic-history.ts';
 
 const ROWS: (SyntheticOptions & { label: string })[] = [
   {

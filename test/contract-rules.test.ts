@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ORDER_RULES } from '../harness/contracts/order/order-rules.ts';
 import { PAYMENT_RULES } from '../harness/contracts/payment/history/payment-model.ts';
-import { RESERVATION_RULES } from '../harness/history/contract-rules.ts';
+import { RESERVATION_RULES } from '../harness/contracts/reservation/history/contract-rules.ts';
 
 const CONTRACT = readFileSync(new URL('../docs/contract.md', import.meta.url), 'utf8');
 

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../harness/history/check-history.ts';
-import { heldAfterDisable } from '../harness/history/held-after-disable.ts';
+import { checkHistory } from '../harness/contracts/reservation/history/check-history.ts';
+import { heldAfterDisable } from '../harness/contracts/reservation/history/held-after-disable.ts';
+import { syntheticHistory } from '../harness/contracts/reservation/history/synthetic-history.ts';
 import type { Answer, Call, Ending, History, HistoryOperation } from '../harness/history/history.ts';
 import { HistoryRecorder } from '../harness/history/recorder.ts';
-import { syntheticHistory } from '../harness/history/synthetic-history.ts';
 
 type Op = [call: Call, invokedAt: number, completedAt: number | null, ending: Answer | 'aborted' | 'unknown'];
 

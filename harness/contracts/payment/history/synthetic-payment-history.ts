@@ -7,7 +7,7 @@
  */
 import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
 import type { Ending } from '../../../history/history.ts';
-import { seededRandom } from '../../../history/synthetic-history.ts';
+import { seededRandom } from '../../../history/seeded-random.ts';
 import type { PaymentCall, PaymentHistoryAnswer, PaymentHistoryOperation } from './payment-history.ts';
 import { PaymentState, paymentResults } from './payment-model.ts';
 

@@ -6,11 +6,11 @@
 import { type CheckName, OUTCOMES, type Strategy } from '../../../../strategies/contract.ts';
 import type { RequestResult } from '../../../driver/client-task.ts';
 import { summarizeLatency } from '../../../driver/latency.ts';
-import { judgeHistory } from '../../../history/case-history.ts';
 import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../../../history/recorder.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
 import type { OutcomeCounts } from '../../../verdict/case-result.ts';
 import { countOutcomes, errorProblems, type Judgement, judge } from '../../../verdict/judgement.ts';
+import { judgeHistory } from '../history/case-history.ts';
 import type { AuditSummary, MeasuredCase } from '../verdict/case-result.ts';
 import { type FinalRead, readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';

@@ -5,7 +5,6 @@
  */
 import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../../../strategies/contract.ts';
 import type { LatencyPercentiles } from '../../../driver/latency.ts';
-import type { HistorySummary } from '../../../history/case-history.ts';
 import type {
   CasePhase,
   ExplorationSummary,
@@ -15,6 +14,7 @@ import type {
   ReportedStep,
 } from '../../../verdict/case-result.ts';
 import type { HttpFacts } from '../../../verdict/exchange-log.ts';
+import type { HistorySummary } from '../history/case-history.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 
 interface CaseIdentity {

@@ -6,7 +6,7 @@
  * before it committed anything, before the step that let it go on was sent. Linearizability alone allows
  * such a booking, which was in flight when the disable began: it may be ordered before the disable.
  */
-import type { HistoryOperation } from './history.ts';
+import type { HistoryOperation } from '../../../history/history.ts';
 
 export interface HeldAfterDisable {
   requestKey: string;

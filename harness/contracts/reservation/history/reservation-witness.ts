@@ -3,11 +3,12 @@
  * shrinking may drop: an operation that names a key keeps every writer of that key, so a stale REPLAY is
  * shown with the reserve and the confirm it ignored, not alone as a replay of a key never recorded.
  */
+
+import { type Answer, type Call, describeAnswer, describeCall } from '../../../history/history.ts';
+import type { SearchOperation } from '../../../history/search-operation.ts';
+import type { WitnessView } from '../../../history/witness.ts';
 import { RESERVATION_RULES } from './contract-rules.ts';
-import { type Answer, type Call, describeAnswer, describeCall } from './history.ts';
 import type { TimedCall } from './model.ts';
-import type { SearchOperation } from './search-operation.ts';
-import type { WitnessView } from './witness.ts';
 
 /** The request keys an operation names. */
 function keysNamed(call: Call): readonly string[] {

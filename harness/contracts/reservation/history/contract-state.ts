@@ -5,7 +5,7 @@
  * style: each component's hash XORed in and out), so the checker can tell states apart without comparing
  * them element by element.
  */
-import type { ReservationStatus } from '../../strategies/contract.ts';
+import type { ReservationStatus } from '../../../../strategies/contract.ts';
 
 /** Database-clock bounds, ms: when a reservation expires is known only within its reserve's bounds. */
 export interface ClockBounds {

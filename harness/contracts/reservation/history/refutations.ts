@@ -3,7 +3,7 @@
  * search could only fail, and slowly (every way of picking which answers to believe). Each is sound on
  * its own: it never refutes a history that has an order.
  */
-import type { SearchOperation } from './search-operation.ts';
+import type { SearchOperation } from '../../../history/search-operation.ts';
 
 /**
  * A quick proof that no order exists, found before any search: more HELD answers on a sku than its stock

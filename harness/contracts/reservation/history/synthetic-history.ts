@@ -4,8 +4,10 @@
  * effect at instant i), then each operation's interval is widened around its instant by up to `overlap`
  * on either side. Any interval that contains its operation's instant keeps that order a valid one.
  */
+
+import type { Call, History, HistoryOperation } from '../../../history/history.ts';
+import { seededRandom } from '../../../history/seeded-random.ts';
 import { ContractState } from './contract-state.ts';
-import type { Call, History, HistoryOperation } from './history.ts';
 import { modelResults } from './model.ts';
 
 export interface SyntheticOptions {
@@ -16,18 +18,6 @@ export interface SyntheticOptions {
   /** How far (in instants) an operation's interval reaches to either side of its own. */
   overlap: number;
   seed: number;
-}
-
-/** A small seeded generator (mulberry32), so a synthetic history is the same for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomCall(random: () => number, o: SyntheticOptions, sent: string[]): Call {

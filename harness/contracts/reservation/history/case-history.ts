@@ -4,11 +4,12 @@
  * with its smallest witness, or unchecked with the reason (a search past its budget, operations the
  * history misses), which is never reported as checked.
  */
+
+import type { HistoryVerdict } from '../../../history/check-parts.ts';
+import type { History } from '../../../history/history.ts';
+import type { WitnessLine } from '../../../history/witness.ts';
 import { checkHistory } from './check-history.ts';
-import type { HistoryVerdict } from './check-parts.ts';
 import { heldAfterDisable } from './held-after-disable.ts';
-import type { History } from './history.ts';
-import type { WitnessLine } from './witness.ts';
 
 /** What a case result says of its history (docs/history-checker.md). */
 export interface HistorySummary {

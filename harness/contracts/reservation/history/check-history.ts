@@ -5,17 +5,17 @@
  * (check-parts.ts), a reserve of unknown ending settled by the final read where it can be.
  */
 
-import { checkParts, type HistoryVerdict } from './check-parts.ts';
+import { checkParts, type HistoryVerdict } from '../../../history/check-parts.ts';
+import type { Answer, Call, History, HistoryOperation } from '../../../history/history.ts';
+import { partitionHistory } from '../../../history/partition.ts';
+import { FINAL_READ_SESSION } from '../../../history/recorder.ts';
+import type { SearchModel } from '../../../history/search-model.ts';
+import type { SearchOperation } from '../../../history/search-operation.ts';
 import type { Change } from './contract-state.ts';
 import { ContractState } from './contract-state.ts';
-import type { Answer, Call, History, HistoryOperation } from './history.ts';
 import { type ModelOptions, modelResults, sameAnswer, type TimedCall } from './model.ts';
-import { partitionHistory } from './partition.ts';
-import { FINAL_READ_SESSION } from './recorder.ts';
 import { refuted } from './refutations.ts';
 import { RESERVATION_WITNESS_VIEW } from './reservation-witness.ts';
-import type { SearchModel } from './search-model.ts';
-import type { SearchOperation } from './search-operation.ts';
 
 export interface CheckOptions {
   budget?: number;
