@@ -6,9 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HttpBlackBox } from '../harness/blackbox/http-black-box.ts';
 import { COMMANDS } from '../harness/cli/commands/index.ts';
 import { referenceRows } from '../harness/cli/option-help.ts';
+import { HttpBlackBox } from '../harness/contracts/reservation/blackbox/http-black-box.ts';
 import { missingFor } from '../harness/contracts/reservation/case/applicability.ts';
 import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
 import { paramsFor } from '../harness/contracts/reservation/case/params.ts';

@@ -92,7 +92,6 @@ const FOLDER_ORDER = [
   'contracts',
   'explore',
   'report',
-  'blackbox',
   'bench',
   'cli',
 ] as const;

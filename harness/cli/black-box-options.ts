@@ -6,8 +6,8 @@
  * nothing), else none.
  */
 import { CHECKS, type CheckName } from '../../strategies/contract.ts';
-import { exchange, NoAnswer, shownAnswer } from '../blackbox/api-exchange.ts';
-import type { TargetSettings } from '../blackbox/http-black-box.ts';
+import { exchange, NoAnswer, shownAnswer } from '../contracts/reservation/blackbox/api-exchange.ts';
+import type { TargetSettings } from '../contracts/reservation/blackbox/http-black-box.ts';
 import { findScenario } from '../contracts/reservation/case/index.ts';
 import { Errors, oneLine } from '../errors.ts';
 import type { ExchangeLog } from '../verdict/exchange-log.ts';

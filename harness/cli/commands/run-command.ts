@@ -2,10 +2,14 @@
 
 import { join } from 'node:path';
 import { ISOLATION_LEVELS, type StrategyRef } from '../../../strategies/contract.ts';
-import { runTargetSuite, TARGET_CONTRACT, targetSection } from '../../blackbox/black-box-suite.ts';
-import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import type { ScenarioBase, Selection } from '../../contract/contract.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
+import {
+  runTargetSuite,
+  TARGET_CONTRACT,
+  targetSection,
+} from '../../contracts/reservation/blackbox/black-box-suite.ts';
+import { HttpBlackBox } from '../../contracts/reservation/blackbox/http-black-box.ts';
 import { SCENARIOS } from '../../contracts/reservation/case/index.ts';
 import type { Scenario } from '../../contracts/reservation/case/scenario.ts';
 import type { CaseResult } from '../../contracts/reservation/verdict/case-result.ts';

@@ -8,12 +8,12 @@
  * when a script binds it), so requests spread over the base URLs; every exchange is recorded where it
  * happens, on this thread.
  */
-import type { SessionContext } from '../../strategies/contract.ts';
-import type { ClientDriver, DriveOptions } from '../driver/client-pool.ts';
-import type { ClientResult, ClientScript, RequestResult } from '../driver/client-task.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-import { answeredResult, answerWithin } from '../driver/reserve-answer.ts';
-import { oneLine } from '../errors.ts';
+import type { SessionContext } from '../../../../strategies/contract.ts';
+import type { ClientDriver, DriveOptions } from '../../../driver/client-pool.ts';
+import type { ClientResult, ClientScript, RequestResult } from '../../../driver/client-task.ts';
+import { nodeIdentity } from '../../../driver/node-identity.ts';
+import { answeredResult, answerWithin } from '../../../driver/reserve-answer.ts';
+import { oneLine } from '../../../errors.ts';
 import { type HttpBlackBox, NO_DATABASE_SESSION } from './http-black-box.ts';
 
 export class BlackBoxDriver implements ClientDriver {

@@ -3,19 +3,20 @@
  * strategy (same plans, clients, expectations, checks and judgement), with no database of the run's own.
  * What the run could and could not do is summed up for the report (`target`).
  */
+
 import { availableParallelism } from 'node:os';
-import type { ScenarioOverrides } from '../contract/case-settings.ts';
-import { paramsFor } from '../contracts/reservation/case/params.ts';
-import { runCase } from '../contracts/reservation/case/run-case.ts';
-import type { Scenario } from '../contracts/reservation/case/scenario.ts';
-import { RESERVATION } from '../contracts/reservation/contract.ts';
-import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
-import type { Environment } from '../database/environment.ts';
-import { clientVersions, gitCommit } from '../database/environment.ts';
-import type { Report } from '../report/report-schema.ts';
-import { runSources } from '../suite/run-sources.ts';
-import type { SuiteResult } from '../suite/suite.ts';
-import { failsTheRun, isCoverageGap, isMeasured } from '../verdict/case-result.ts';
+import type { ScenarioOverrides } from '../../../contract/case-settings.ts';
+import type { Environment } from '../../../database/environment.ts';
+import { clientVersions, gitCommit } from '../../../database/environment.ts';
+import { runSources } from '../../../suite/run-sources.ts';
+import type { SuiteResult } from '../../../suite/suite.ts';
+import { failsTheRun, isCoverageGap, isMeasured } from '../../../verdict/case-result.ts';
+import { paramsFor } from '../case/params.ts';
+import { runCase } from '../case/run-case.ts';
+import type { Scenario } from '../case/scenario.ts';
+import { RESERVATION } from '../contract.ts';
+import type { ReservationReport } from '../report/report-schema.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 import { BlackBoxDriver } from './black-box-driver.ts';
 import type { HttpBlackBox } from './http-black-box.ts';
 import { noDatabase } from './no-database.ts';
@@ -93,7 +94,7 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
 export function targetSection(
   target: HttpBlackBox,
   cases: readonly CaseResult[],
-): NonNullable<Report['target']> {
+): NonNullable<ReservationReport['target']> {
   const { settings } = target;
   const ran = [...new Set(cases.filter((c) => c.status !== 'n/a').map((c) => c.scenario))];
   const notApplicable = [

@@ -24,20 +24,16 @@ import {
   STATUSES,
   type StockLine,
   type Strategy,
-} from '../../strategies/contract.ts';
-import type { BlackBox } from '../contracts/reservation/case/black-box.ts';
-import {
-  SCENARIO_ACCESS,
-  type Scenario,
-  type ScriptContext,
-} from '../contracts/reservation/case/scenario.ts';
-import { STATUS_OF } from '../contracts/reservation/http/reservation-service.ts';
-import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
-import type { FinalRead, KeyStatus } from '../contracts/reservation/verdict/final-read.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-import { oneLine } from '../errors.ts';
-import { parseSpec } from '../interleaving/spec-parser.ts';
-import { type Endpoint, ExchangeLog, type HttpFacts } from '../verdict/exchange-log.ts';
+} from '../../../../strategies/contract.ts';
+import { nodeIdentity } from '../../../driver/node-identity.ts';
+import { oneLine } from '../../../errors.ts';
+import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import { type Endpoint, ExchangeLog, type HttpFacts } from '../../../verdict/exchange-log.ts';
+import type { BlackBox } from '../case/black-box.ts';
+import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../case/scenario.ts';
+import { STATUS_OF } from '../http/reservation-service.ts';
+import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
+import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
 import { type ApiAnswer, exchange, shownAnswer } from './api-exchange.ts';
 
 export interface TargetSettings {

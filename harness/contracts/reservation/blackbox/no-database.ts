@@ -5,7 +5,7 @@
  * instead of touching some server by accident.
  */
 import type pg from 'pg';
-import type { RunDatabase } from '../database/database.ts';
+import type { RunDatabase } from '../../../database/database.ts';
 import { NO_DATABASE_SESSION } from './http-black-box.ts';
 
 export function noDatabase(): RunDatabase {

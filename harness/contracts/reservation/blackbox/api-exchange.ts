@@ -5,9 +5,9 @@
  * retry counted. Answers are `key=value` lines, as `serve` writes them.
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { parseFields } from '../contracts/reservation/http/loopback-client.ts';
-import { oneLine } from '../errors.ts';
-import type { Endpoint, ExchangeLog } from '../verdict/exchange-log.ts';
+import { oneLine } from '../../../errors.ts';
+import type { Endpoint, ExchangeLog } from '../../../verdict/exchange-log.ts';
+import { parseFields } from '../http/loopback-client.ts';
 
 /** Attempts per request when the service keeps answering 503 + Retry-After. */
 export const MAX_503_ATTEMPTS = 20;
