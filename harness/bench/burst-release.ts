@@ -28,17 +28,18 @@ async function sharesWaiting(admin: pg.ClientBase, key: number): Promise<number>
 
 /**
  * Waits until `shares` sessions wait on the lock, then lets go; returns the release instant (sharedClockMs).
- * `ended` says the children stopped early (a failed connect), so the wait ends with their error instead.
+ * `ended` says the children (or agents) stopped early (a failed connect), so the wait ends with their error
+ * instead.
  */
 export async function releaseWhenAllWait(
   admin: pg.ClientBase,
   key: number,
   shares: number,
-  { timeoutMs, ended }: { timeoutMs: number; ended: () => boolean },
+  { timeoutMs, ended }: { timeoutMs: number; ended: () => boolean | Promise<boolean> },
 ): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   for (let waiting = 0; waiting < shares; waiting = await sharesWaiting(admin, key)) {
-    if (ended()) throw new Error('the burst processes ended before the release');
+    if (await ended()) throw new Error('the burst processes ended before the release');
     if (performance.now() > deadline) {
       throw Errors.barrierTimeout(
         `the burst release (${waiting} of ${shares} shares waiting)`,

@@ -61,6 +61,45 @@ const paymentsSchema = z
     'A payment series only (clients pay keys in pairs): the audit holds created = keys = the payments recorded',
   );
 
+const agentSchema = z
+  .strictObject({
+    agent: z
+      .number()
+      .int()
+      .positive()
+      .describe('1-based: client i and arrival i went to agent (i mod N) + 1'),
+    host: z.string().describe("the agent's host name"),
+    pid: z.number().int().positive(),
+    cores: z.number().int().positive().describe('cores its host offers'),
+    threads: z.number().int().positive().describe('worker threads that ran its clients'),
+    clients: z.number().int().positive(),
+    requests: count.describe('answers it counted in the measured window'),
+    dropped: count.describe('open model: its arrivals no client of its could take within the grace'),
+    seconds: z.number().nonnegative().describe('its own measured window'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe("CPU time ÷ wall time of the agent's process over its window, in cores"),
+    clientBound: z.boolean().describe('it used enough CPU that it, not the design, may have been the limit'),
+    latency: latencySchema.describe('its own answers, in ms'),
+    histogram: z.string().describe("its latency histogram (µs), HdrHistogram's compressed base64 form"),
+  })
+  .describe("One load agent's part of a trial (`bench --agents`)");
+
+const agentSeriesSchema = z
+  .strictObject({
+    agent: z.number().int().positive(),
+    host: z.string(),
+    clients: z.number().int().positive(),
+    requests: count.describe('summed over the trials'),
+    dropped: count.describe('summed over the trials'),
+    generatorCores: z.number().nonnegative().describe('median over the trials'),
+    clientBound: z.boolean().describe('in some trial'),
+    p50: z.number().describe('median over the trials of its own p50, ms'),
+    p99: z.number().describe('median over the trials of its own p99, ms'),
+  })
+  .describe('One load agent over the trials of a series');
+
 const measured = {
   status: z
     .enum(['ok', 'fail'])
@@ -89,6 +128,16 @@ const trialSchema = z
     trial: z.number().int().positive(),
     startedAt: z.iso.datetime().describe('when the measured window opened'),
     ...measured,
+    agents: z
+      .array(agentSchema)
+      .optional()
+      .describe('`bench --agents` only: each agent; the trial figures are theirs merged (counts summed)'),
+    latencyHistogram: z
+      .string()
+      .optional()
+      .describe(
+        "`bench --agents` only: the agents' histograms added bucket for bucket (µs, compressed base64); latency is read from it",
+      ),
   })
   .describe('One run of a series');
 
@@ -108,6 +157,10 @@ const seriesSchema = z
       .strictObject({ throughput: intervalSchema, p99: intervalSchema })
       .nullable()
       .describe('95% percentile-bootstrap interval of each median; null with fewer than two passing trials'),
+    agents: z
+      .array(agentSeriesSchema)
+      .optional()
+      .describe('`bench --agents` only: each agent over the trials'),
     trials: z.array(trialSchema),
   })
   .describe(
