@@ -1,6 +1,7 @@
 /** `reservebench bench`: the series and their trials, the progress bar, the bench report and its charts. */
 
 import type { StrategyRef } from '../../../strategies/contract.ts';
+import { agentDrivers } from '../../bench/agents/agent-driver.ts';
 import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
@@ -12,6 +13,7 @@ import {
   type PaymentDesignRef,
 } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
+import { agentsFrom, refuseAgentsWithBurst } from '../agent-options.ts';
 import {
   admissionFrom,
   boundedInteger,
@@ -27,7 +29,7 @@ import {
   shown,
   single,
 } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { withKnobVariants } from '../payment-selection.ts';
 import { progressBar } from '../progress.ts';
 import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
@@ -121,6 +123,12 @@ const OPTIONS = {
   postgres: value(
     "the embedded server's major, 14–18 (default 18); one: a bench compares designs on one server",
   ),
+  agents: value(
+    'load agents: every series split over N agent processes (1–64), client i and arrival i to agent i mod N; started here unless --agents-external (docs/scale.md)',
+  ),
+  'agents-external': flag(
+    'with --agents: you start the agents (reservebench agent, over ssh, in a container, a CI job); the bench prints their command and waits',
+  ),
   ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
   'timeout-ms': value(
     'longest wait for the clients to connect; with --burst also for every answer after the release (60000)',
@@ -172,6 +180,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const gate = admissionFrom(args.admission);
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
   if (bursts.length > 0) {
+    refuseAgentsWithBurst(args);
     const burst = burstSettingsFrom(args, bursts);
     const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
     const databaseUrl = databaseUrlFrom(args);
@@ -208,6 +217,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
   const strategies = refusePaymentsWith(designs, open ? '--rate' : undefined);
   const { payments } = designs;
   const reports = reportsFolder(args.reports);
+  const agents = agentsFrom(args, { clients, pairs: payments.length > 0, databaseUrl, threads });
 
   const progress = args.json
     ? undefined
@@ -235,6 +245,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     postgres,
     durabilities,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
+    ...(agents ? { drivers: agentDrivers(agents) } : {}),
   });
   progress?.stop();
   const report = buildBenchReport(result);
