@@ -11,6 +11,7 @@ import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { sourceLines } from '../report/source-lines.ts';
+import { AGENT_HEADERS, AGENT_NOTE, agentRows } from './agents/agent-tables.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
@@ -279,6 +280,13 @@ function openLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
+/** The load agents' section, where the series ran on agents (`--agents`). */
+function agentLines(bench: readonly BenchEntry[]): string[] {
+  const rows = agentRows(bench);
+  if (rows.length === 0) return [];
+  return ['## Load agents', '', AGENT_NOTE, '', markdownTable([AGENT_HEADERS, ...rows]), ''];
+}
+
 /** The durability section, where some series ran both durable and not (`--durability on,off`). */
 function durabilityLines(bench: readonly BenchEntry[]): string[] {
   const costs = durabilityCosts(bench);
@@ -341,6 +349,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     ...paymentLines(report.bench),
     ...openLines(report.bench),
+    ...agentLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),

@@ -74,6 +74,7 @@ const agentSchema = z
     threads: z.number().int().positive().describe('worker threads that ran its clients'),
     clients: z.number().int().positive(),
     requests: count.describe('answers it counted in the measured window'),
+    outcomes: counts.describe('those answers by outcome'),
     dropped: count.describe('open model: its arrivals no client of its could take within the grace'),
     seconds: z.number().nonnegative().describe('its own measured window'),
     generatorCores: z

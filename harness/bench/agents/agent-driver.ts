@@ -164,6 +164,7 @@ function agentFigure(result: AgentTrialResult, slot: number): AgentFigure {
     threads: result.threads,
     clients: result.clients,
     requests: result.latency.count,
+    outcomes: result.counts.outcomes,
     dropped: result.open?.counts.dropped ?? 0,
     seconds: Math.round(result.seconds * 1000) / 1000,
     generatorCores: result.generatorCores,

@@ -20,6 +20,8 @@ export interface AgentFigure {
   clients: number;
   /** Answers it counted in the measured window. */
   requests: number;
+  /** Those answers by outcome (ERROR among them). */
+  outcomes: Record<string, number>;
   /** Open model: its arrivals no client of its could take within the grace, never sent; 0 in a closed loop. */
   dropped: number;
   /** Its own measured window, in seconds. */
