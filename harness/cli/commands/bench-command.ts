@@ -175,32 +175,40 @@ function refusePaymentsWith(designs: BenchDesigns, option: string | undefined): 
   return designs.strategies;
 }
 
+/** `bench --burst`: its settings checked, then the bursts run and reported. */
+async function benchBursts(
+  args: BenchArgs,
+  bursts: number[],
+  gate: ReturnType<typeof admissionFrom>,
+  waitMs: number,
+): Promise<number> {
+  refuseAgentsWithBurst(args);
+  const burst = burstSettingsFrom(args, bursts);
+  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
+  const databaseUrl = databaseUrlFrom(args);
+  const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
+  const durabilities = durabilitiesFrom(args.durability);
+  const reports = reportsFolder(args.reports);
+  const settings = {
+    ...burst,
+    strategies: refusePaymentsWith(await benchDesigns(args), '--burst'),
+    durabilities,
+    databaseUrl,
+    postgres,
+    timeoutMs,
+  };
+  return runBurstCommand(
+    gate ? { ...settings, admission: { ...gate, waitMs } } : settings,
+    !!args.json,
+    reports,
+  );
+}
+
 export async function benchCommand(args: BenchArgs): Promise<number> {
   const bursts = burstSizes(args);
   const gate = admissionFrom(args.admission);
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
-  if (bursts.length > 0) {
-    refuseAgentsWithBurst(args);
-    const burst = burstSettingsFrom(args, bursts);
-    const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-    const databaseUrl = databaseUrlFrom(args);
-    const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
-    const durabilities = durabilitiesFrom(args.durability);
-    const reports = reportsFolder(args.reports);
-    const settings = {
-      ...burst,
-      strategies: refusePaymentsWith(await benchDesigns(args), '--burst'),
-      durabilities,
-      databaseUrl,
-      postgres,
-      timeoutMs,
-    };
-    return runBurstCommand(
-      gate ? { ...settings, admission: { ...gate, waitMs } } : settings,
-      !!args.json,
-      reports,
-    );
-  }
+  if (bursts.length > 0) return benchBursts(args, bursts, gate, waitMs);
   const clients = clientList(args.clients);
   const warmupMs = boundedInteger('warmup-ms', args['warmup-ms'], 0, 600_000) ?? 1_000;
   const durationMs = boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000;
