@@ -229,6 +229,53 @@ describe('Ctrl-C of a bench whose agents are running', () => {
   });
 });
 
+describe('an agent gone in the middle of a trial', () => {
+  it('fails the trial, naming the agent, without waiting out the window, and leaves nothing', async () => {
+    const before = new Set(await markedDatabases());
+    const bench = spawn(
+      process.execPath,
+      cliArgv([
+        'bench',
+        '--json',
+        ...['--strategy', 'hot-row', '--clients', '4', '--agents', '2'],
+        ...['--trials', '1', '--warmup-ms', '100', '--duration-ms', '60000', '--reports', reports],
+      ]),
+      { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    bench.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    bench.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => bench.once('close', resolve));
+    try {
+      for (let n = 0; (await sessions('reservebench-bench-%')) < 4; n++) {
+        if (n > 3000 || bench.exitCode !== null) throw new Error(`the trial never started: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const agents = childrenOf(bench.pid ?? 0);
+      expect(agents).toHaveLength(2);
+      process.kill(agents[1] ?? 0, 'SIGKILL');
+      const began = performance.now();
+      expect(await exited, stderr).toBe(1);
+      // Well inside the 60 s window it would otherwise have waited out.
+      expect(performance.now() - began).toBeLessThan(30_000);
+      const trial = parseReport(stdout, stderr).bench[0]?.trials[0];
+      expect(trial?.status).toBe('fail');
+      expect(trial?.problems.join('\n')).toMatch(
+        /the series could not run: (local agent \d exited \(SIGKILL\)|agent \d \(.*\) went away)/,
+      );
+      for (const pid of agents) expect(processAlive(pid)).toBe(false);
+      expect((await markedDatabases()).filter((d) => !before.has(d))).toEqual([]);
+    } finally {
+      if (bench.exitCode === null) bench.kill('SIGKILL');
+    }
+  });
+});
+
 describe('what load agents cannot mean', () => {
   it('is refused in one line with exit 2, before anything starts', async () => {
     const bench = ['bench', '--strategy', 'hot-row'];

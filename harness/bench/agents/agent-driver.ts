@@ -117,20 +117,52 @@ function trialTask(
   };
 }
 
+/** How often the bench looks for a gone agent while the agents measure. */
+const WATCH_MS = 250;
+
+/**
+ * Watches, while the agents run their window, for one of them gone (its process ended, its session
+ * gone from the server): the bench then stops waiting for a window whose figures can no longer add up.
+ */
+function watchAgents({ db, joined, local }: Agents): { gone: () => boolean; stop: () => Promise<void> } {
+  let gone = false;
+  let watching = true;
+  const loop = (async () => {
+    while (watching && !gone) {
+      gone = local?.trouble() !== undefined || (await agentsGone(db.admin, joined)).length > 0;
+      await waitFor(WATCH_MS);
+    }
+  })().catch(() => undefined);
+  return {
+    gone: () => gone,
+    stop: async () => {
+      watching = false;
+      await loop;
+    },
+  };
+}
+
 /** The bench's view of the window: the warm-up waited out, then lock waits sampled and the server metered. */
-async function benchWindow({
-  db,
-  localServer,
-  settings,
-}: Agents): Promise<{ startedAt: string; lockWait: LockWait; serverCores: number | null }> {
+async function benchWindow(
+  agents: Agents,
+): Promise<{ startedAt: string; lockWait: LockWait; serverCores: number | null }> {
+  const { db, localServer, settings } = agents;
   // Every agent's clients connected before it waited on the lock, so their backends are there now.
   const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
-  await waitFor(settings.warmupMs);
-  const startedAt = new Date().toISOString();
-  const began = performance.now();
-  const endServer = serverPids && meterProcesses(serverPids);
-  const lockWait = await sampleLockWaits(db.admin, () => performance.now() - began >= settings.durationMs);
-  return { startedAt, lockWait, serverCores: endServer ? endServer() : null };
+  const watch = watchAgents(agents);
+  try {
+    await waitFor(settings.warmupMs);
+    const startedAt = new Date().toISOString();
+    const began = performance.now();
+    const endServer = serverPids && meterProcesses(serverPids);
+    const lockWait = await sampleLockWaits(
+      db.admin,
+      () => watch.gone() || performance.now() - began >= settings.durationMs,
+    );
+    return { startedAt, lockWait, serverCores: endServer ? endServer() : null };
+  } finally {
+    await watch.stop();
+  }
 }
 
 /** Every agent's part of trial `id`, in slot order, once all are written. */
@@ -264,8 +296,13 @@ export function agentDrivers(options: AgentsSettings): TrialDrivers {
       const joined = await awaitAgents(base, options.agents, options.external ? options.say : undefined);
       const agents: Agents = { ...base, joined };
       let id = 0;
+      let failed = false;
       return {
-        drive: (series, schema) => driveTrial(agents, series, schema, ++id),
+        drive: (series, schema) =>
+          driveTrial(agents, series, schema, ++id).catch((error: unknown) => {
+            failed = true;
+            throw error;
+          }),
         async close() {
           try {
             await postTasks(
@@ -274,7 +311,8 @@ export function agentDrivers(options: AgentsSettings): TrialDrivers {
               joined.map(() => ({ kind: 'done' })),
             );
           } finally {
-            await local?.stop(settings.timeoutMs);
+            // After a failed trial an agent may still be in its window: the bench's own are stopped now.
+            await local?.stop(failed ? 0 : settings.timeoutMs);
           }
         },
       } satisfies TrialDriver;
