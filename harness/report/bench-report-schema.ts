@@ -19,7 +19,12 @@ const lockWaitSchema = z
 
 const saturationSchema = z
   .strictObject({
-    generatorCores: z.number().nonnegative().describe('CPU time ÷ wall time of the load generator, in cores'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe(
+        "CPU time ÷ wall time of the load generator, in cores (with agents: the busiest agent's process)",
+      ),
     serverCores: z
       .number()
       .nonnegative()
