@@ -1,10 +1,11 @@
 /**
- * The model is the documented contract: every rule the two models tag their answers with is a row of
+ * The model is the documented contract: every rule the three models tag their answers with is a row of
  * docs/contract.md's rule tables, word for word, and every row there is a rule of a model. A rule changed
  * on one side only fails here.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ORDER_RULES } from '../harness/contracts/order/order-rules.ts';
 import { RESERVATION_RULES } from '../harness/history/contract-rules.ts';
 import { PAYMENT_RULES } from '../harness/history/payment-model.ts';
 
@@ -31,5 +32,9 @@ describe('the contract models and docs/contract.md', () => {
 
   it('state the payment rules in the same words', () => {
     expect(ruleRows("The payment model's rules")).toEqual(PAYMENT_RULES);
+  });
+
+  it('state the order rules in the same words', () => {
+    expect(ruleRows("The order model's rules")).toEqual(ORDER_RULES);
   });
 });
