@@ -9,6 +9,7 @@
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { mean } from 'simple-statistics';
 import { type RunDatabase, redact } from '../../database/database.ts';
+import { checkConnectionRoom } from '../../database/preflight.ts';
 import { BENCH_SKU } from '../bench-design.ts';
 import { CLIENT_APPLICATION_PREFIX } from '../bench-task.ts';
 import { BURST_LOCK_CLASS, holdRelease, releaseWhenAllWait } from '../burst-release.ts';
@@ -286,6 +287,12 @@ function externalLine(db: RunDatabase, agents: number): string {
 /** Load agents as the bench's trial driver: the exchange opened, the agents started or awaited. */
 export function agentDrivers(options: AgentsSettings): TrialDrivers {
   return async (db, { localServer, settings }) => {
+    // Each agent holds a control connection beside its clients.
+    await checkConnectionRoom(
+      db.admin,
+      Math.max(0, ...settings.clients) + options.agents,
+      'give fewer --clients or --agents',
+    );
     await openExchange(db.admin, options.agents);
     const local = options.external
       ? undefined
