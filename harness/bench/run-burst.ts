@@ -156,7 +156,7 @@ async function burst(
   const children = startBurstProcesses(orders);
   children.records.catch(() => undefined);
   try {
-    const releasedAt = await releaseWhenAllWait(db.admin, key, threads, {
+    const { at: releasedAt } = await releaseWhenAllWait(db.admin, key, threads, {
       timeoutMs: settings.timeoutMs,
       ended: children.ended,
     }).catch(async (error: unknown) => {
