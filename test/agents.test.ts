@@ -297,7 +297,7 @@ describe('what load agents cannot mean', () => {
       /--agents 3 needs at least 3 clients in every series, and --clients 2 has 2/,
       /--agents 2 needs at least 2 pairs \(3 clients\) in every series, and --clients 2 has 1/,
       /--agents must be/,
-      /--agents-external needs --agents N/,
+      /--agents-external needs --agents\b/,
       /--agents-external needs --database-url/,
       /agent needs the bench's server/,
       /--run takes a run database's name/,

@@ -7,21 +7,36 @@ import { availableParallelism } from 'node:os';
 import { runAgent } from '../../bench/agents/agent-process.ts';
 import { withDatabase } from '../../database/database.ts';
 import { Errors } from '../../errors.ts';
-import { boundedInteger, databaseUrlFrom, shown, single } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
-
-const OPTIONS = {
-  'database-url': value("the bench's server (or DATABASE_URL): the agent's clients connect as this URL says"),
-  run: value(
-    "the bench's run database on that server, as the bench printed it (default: the URL's database)",
-  ),
-  threads: value('worker threads for its clients (default: one per core of this host)'),
-};
-
-type AgentArgs = ArgsOf<typeof OPTIONS>;
+import { databaseUrlFrom, shown } from '../cli-arguments.ts';
+import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
+import { integer, parsed } from '../option-types.ts';
+import { databaseOption } from './shared-options.ts';
 
 /** A run database's name, as the suite makes them. */
 const RUN_DATABASE = /^reservebench_[a-z0-9_]+$/;
+
+function readRun(run: string, label: string): string {
+  if (!RUN_DATABASE.test(run)) {
+    throw Errors.badInput(`${label} takes a run database's name (reservebench_…), got ${shown(run)}`);
+  }
+  return run;
+}
+
+const OPTIONS = {
+  ...databaseOption("the bench's server: the agent's clients connect as this URL says"),
+  run: parsed("the bench's run database on that server, as the bench printed it", {
+    form: 'NAME',
+    absent: "the URL's database",
+    read: readRun,
+  }),
+  threads: integer('worker threads for its clients', {
+    min: 1,
+    max: 64,
+    absent: 'one per core of this host',
+  }),
+};
+
+type AgentArgs = ParsedOf<typeof OPTIONS>;
 
 /** An agent stops at once on a signal: it holds only connections and threads, which go with the process. */
 function exitOnSignal(say: (line: string) => void): void {
@@ -37,14 +52,11 @@ function exitOnSignal(say: (line: string) => void): void {
   }
 }
 
-export async function agentCommand(args: AgentArgs): Promise<number> {
-  const url = databaseUrlFrom(args);
+export async function agentCommand(args: AgentArgs, _context: CommandContext): Promise<number> {
+  const url = databaseUrlFrom(args['database-url']);
   if (!url) throw Errors.badInput("agent needs the bench's server: --database-url URL or DATABASE_URL");
-  const run = single('run', args.run);
-  if (run !== undefined && !RUN_DATABASE.test(run)) {
-    throw Errors.badInput(`--run takes a run database's name (reservebench_…), got ${shown(run)}`);
-  }
-  const threads = boundedInteger('threads', args.threads, 1, 64) ?? availableParallelism();
+  const { run } = args;
+  const threads = args.threads ?? availableParallelism();
   const connectionString = run ? withDatabase(url, run) : url;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   exitOnSignal(say);
