@@ -1,10 +1,10 @@
 /**
  * `bench --agents N [--agents-external]`: what the declarations cannot check, checked before anything
  * starts — agents on other hosts need a server they reach, and each agent needs a client (a payment
- * series: a pair) of every series. A gate per agent process (N × LIMIT inside) and a burst are refused by
- * the declarations themselves (bench-command.ts).
+ * series: a pair; a burst: a connection) of every series. A gate per agent process (N × LIMIT inside) is
+ * refused by the declarations themselves (bench-command.ts).
  */
-import type { AgentsSettings } from '../bench/agents/agent-driver.ts';
+import type { AgentsSettings } from '../bench/agents/agent-session.ts';
 import { Errors } from '../errors.ts';
 
 /** Agents one bench splits its series over at most. */

@@ -8,8 +8,6 @@
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { mean } from 'simple-statistics';
-import { type RunDatabase, redact } from '../../database/database.ts';
-import { checkConnectionRoom } from '../../database/preflight.ts';
 import { BENCH_SKU } from '../bench-design.ts';
 import { CLIENT_APPLICATION_PREFIX } from '../bench-task.ts';
 import { BURST_LOCK_CLASS, holdRelease, releaseWhenAllWait } from '../burst-release.ts';
@@ -24,74 +22,16 @@ import {
   type TrialDrivers,
 } from '../run-bench.ts';
 import { meterProcesses, seriesServerPids } from '../saturation.ts';
-import {
-  agentsGone,
-  type JoinedAgent,
-  joinedAgents,
-  openExchange,
-  postTasks,
-  resultsOf,
-} from './agent-exchange.ts';
+import { agentsGone } from './agent-exchange.ts';
 import { type AgentFigure, isClientBound } from './agent-figures.ts';
 import { planAgentShares } from './agent-plan.ts';
 import { type AgentTrialResult, latencyOf, mergedLatencies, sumOpenCounts } from './agent-result.ts';
-import { type AgentReply, type AgentTrialTask, agentDesign } from './agent-task.ts';
-import { type LocalAgents, startLocalAgents } from './local-agents.ts';
+import { type AgentSession, type AgentsSettings, openAgentSession } from './agent-session.ts';
+import { type AgentTrialTask, agentDesign } from './agent-task.ts';
 
-/** How often the bench looks at the exchange while it waits (observed state, not an ordering). */
-const LOOK_MS = 20;
-
-export interface AgentsSettings {
-  agents: number;
-  /** Started by the user (ssh, a container, a CI job) rather than by the bench. */
-  external: boolean;
-  /** Worker threads of each agent the bench starts (default: one per core). */
-  threads?: number | undefined;
-  /** Where the bench says what the user must do or know (stderr). */
-  say: (line: string) => void;
-}
-
-interface Agents {
-  db: RunDatabase;
-  joined: JoinedAgent[];
-  local: LocalAgents | undefined;
+interface Agents extends AgentSession {
   localServer: boolean;
   settings: BenchSettings;
-}
-
-/** Why the trial `id` cannot go on: an agent gone, or one that reported an error instead of its part. */
-async function trouble({ db, joined, local }: Agents, id: number): Promise<string | undefined> {
-  const exited = local?.trouble();
-  if (exited) return exited;
-  const gone = await agentsGone(db.admin, joined);
-  const agent = joined.find((a) => a.slot === gone[0]);
-  if (agent) return `agent ${agent.slot + 1} (${agent.host}, pid ${agent.pid}) went away`;
-  for (const [slot, body] of await resultsOf(db.admin, id)) {
-    const reply = body as AgentReply<AgentTrialResult>;
-    if ('error' in reply) return `agent ${slot + 1}: ${reply.error}`;
-  }
-  return undefined;
-}
-
-/** Until every agent joined the plan (each told to the user when they start the agents themselves). */
-async function awaitAgents(agents: Omit<Agents, 'joined'>, count: number, say?: (line: string) => void) {
-  const deadline = performance.now() + agents.settings.timeoutMs;
-  let seen = 0;
-  for (;;) {
-    const joined = await joinedAgents(agents.db.admin);
-    for (const a of joined.slice(seen))
-      say?.(`agent ${a.slot + 1} of ${count} joined: ${a.host}, pid ${a.pid}`);
-    seen = joined.length;
-    if (joined.length >= count) return joined;
-    const exited = agents.local?.trouble();
-    if (exited) throw new Error(exited);
-    if (performance.now() > deadline) {
-      throw new Error(
-        `${joined.length} of ${count} agents joined within ${agents.settings.timeoutMs / 1000} s (--timeout-ms)`,
-      );
-    }
-    await waitFor(LOOK_MS);
-  }
 }
 
 function trialTask(
@@ -166,26 +106,6 @@ async function benchWindow(
   }
 }
 
-/** Every agent's part of trial `id`, in slot order, once all are written. */
-async function awaitResults(agents: Agents, id: number): Promise<AgentTrialResult[]> {
-  const { db, joined, settings } = agents;
-  const deadline = performance.now() + settings.timeoutMs;
-  for (;;) {
-    const results = await resultsOf(db.admin, id);
-    const why = await trouble(agents, id);
-    if (why) throw new Error(why);
-    if (results.size >= joined.length) {
-      return joined.map((a) => (results.get(a.slot) as { ok: AgentTrialResult }).ok);
-    }
-    if (performance.now() > deadline) {
-      throw new Error(
-        `${results.size} of ${joined.length} agents reported within ${settings.timeoutMs / 1000} s after the window`,
-      );
-    }
-    await waitFor(LOOK_MS);
-  }
-}
-
 const hundredths = (x: number) => Math.round(x * 100) / 100;
 
 function agentFigure(result: AgentTrialResult, slot: number): AgentFigure {
@@ -240,7 +160,7 @@ export function drivenByAgents(
 }
 
 /** One trial: the shares posted, the release, the window, the agents' parts added up. */
-async function driveTrial(agents: Agents, series: Series, schema: string, id: number): Promise<DrivenTrial> {
+async function driveTrial(agents: Agents, series: Series, schema: string, key: number): Promise<DrivenTrial> {
   const { db, joined, settings } = agents;
   const shares = planAgentShares(
     series.design.contract,
@@ -248,20 +168,18 @@ async function driveTrial(agents: Agents, series: Series, schema: string, id: nu
     schema,
     joined.map((a) => a.threads),
   );
-  // The release lock's second key is the task's id: each trial waits on a lock of its own.
-  await holdRelease(db.admin, id);
+  // Each trial waits on a release lock of its own.
+  await holdRelease(db.admin, key);
   let held = true;
   try {
-    await postTasks(
-      db.admin,
-      id,
-      shares.map((share) => trialTask(series, share.threads, id, schema, settings)),
+    const id = await agents.post(
+      shares.map((share) => trialTask(series, share.threads, key, schema, settings)),
     );
     let why: string | undefined;
-    await releaseWhenAllWait(db.admin, id, joined.length, {
+    await releaseWhenAllWait(db.admin, key, joined.length, {
       timeoutMs: settings.timeoutMs,
       ended: async () => {
-        why = await trouble(agents, id);
+        why = await agents.trouble(id);
         return why !== undefined;
       },
     }).catch((error: unknown) => {
@@ -269,63 +187,32 @@ async function driveTrial(agents: Agents, series: Series, schema: string, id: nu
     });
     held = false;
     const window = await benchWindow(agents);
-    return drivenByAgents(series, window, await awaitResults(agents, id));
+    return drivenByAgents(series, window, await agents.results(id, settings.timeoutMs, 'after the window'));
   } finally {
     if (held) {
       await db.admin
-        .query('SELECT pg_advisory_unlock($1, $2)', [BURST_LOCK_CLASS, id])
+        .query('SELECT pg_advisory_unlock($1, $2)', [BURST_LOCK_CLASS, key])
         .catch(() => undefined);
     }
   }
 }
 
-/** The line that tells the user how to start the agents the bench waits for. */
-function externalLine(db: RunDatabase, agents: number): string {
-  return `waiting for ${agents} agent(s): start each, on any host that reaches the server, with  reservebench agent --run ${db.name}  and DATABASE_URL (or --database-url) naming the server as the bench's does: ${redact(db.connectionString)}`;
-}
-
 /** Load agents as the bench's trial driver: the exchange opened, the agents started or awaited. */
 export function agentDrivers(options: AgentsSettings): TrialDrivers {
   return async (db, { localServer, settings }) => {
-    // Each agent holds a control connection beside its clients.
-    await checkConnectionRoom(
-      db.admin,
-      Math.max(0, ...settings.clients) + options.agents,
-      'give fewer --clients or --agents',
-    );
-    await openExchange(db.admin, options.agents);
-    const local = options.external
-      ? undefined
-      : startLocalAgents(options.agents, db.connectionString, options.threads);
-    const base = { db, local, localServer, settings };
-    try {
-      if (options.external) options.say(externalLine(db, options.agents));
-      const joined = await awaitAgents(base, options.agents, options.external ? options.say : undefined);
-      const agents: Agents = { ...base, joined };
-      let id = 0;
-      let failed = false;
-      return {
-        drive: (series, schema) =>
-          driveTrial(agents, series, schema, ++id).catch((error: unknown) => {
-            failed = true;
-            throw error;
-          }),
-        async close() {
-          try {
-            await postTasks(
-              db.admin,
-              ++id,
-              joined.map(() => ({ kind: 'done' })),
-            );
-          } finally {
-            // After a failed trial an agent may still be in its window: the bench's own are stopped now.
-            await local?.stop(failed ? 0 : settings.timeoutMs);
-          }
-        },
-      } satisfies TrialDriver;
-    } catch (error: unknown) {
-      await local?.stop(0);
-      throw error;
-    }
+    const connections = Math.max(0, ...settings.clients);
+    const session = await openAgentSession(db, options, { connections, timeoutMs: settings.timeoutMs });
+    const agents: Agents = { ...session, localServer, settings };
+    let key = 0;
+    let failed = false;
+    return {
+      drive: (series, schema) =>
+        driveTrial(agents, series, schema, ++key).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }),
+      // After a failed trial an agent may still be in its window: the bench's own are stopped now.
+      close: () => session.close(failed ? 0 : settings.timeoutMs),
+    } satisfies TrialDriver;
   };
 }
