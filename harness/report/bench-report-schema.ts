@@ -183,6 +183,25 @@ const uncontendedSchema = z
   })
   .describe('One client, no contention (tinybench)');
 
+const burstAgentSchema = z
+  .strictObject({
+    agent: z.number().int().positive().describe('1-based: request i went to agent (i mod N) + 1'),
+    host: z.string().describe("the agent's host name"),
+    pid: z.number().int().positive(),
+    cores: z.number().int().positive().describe('cores its host offers'),
+    threads: z.number().int().positive().describe('worker threads, one share of the burst each'),
+    requests: count.describe('the requests it sent'),
+    held: count.describe('those that got a unit'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe(
+        "CPU time ÷ wall time of the agent's process over its whole order (connecting included), in cores",
+      ),
+    clientBound: z.boolean().describe('it used enough CPU that it, not the design, may have been the limit'),
+  })
+  .describe("One load agent's part of a burst (`bench --burst --agents`)");
+
 const burstSchema = z
   .strictObject({
     strategy: z.string(),
@@ -224,6 +243,10 @@ const burstSchema = z
       })
       .describe('how many of the first arrivals got a unit'),
     peakConnections: count.describe("the burst's connections in pg_stat_activity, most seen at once"),
+    agents: z
+      .array(burstAgentSchema)
+      .optional()
+      .describe("`bench --agents` only: each agent; its records were measured with every other agent's"),
     unitsSold: z.number().int().describe("stock − the design's remaining() afterwards (the harness's read)"),
     oversold: count,
     drift: z.number().int().describe('units sold − HELD answers'),

@@ -12,7 +12,7 @@ import { Errors } from '../../errors.ts';
 
 export const EXCHANGE_SCHEMA = 'reservebench_agents';
 /** Bumped whenever a task or a result changes shape: a bench and its agents must speak the same one. */
-export const AGENT_PROTOCOL = 1;
+export const AGENT_PROTOCOL = 2;
 /** Each agent's control connection; its clients are named as every bench client is. */
 export const AGENT_APPLICATION_NAME = 'reservebench-agent';
 

@@ -1,7 +1,7 @@
 /**
  * `reservebench agent`: one load agent. It connects to the bench's run database (the URL its clients will
  * use), takes a free slot of the bench's plan, and then runs whatever the bench posts for it — one trial
- * at a time, its share of the series (agent-trial.ts) — writing its part of each back, until the bench
+ * at a time, its share of the series (agent-trial.ts) or its order of a burst (agent-burst.ts) — writing its part of each back, until the bench
  * says done. It holds nothing but connections and worker threads: the bench's session ending (Ctrl-C, a
  * crash) or its database going ends the agent too, with one line.
  */
@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { connect } from '../../database/database.ts';
 import { EXIT, HarnessError, oneLine } from '../../errors.ts';
 import { BenchPool } from '../bench-pool.ts';
+import { type AgentBurstResult, runAgentBurst } from './agent-burst.ts';
 import { AGENT_APPLICATION_NAME, joinExchange, nextTask, writeResult } from './agent-exchange.ts';
 import type { AgentTrialResult } from './agent-result.ts';
 import type { AgentReply, AgentTask } from './agent-task.ts';
@@ -78,12 +79,11 @@ async function runTasks(
   for (let after = 0; ; ) {
     const { id, task } = await awaitTask(control, joined, after);
     if (task.kind === 'done') return EXIT.ok;
-    const reply: AgentReply<AgentTrialResult> = await runAgentTrial(
-      control,
-      pool,
-      options.connectionString,
-      task,
-    ).then(
+    const part: Promise<AgentTrialResult | AgentBurstResult> =
+      task.kind === 'burst'
+        ? runAgentBurst(task, options.connectionString)
+        : runAgentTrial(control, pool, options.connectionString, task);
+    const reply: AgentReply<AgentTrialResult | AgentBurstResult> = await part.then(
       (ok) => ({ ok }),
       (error: unknown) => ({ error: oneLine(error) }),
     );

@@ -12,6 +12,7 @@ import type { Durability } from '../../database/durability.ts';
 import { Errors } from '../../errors.ts';
 import { sourceEntry } from '../../registry/source-manifest.ts';
 import type { BenchContract } from '../bench-task.ts';
+import type { BurstOrder } from '../burst-task.ts';
 import type { OpenSettings } from '../open-model.ts';
 import type { AgentThreadPlan } from './agent-plan.ts';
 
@@ -45,7 +46,20 @@ export interface AgentTrialTask {
   timeoutMs: number;
 }
 
-export type AgentTask = AgentTrialTask | { kind: 'done' };
+/**
+ * One agent's part of a burst: the order of one burst process (burst-plan.ts deals request i to agent
+ * i mod N), less what the agent finds on its own host — its connection string and the design's module.
+ */
+export interface AgentBurstTask {
+  kind: 'burst';
+  label: string;
+  design: AgentDesign;
+  schema: string;
+  durability: Durability;
+  order: Omit<BurstOrder, 'connection' | 'strategyModuleUrl'>;
+}
+
+export type AgentTask = AgentTrialTask | AgentBurstTask | { kind: 'done' };
 
 /** What an agent writes back for one task: its part of the trial, or why it has none. */
 export type AgentReply<R> = { ok: R } | { error: string };

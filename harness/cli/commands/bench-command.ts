@@ -5,6 +5,7 @@ import { agentDrivers } from '../../bench/agents/agent-driver.ts';
 import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
+import { DEFAULT_BURST_CONNECTIONS } from '../../bench/burst-plan.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
 import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { Errors, EXIT } from '../../errors.ts';
@@ -154,14 +155,14 @@ const OPTIONS = {
   ),
   ...postgresOption("the embedded server's major (one: a bench compares designs on one server)"),
   agents: integer(
-    'load agents: every series split over N agent processes, client i and arrival i to agent i mod N; started here unless --agents-external (docs/scale.md)',
+    'load agents: every series (or burst) split over N agent processes, client i, arrival i and burst request i to agent i mod N; started here unless --agents-external (docs/scale.md)',
     {
       min: 1,
       max: MAX_AGENTS,
       excludes: {
         admission:
           'each agent would have a gate of its own (N × LIMIT inside); a shared gate is serve --gate postgres',
-        burst: 'a burst spreads over processes of this host (--processes)',
+        processes: 'with --burst each agent is one process of the burst',
       },
     },
   ),
@@ -244,7 +245,14 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
     const burst = burstSettingsFrom(args, context.label);
     const strategies = refusePaymentsWith(await benchDesigns(args), '--burst');
     const reports = reportsFolder(args.reports, context.label('reports'));
-    const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs };
+    const connections = Math.min(burst.connections ?? DEFAULT_BURST_CONNECTIONS, ...burst.bursts);
+    const agents = agentsFrom(args, {
+      clients: [connections],
+      pairs: false,
+      databaseUrl,
+      threads: args.threads,
+    });
+    const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs, agents };
     return runBurstCommand(gate ? { ...settings, admission: gate } : settings, {
       json: args.json,
       reports,
