@@ -11,6 +11,7 @@ import * as hdr from 'hdr-histogram-js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, inject, it } from 'vitest';
+import { onServerClock } from '../harness/bench/agents/agent-burst.ts';
 import { agentClients, planAgentShares } from '../harness/bench/agents/agent-plan.ts';
 import {
   type AgentTrialResult,
@@ -22,6 +23,9 @@ import {
 import { agentDesign, localModuleUrl } from '../harness/bench/agents/agent-task.ts';
 import { arrivalTimes, shareOfArrivals } from '../harness/bench/arrivals.ts';
 import type { BenchThreadResult } from '../harness/bench/bench-task.ts';
+import { auditBurst, burstProblems, measureBurst } from '../harness/bench/burst-measure.ts';
+import { burstLayout, planShares } from '../harness/bench/burst-plan.ts';
+import type { BurstRecord, ShareResult } from '../harness/bench/burst-task.ts';
 import { emptyTally, recordAnswer } from '../harness/bench/open-model.ts';
 import { sumTrialCounts } from '../harness/bench/run-bench.ts';
 import { latencyHistogram, latencyMicros, summarizeLatency } from '../harness/driver/latency.ts';
@@ -69,6 +73,49 @@ describe('one series split over agents', () => {
     expect(() => planAgentShares('payment', 3, 'c001_bench', [1, 1, 1])).toThrow(
       /agent 3 of 3 would have no client/,
     );
+  });
+});
+
+describe('one burst split over agents', () => {
+  it('deals request i to agent i mod N (each agent one process of the burst), every one exactly once', () => {
+    const layout = burstLayout(1_001, { processes: 3, threads: 2 });
+    const agents = planShares(layout, 's');
+    expect(agents).toHaveLength(3);
+    agents.forEach((shares, k) => {
+      const mine = shares.flatMap((share) => share.requests);
+      expect(mine.every((request) => request % 3 === k)).toBe(true);
+    });
+    const all = agents.flatMap((shares) => shares.flatMap((share) => share.requests));
+    expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: 1_001 }, (_, i) => i));
+  });
+
+  // An agent's process clock is its own host's: 10^9 ms off the server's here. Its share was granted
+  // the release lock at 500 on its clock, at server time 1,700,000,000,000.5.
+  const SERVER_RELEASE = 1_700_000_000_000;
+  const share: ShareResult = {
+    release: { grantedAt: 500, serverMs: SERVER_RELEASE + 0.5 },
+    records: [
+      { request: 0, arrivedAt: 500.5, answeredAt: 510, outcome: 'HELD', retries: 0 },
+      { request: 2, arrivedAt: 501, answeredAt: 530, outcome: 'SOLD_OUT', retries: 0 },
+    ],
+  };
+  const judged = (records: readonly BurstRecord[]) => {
+    const measures = measureBurst(records, SERVER_RELEASE, 1);
+    return { measures, problems: burstProblems(2, 1, measures, auditBurst(1, 0, 1)) };
+  };
+
+  it("measures an agent's requests from the release on the server's clock, whatever its own", () => {
+    const onServer = onServerClock(share);
+    expect(onServer.map((r) => r.answeredAt - SERVER_RELEASE)).toEqual([10.5, 30.5]);
+    const { measures, problems } = judged(onServer);
+    expect(measures).toMatchObject({ soldOutMs: 10.5, answeredMs: 30.5, early: 0 });
+    expect(problems).toEqual([]);
+  });
+
+  it('fails as not exercised when the records stay on the agent’s clock (the control)', () => {
+    expect(judged(share.records).problems).toEqual([
+      'not exercised: 2 request(s) arrived before the release',
+    ]);
   });
 });
 

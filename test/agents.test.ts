@@ -1,7 +1,8 @@
 /**
  * `bench --agents` through the real command line, against the shared test server: two local agents on
  * one seed, whose merged report counts what the two counted and reads its percentiles from the sum of
- * their histograms; an agent the user starts with the command the bench prints; Ctrl-C of a bench whose
+ * their histograms; a burst split over two agents, request i on agent i mod N, released by the one lock
+ * and judged as every burst is; an agent the user starts with the command the bench prints; Ctrl-C of a bench whose
  * agents are running leaving no process, no database and nothing in the temp folder; and the combinations
  * that mean nothing refused in one line. Speeds are never asserted.
  */
@@ -112,6 +113,31 @@ describe('bench --agents', () => {
     expect((await markedDatabases()).filter((d) => !before.has(d))).toEqual([]);
     const markdown = readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8');
     expect(markdown).toMatch(/## Load agents/);
+  });
+
+  it('splits a burst over two local agents, released by one lock, judged as one burst', async () => {
+    const run = await runCli(
+      [
+        'bench',
+        '--json',
+        ...['--strategy', 'hot-row', '--burst', '60', '--stock', '20', '--clients', '8', '--agents', '2'],
+        ...['--threads', '2', '--reports', reports],
+      ],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const burst = parseReport(run.stdout, run.stderr).burst?.[0];
+    const agents = burst?.agents ?? [];
+    // Each agent one process of the burst: request i on agent i mod 2, half each.
+    expect(burst).toMatchObject({ status: 'ok', processes: 2, unitsSold: 20, oversold: 0, drift: 0 });
+    expect(agents.map((a) => [a.agent, a.requests])).toEqual([
+      [1, 30],
+      [2, 30],
+    ]);
+    expect(new Set(agents.map((a) => a.pid)).size).toBe(2);
+    expect(sum(agents.map((a) => a.held))).toBe(burst?.outcomes.HELD);
+    expect(burst?.threads).toBe(sum(agents.map((a) => a.threads)));
+    for (const a of agents) expect(processAlive(a.pid)).toBe(false);
   });
 
   it('waits for an agent the user starts with the command it prints, and runs the closed loop on it', async () => {
@@ -280,7 +306,7 @@ describe('what load agents cannot mean', () => {
   it('is refused in one line with exit 2, before anything starts', async () => {
     const bench = ['bench', '--strategy', 'hot-row'];
     const { answers, leftInTmp } = await runRefusals([
-      { args: [...bench, '--agents', '2', '--burst', '10'] },
+      { args: [...bench, '--agents', '2', '--burst', '10', '--processes', '2'] },
       { args: [...bench, '--agents', '2', '--admission', '4:8', '--clients', '4'] },
       { args: [...bench, '--agents', '3', '--clients', '2,8'] },
       { args: ['bench', '--strategy', 'payment-on-conflict', '--agents', '2', '--clients', '2'] },
@@ -292,7 +318,7 @@ describe('what load agents cannot mean', () => {
       { args: ['agent'], env: { DATABASE_URL: serverUrl } },
     ]);
     const expected = [
-      /--agents cannot go with --burst/,
+      /--agents cannot go with --processes: with --burst each agent is one process of the burst/,
       /--agents cannot go with --admission: each agent would have a gate of its own/,
       /--agents 3 needs at least 3 clients in every series, and --clients 2 has 2/,
       /--agents 2 needs at least 2 pairs \(3 clients\) in every series, and --clients 2 has 1/,
