@@ -137,6 +137,8 @@ describe('bench --agents', () => {
     expect(new Set(agents.map((a) => a.pid)).size).toBe(2);
     expect(sum(agents.map((a) => a.held))).toBe(burst?.outcomes.HELD);
     expect(burst?.threads).toBe(sum(agents.map((a) => a.threads)));
+    const markdown = readFileSync(join(reports, 'latest-bench', 'report.md'), 'utf8');
+    expect(markdown).toMatch(/## Load agents[\s\S]*\| hot-row burst 60 +\| 2 +\|/);
     for (const a of agents) expect(processAlive(a.pid)).toBe(false);
   });
 

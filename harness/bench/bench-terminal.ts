@@ -1,6 +1,6 @@
 /** The bench table on the terminal. */
 import { renderBoxTable } from '../report/box-table.ts';
-import { AGENT_TERMINAL_HEADERS, agentRows } from './agents/agent-tables.ts';
+import { AGENT_TERMINAL_HEADERS, agentRows, burstAgentRows } from './agents/agent-tables.ts';
 import { type BenchReport, paysIn } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
@@ -10,10 +10,19 @@ import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-fa
 /** `bench --burst`: the commits, then one row per burst. */
 function renderBurstTerminal(report: BenchReport, burst: NonNullable<BenchReport['burst']>): string {
   const table = renderBoxTable({ head: BURST_TERMINAL_HEADERS, rows: burstTerminalRows(burst) });
+  const agents = burstAgentRows(burst);
   return [
     benchCommitsLine(burst, report.environment.settings),
     table,
     'times in ms from the one release instant; fair: HELD among the first min(stock, requests) arrivals; sold: the final read of the stock',
+    ...(agents.length > 0
+      ? [
+          renderBoxTable({
+            head: ['burst', 'agent', 'host', 'threads', 'requests', 'held', 'cores', 'bound'],
+            rows: agents,
+          }),
+        ]
+      : []),
   ].join('\n');
 }
 

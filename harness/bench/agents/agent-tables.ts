@@ -4,6 +4,7 @@
  * whether an agent, not the design, was the limit.
  */
 import { CLIENT_BOUND_CORES } from '../saturation.ts';
+import type { BurstAgentFigure } from './agent-bursts.ts';
 import type { AgentSeriesFigure } from './agent-figures.ts';
 
 /** What the table needs of a series. */
@@ -63,3 +64,40 @@ export function agentRows(bench: readonly AgentSeries[]): string[][] {
 }
 
 export const AGENT_NOTE = `Each series ran on load agents (\`bench --agents\`): client i and arrival i went to agent (i mod N) + 1, every agent released at one instant by a lock on the server. The series' figures are the agents' merged — counts summed, latency histograms added bucket for bucket (percentiles are never averaged) — and each agent's own are here: its answers, the arrivals it had to drop (no client of its free within the grace), the CPU of its process over its window and its own percentiles. An agent that used ≥ ${CLIENT_BOUND_CORES} core is client-bound: the generator, not the design, may have been the limit; the series' generator cores are its busiest agent's.`;
+
+/** What the burst table needs of a burst row. */
+interface AgentBurst {
+  strategy: string;
+  requests: number;
+  durability: 'on' | 'off';
+  agents?: BurstAgentFigure[];
+}
+
+export const BURST_AGENT_HEADERS = [
+  'burst',
+  'agent',
+  'host',
+  'threads',
+  'requests (count)',
+  'held (units)',
+  'generator (cores)',
+  'client-bound',
+];
+
+/** One row per burst and agent, in BURST_AGENT_HEADERS' order; none without agents. */
+export function burstAgentRows(burst: readonly AgentBurst[]): string[][] {
+  return burst.flatMap((b) =>
+    (b.agents ?? []).map((a) => [
+      `${b.strategy}${b.durability === 'off' ? ' (not durable)' : ''} burst ${b.requests}`,
+      String(a.agent),
+      a.host,
+      String(a.threads),
+      String(a.requests),
+      String(a.held),
+      String(a.generatorCores),
+      a.clientBound ? 'yes' : 'no',
+    ]),
+  );
+}
+
+export const BURST_AGENT_NOTE = `Each burst ran on load agents (\`bench --burst --agents\`), each one process of the burst: request i went to agent (i mod N) + 1, every share of every agent released at one instant by a lock on the server, every record measured from it on the server's clock. Each agent's own part is here: its requests, the units they got, and the CPU of its process over its whole order, connecting included (≥ ${CLIENT_BOUND_CORES} core: client-bound).`;
