@@ -192,7 +192,8 @@ async function burst(
       await db.admin
         .query('SELECT pg_advisory_unlock($1, $2)', [BURST_LOCK_CLASS, key])
         .catch(() => undefined);
-      throw error;
+      const why = 'why' in children ? children.why() : undefined;
+      throw why ? new Error(why) : error;
     });
     const answered = answeredWithin(children.records, settings.timeoutMs);
     const peak = await peakConnections(db.admin, answered);

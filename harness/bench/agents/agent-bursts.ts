@@ -32,6 +32,8 @@ export interface AgentBurstRun {
   records: Promise<BurstRecord[]>;
   figures: Promise<BurstAgentFigure[]>;
   ended(): Promise<boolean>;
+  /** Why it ended early, once ended() said so: an agent gone, or one that reported an error. */
+  why(): string | undefined;
   stop(): void;
 }
 
@@ -63,6 +65,7 @@ export function startAgentBurst(
     }),
   );
   let posted: number | undefined;
+  let why: string | undefined;
   const results = session.post(tasks).then((id) => {
     posted = id;
     return session.results<AgentBurstResult>(id, timeoutMs, 'after the release');
@@ -71,7 +74,11 @@ export function startAgentBurst(
   return {
     records: results.then((parts) => parts.flatMap((p) => p.records)),
     figures: results.then((parts) => parts.map(figureOf)),
-    ended: async () => posted !== undefined && (await session.trouble(posted)) !== undefined,
+    ended: async () => {
+      why = posted === undefined ? undefined : await session.trouble(posted);
+      return why !== undefined;
+    },
+    why: () => why,
     // An agent finishes its order on its own (each request bounded by the order's timeout); the bench
     // only stops waiting.
     stop: () => undefined,
