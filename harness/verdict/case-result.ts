@@ -8,6 +8,7 @@ import type { HistorySummary } from '../history/case-history.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { HttpFacts } from './exchange-log.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
+import type { SkuProbe } from './sells-what-remains.ts';
 
 export type OutcomeCounts = Record<string, number>;
 
@@ -132,6 +133,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   finalRead: FinalReadSummary;
   /** The case's history checked against the contract's model (`linearizable`). */
   history: HistorySummary;
+  /** The sell-what-remains probe after the final read, per sku: units due, units sold, its answers. */
+  sellsWhatRemains?: SkuProbe[];
   coverage: CaseCoverage;
   /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
   fired: CheckName[];
