@@ -266,6 +266,13 @@ export interface Strategy {
   /** The design with these knob values (every declared knob given, each within its bounds). */
   configure?(values: Readonly<Record<string, number>>): Strategy;
   /**
+   * For a design that retries and answers GAVE_UP when its attempts run out: the knob (in `parameters`)
+   * that bounds a reserve's attempts. The give-up scenario runs the design with it at its least (2, or the
+   * knob's `min`) and makes every attempt lose at `after-read`, so the give-up path is driven on purpose
+   * and judged (GAVE_UP writes nothing). A design without it takes no part there.
+   */
+  retryBound?: string;
+  /**
    * A negative control's reason to exist: per scenario, the checks that must catch it (any one of them).
    * Required with `expect: 'violate'`; its keys are the only scenarios the control runs in. Caught only by
    * another check, the case fails as "caught for the wrong reason".

@@ -202,6 +202,7 @@ describe('list and help', () => {
       ['bucketed-no-fallback', 'violate'],
       ['take-before-claim', 'violate'],
       ['confirm-off-the-books', 'violate'],
+      ['give-up-releases-claim', 'violate'],
     ]);
     // One scenario per file in scenarios/, listed by id.
     const files = readdirSync(new URL('../scenarios/', import.meta.url))

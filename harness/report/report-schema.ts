@@ -167,6 +167,9 @@ const probeSchema = z
     sold: count.describe('HELD answers the probe got'),
     answers: z.record(z.string(), count).describe("the probe's answers by outcome"),
     disabled: z.literal(true).optional(),
+    capped: count
+      .optional()
+      .describe('more was due than the probe sells: it sold up to this many and stopped'),
     refusedBy: z.string().optional().describe('a node that answered neither HELD nor SOLD_OUT'),
   })
   .describe(

@@ -29,12 +29,15 @@ function confirmedBySku(facts: CaseFacts): Map<string, number> {
   return bySku;
 }
 
-/** Reserves whose answer the case never had: cut off by a fault, or sent by a process killed mid-way. */
-function unansweredReserves(facts: CaseFacts): number {
-  const answered = new Set(
-    facts.answers.filter((a) => a.outcome !== 'INDETERMINATE').map((a) => a.requestKey),
-  );
-  return new Set(facts.sent.map((r) => r.requestKey).filter((k) => !answered.has(k))).size;
+/**
+ * Keys whose hold the answers cannot settle: a request with the key was cut off by a fault (INDETERMINATE:
+ * it may have committed, and a later REPLAY says so without a HELD), or sent by a process killed mid-way.
+ */
+function unsettledKeys(facts: CaseFacts): number {
+  const answered = new Set(facts.answers.map((a) => a.requestKey));
+  const cutOff = facts.answers.filter((a) => a.outcome === 'INDETERMINATE').map((a) => a.requestKey);
+  const neverAnswered = facts.sent.map((r) => r.requestKey).filter((k) => !answered.has(k));
+  return new Set([...cutOff, ...neverAnswered]).size;
 }
 
 export function booksMatchAnswers(
@@ -60,7 +63,7 @@ export function booksMatchAnswers(
   const held = facts.answers.filter((a) => a.outcome === 'HELD').length;
   const ended = (lifecycle.confirmed?.size ?? 0) + lifecycle.released.size + (lifecycle.unitsExpired ?? 0);
   const frozen = figures.reduce((n, f) => n + f.frozen, 0);
-  const slack = lifecycleSlack + unansweredReserves(facts);
+  const slack = lifecycleSlack + unsettledKeys(facts);
   if (outside(frozen, held - ended, slack)) {
     problems.push({
       check: 'booksMatchAnswers',
