@@ -24,6 +24,8 @@ export default defineScenario<Seen>({
     'a reserve made to lose every round at after-read until its declared retry bound (2 attempts) runs out: GAVE_UP, nothing written',
   input: { clients: 3, stock: [{ sku: LAB_SKU, total: 10 }], user: 'user-0001', ttlMs: TTL_MS, nodes: 1 },
   requires: [{ operation: 'reserve', anyOf: ['after-read'] }],
+  beyondExplorer:
+    'it runs the design with its retry bound at its least and makes every round lose; an explored program runs the design as it is',
   sitsOut: (strategy) =>
     strategy.retryBound
       ? undefined

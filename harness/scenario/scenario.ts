@@ -128,6 +128,11 @@ interface ScenarioBase<O extends Observations> {
   /** Optional operations the strategy must implement for the scenario to apply. */
   operations?: readonly LifecycleOperation[];
   /**
+   * What no program of the explorer can do that this scenario does (give-up runs the design with its retry
+   * bound at its least): a control caught only in such scenarios is out of the explorer's reach.
+   */
+  beyondExplorer?: string;
+  /**
    * Why a design takes no part, by what it is rather than what it lacks (a design that never retries has
    * no give-up path): n/a with the reason, never a coverage gap. Undefined: it takes part.
    */

@@ -70,7 +70,7 @@ export const unitsDue = (target: ProbeTarget) => (target.disabled ? 0 : Math.max
 /** What the probe sells at most of a target: what is due, within the stock given and the probe's cap. */
 const probedUnits = (target: ProbeTarget) => Math.min(unitsDue(target), target.total, PROBE_UNITS_AT_MOST);
 
-const isCapped = (target: ProbeTarget) => unitsDue(target) > PROBE_UNITS_AT_MOST;
+const isCapped = (target: ProbeTarget) => Math.min(unitsDue(target), target.total) > PROBE_UNITS_AT_MOST;
 
 /**
  * How many requests the next node is sent: what is still due, and one more to see it refuse (none more
