@@ -15,13 +15,13 @@ import { type CaseConnection, sessionOptions } from '../driver/client-task.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { answeredResult, answerWithin } from '../driver/reserve-answer.ts';
 import { oneLine } from '../errors.ts';
+import type { SkuProbe } from '../verdict/case-result.ts';
 import type { FinalRead } from '../verdict/final-read.ts';
 import {
   type NodeSale,
   type ProbeTarget,
   probeTargets,
   requestsForNextNode,
-  type SkuProbe,
   skuProbe,
 } from '../verdict/sells-what-remains.ts';
 import type { CaseOnSchema } from './case-spec.ts';

@@ -8,7 +8,6 @@ import type { HistorySummary } from '../history/case-history.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { HttpFacts } from './exchange-log.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
-import type { SkuProbe } from './sells-what-remains.ts';
 
 export type OutcomeCounts = Record<string, number>;
 
@@ -98,6 +97,20 @@ export interface FinalReadSummary {
   skus: SkuReading[];
   /** Keys whose answer a fault cut off, as the final read explains them: committed or not. */
   indeterminate?: { committed: number; notCommitted: number };
+}
+
+/** One sku's sell-what-remains probe as the case JSON reports it (verdict/sells-what-remains.ts). */
+export interface SkuProbe {
+  sku: string;
+  /** The units due: remaining(sku), or 0 for a disabled sku. */
+  expected: number;
+  sold: number;
+  answers: OutcomeCounts;
+  disabled?: true;
+  /** More was due than the probe sells (PROBE_UNITS_AT_MOST): it sold up to this many and stopped. */
+  capped?: number;
+  /** Why the probe is short of a verdict on this sku (a node answered neither HELD nor SOLD_OUT). */
+  refusedBy?: string;
 }
 
 /** What a measured case drove: contract operations called, and pause points it held or killed at. */

@@ -9,7 +9,7 @@
  * (harness/scenario/probe-remaining.ts runs it).
  */
 import type { StockLine } from '../../strategies/contract.ts';
-import type { OutcomeCounts } from './case-result.ts';
+import type { OutcomeCounts, SkuProbe } from './case-result.ts';
 import type { Problem } from './expectations.ts';
 
 /**
@@ -35,20 +35,6 @@ export interface NodeSale {
   outcomes: readonly string[];
   /** The first failure's message, when a request failed (ERROR). */
   error?: string;
-}
-
-/** One sku's probe as the case JSON reports it. */
-export interface SkuProbe {
-  sku: string;
-  /** The units due: remaining(sku), or 0 for a disabled sku. */
-  expected: number;
-  sold: number;
-  answers: OutcomeCounts;
-  disabled?: true;
-  /** More was due than the probe sells (PROBE_UNITS_AT_MOST): it sold up to this many and stopped. */
-  capped?: number;
-  /** Why the probe is short of a verdict on this sku (a node answered neither HELD nor SOLD_OUT). */
-  refusedBy?: string;
 }
 
 export function probeTargets(
