@@ -85,7 +85,7 @@ const RUNS: ScenarioRun[] = [
       {
         strategy: 'remaining-all-skus',
         path: 'remaining(sku) sums all skus',
-        fired: ['observations', 'drift', 'auditMismatch', 'linearizable'],
+        fired: ['observations', 'drift', 'auditMismatch', 'linearizable', 'sellsWhatRemains'],
       },
       {
         strategy: 'status-released-as-held',
@@ -131,7 +131,8 @@ const RUNS: ScenarioRun[] = [
       {
         strategy: 'memory-abort-keeps-unit',
         path: 'an aborted sale is never given back to memory',
-        fired: ['outcomes', 'observations'],
+        // The node's memory is short of what the ledger says remains: the probe sells none of the 3.
+        fired: ['outcomes', 'observations', 'sellsWhatRemains'],
       },
     ],
   },
@@ -141,7 +142,7 @@ const RUNS: ScenarioRun[] = [
       {
         strategy: 'rebuild-counts-all-nodes',
         path: "a restarted node subtracts every node's sales",
-        fired: ['outcomes', 'observations'],
+        fired: ['outcomes', 'observations', 'sellsWhatRemains'],
       },
     ],
   },
