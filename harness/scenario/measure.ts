@@ -176,8 +176,11 @@ export async function measureCase(
     lifecycle: driven.lifecycle,
   };
   const reading = computeReading(facts, read, audit);
+  // A black box's HTTP facts are the case's own exchanges: the probe's are taken apart and dropped.
+  const http = blackBox?.takeFacts();
   at('the sell-what-remains probe');
   const probe = await probeSellsWhatRemains(on, driven, read, on.pool);
+  blackBox?.takeFacts();
   const outcomes = countOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
@@ -212,7 +215,7 @@ export async function measureCase(
     ...(steps
       ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
-    ...(blackBox ? { http: blackBox.takeFacts() } : {}),
+    ...(http ? { http } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),
     ...(scenario.expect.headline ? { headline: true } : {}),
