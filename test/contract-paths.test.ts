@@ -18,9 +18,10 @@ type Ran = Awaited<ReturnType<typeof runJson>>;
 /** One CLI run, started before the tests that read it. */
 function runBeforeAll(args: () => string[]): () => Ran {
   let ran: Ran | undefined;
+  // A whole run (every order of every interleaving, the probes after each case): the CLI tests' budget.
   beforeAll(async () => {
     ran = await runJson(serverUrl, args());
-  });
+  }, 180_000);
   return () => {
     if (!ran) throw new Error('the run did not happen');
     return ran;
