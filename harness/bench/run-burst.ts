@@ -202,7 +202,7 @@ async function burst(
     if (!('figures' in children)) return { records, releasedAt: release.at, peak, threads };
     return { records, releasedAt: release.serverMs, peak, threads, agents: await children.figures };
   } finally {
-    children.stop();
+    await children.stop();
   }
 }
 

@@ -6,10 +6,10 @@
  * records, each agent's own figures: its requests and units, and its process's CPU over the order.
  */
 import type { Durability } from '../../database/durability.ts';
-import type { BurstOrder, BurstRecord } from '../burst-task.ts';
+import { BURST_APPLICATION_PREFIX, type BurstOrder, type BurstRecord } from '../burst-task.ts';
 import type { AgentBurstResult } from './agent-burst.ts';
 import { isClientBound } from './agent-figures.ts';
-import type { AgentSession } from './agent-session.ts';
+import { type AgentSession, endAgentSessions } from './agent-session.ts';
 import type { AgentBurstTask, AgentDesign } from './agent-task.ts';
 
 /** One agent's part of one burst. */
@@ -34,7 +34,7 @@ export interface AgentBurstRun {
   ended(): Promise<boolean>;
   /** Why it ended early, once ended() said so: an agent gone, or one that reported an error. */
   why(): string | undefined;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 function figureOf(result: AgentBurstResult, slot: number): BurstAgentFigure {
@@ -79,8 +79,8 @@ export function startAgentBurst(
       return why !== undefined;
     },
     why: () => why,
-    // An agent finishes its order on its own (each request bounded by the order's timeout); the bench
-    // only stops waiting.
-    stop: () => undefined,
+    // Whatever is left of the burst's sessions once the bench stops waiting (none after a burst that
+    // answered in full) is ended before the bench drops the burst's tables.
+    stop: () => endAgentSessions(session.db, BURST_APPLICATION_PREFIX),
   };
 }

@@ -26,7 +26,12 @@ import { agentsGone } from './agent-exchange.ts';
 import { type AgentFigure, isClientBound } from './agent-figures.ts';
 import { planAgentShares } from './agent-plan.ts';
 import { type AgentTrialResult, latencyOf, mergedLatencies, sumOpenCounts } from './agent-result.ts';
-import { type AgentSession, type AgentsSettings, openAgentSession } from './agent-session.ts';
+import {
+  type AgentSession,
+  type AgentsSettings,
+  endAgentSessions,
+  openAgentSession,
+} from './agent-session.ts';
 import { type AgentTrialTask, agentDesign } from './agent-task.ts';
 
 interface Agents extends AgentSession {
@@ -207,8 +212,10 @@ export function agentDrivers(options: AgentsSettings): TrialDrivers {
     let failed = false;
     return {
       drive: (series, schema) =>
-        driveTrial(agents, series, schema, ++key).catch((error: unknown) => {
+        driveTrial(agents, series, schema, ++key).catch(async (error: unknown) => {
           failed = true;
+          // An agent still in its window would keep writing into the tables the bench now drops.
+          await endAgentSessions(db, CLIENT_APPLICATION_PREFIX);
           throw error;
         }),
       // After a failed trial an agent may still be in its window: the bench's own are stopped now.

@@ -44,6 +44,21 @@ export interface AgentSession {
   close(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * Ends the sessions whose application name starts with `prefix` in the run database (the bench's own),
+ * once a trial or a burst failed: an agent still in it would keep writing into tables the bench drops
+ * next, and that drop could deadlock with it and hide why the run failed.
+ */
+export async function endAgentSessions(db: RunDatabase, prefix: string): Promise<void> {
+  await db.admin
+    .query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name LIKE $1 AND pid <> pg_backend_pid()`,
+      [`${prefix}%`],
+    )
+    .catch(() => undefined);
+}
+
 /** Until every agent joined the plan (each told to the user when they start the agents themselves). */
 async function awaitAgents(
   db: RunDatabase,
