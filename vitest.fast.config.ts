@@ -33,6 +33,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/open-model.test.ts',
   'test/order-model.test.ts',
   'test/postgres-minimum.test.ts',
+  'test/probes.test.ts',
   'test/capability-needs.test.ts',
   'test/case-deadline.test.ts',
   'test/case-lanes.test.ts',
