@@ -1,6 +1,6 @@
 /**
- * One user, N different keys at once: one active hold per user and sku (the flash-sale lab's
- * duplicate-request run).
+ * One user, N different keys at once: one active hold per user and sku (the flash-sale lab's same-user
+ * run).
  */
 import {
   defineScenario,
