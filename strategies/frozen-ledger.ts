@@ -7,7 +7,8 @@
  * 23505 looked up by key) and freezes a unit with `available = available - 1, frozen = frozen + 1 WHERE
  * available >= 1`, re-evaluated under the account row's lock as in hot-row. `audit` reconciles the books
  * (available + frozen + sold = total for every sku) and replays the ledger from zero against today's
- * counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`.
+ * counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`, and holds the
+ * frozen and sold counters to the answers it recorded (`booksMatchAnswers`).
  *
  * When it breaks: a move that forgets one side of its pair (the control release-frozen-only) no longer
  * reconciles, and its ledger no longer replays to the counters. A release guarded by the order's status
@@ -60,7 +61,7 @@ const SQL = {
               SELECT sku, request_key, 'CONFIRM', 1 FROM moved)
             UPDATE stock_account s SET frozen = s.frozen - 1, sold = s.sold + 1
               FROM moved WHERE s.sku = moved.sku`,
-  books: `SELECT a.sku, a.total, a.available,
+  books: `SELECT a.sku, a.total, a.available, a.frozen, a.sold,
                  a.available + a.frozen + a.sold = a.total AS reconciled,
                  (abs(a.total - r.total) + abs(a.available - r.available) + abs(a.frozen - r.frozen)
                   + abs(a.sold - r.sold))::int AS replay_drift
@@ -124,6 +125,8 @@ async function auditBooks(db: ClientBase): Promise<StrategyAudit> {
     sku: string;
     total: number;
     available: number;
+    frozen: number;
+    sold: number;
     reconciled: boolean;
     replay_drift: number;
   }>(SQL.books);
@@ -138,6 +141,7 @@ async function auditBooks(db: ClientBase): Promise<StrategyAudit> {
     books: {
       reconciled: rows.every((r) => r.reconciled),
       ledgerReplayDrift: rows.reduce((sum, r) => sum + r.replay_drift, 0),
+      skus: rows.map((r) => ({ sku: r.sku, frozen: r.frozen, sold: r.sold })),
     },
   };
 }

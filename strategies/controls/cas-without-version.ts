@@ -12,21 +12,28 @@
  */
 import type { Strategy } from '../contract.ts';
 import optimisticCas, { reserveOptimistically, type TakeUnit } from '../optimistic-cas.ts';
+import { attemptsKnob, MAX_ATTEMPTS } from '../support/retry-bound.ts';
 
 const WRITE_READ_VALUE = 'UPDATE sku_stock SET available = $2, version = version + 1 WHERE sku = $1';
 
 const writeWithoutCheck: TakeUnit = async (db, sku, read) =>
   (await db.query(WRITE_READ_VALUE, [sku, read.available - 1])).rowCount === 1;
 
-const casWithoutVersion: Strategy = {
-  ...optimisticCas,
-  id: 'cas-without-version',
-  title: 'CAS without the version check: absolute write of the value read',
-  guarantee: 'none: the version is bumped but never compared (lost update)',
-  expect: 'violate',
-  caughtBy: { contention: ['oversold'] },
-  notApplicable: 'negative control: contention is the case that must catch it',
-  reserve: reserveOptimistically(writeWithoutCheck),
-};
+/** The control with `attempts` as its retry bound: its variants keep its mistake. */
+function casWithoutVersionWith(attempts: number): Strategy {
+  return {
+    ...optimisticCas,
+    id: 'cas-without-version',
+    title: 'CAS without the version check: absolute write of the value read',
+    guarantee: 'none: the version is bumped but never compared (lost update)',
+    expect: 'violate',
+    caughtBy: { contention: ['oversold'] },
+    notApplicable: 'negative control: contention is the case that must catch it',
+    reserve: reserveOptimistically(writeWithoutCheck, attempts),
+    ...attemptsKnob(casWithoutVersionWith),
+  };
+}
+
+const casWithoutVersion = casWithoutVersionWith(MAX_ATTEMPTS);
 
 export default casWithoutVersion;
