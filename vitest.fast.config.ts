@@ -39,6 +39,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/case-lanes.test.ts',
   'test/redact.test.ts',
   'test/source-manifest.test.ts',
+  'test/source-names.test.ts',
   'test/sqlstate.test.ts',
   'test/sql-design-header.test.ts',
   'test/strategy-variants.test.ts',
