@@ -1,10 +1,10 @@
 /**
- * A retrying design's give-up path, driven on purpose (seed 002's "RC version CAS" and "whole transaction
- * retry" must end somewhere): the design runs with its declared retry bound (Strategy.retryBound) at its
- * least, 2 attempts, and one reserve loses every round — each time it stops at `after-read`, another user
- * takes a unit and commits first. It must answer GAVE_UP and leave nothing behind: its key NOT_FOUND
- * (`gaveUpWrote`, `linearizable`), no unit gone (`drift`, and the sell-what-remains probe sells the rest).
- * A design that declares no retry bound never gives up and takes no part.
+ * A retrying design's give-up path, driven on purpose (the isolation-matrix chapter's "RC version CAS" and
+ * "whole transaction retry" must end somewhere): the design runs with its declared retry bound
+ * (Strategy.retryBound) at its least, 2 attempts, and one reserve loses every round — each time it stops at
+ * `after-read`, another user takes a unit and commits first. It must answer GAVE_UP and leave nothing behind:
+ * its key NOT_FOUND (`gaveUpWrote`, `linearizable`), no unit gone (`drift`, and the sell-what-remains probe
+ * sells the rest). A design that declares no retry bound never gives up and takes no part.
  */
 import { defineScenario, exactly, LAB_SKU, requestOn, TTL_MS, userId } from '../harness/scenario/scenario.ts';
 

@@ -185,12 +185,12 @@ export interface StrategyAudit {
   /** request_keys whose reservation the lifecycle ended (EXPIRED or RELEASED): acknowledged, not lost. */
   endedKeys: string[];
   /**
-   * For designs that keep books (counters moved by a ledger, seed 004): whether every sku's counters add up
-   * (`available + frozen + sold = total`), and how far replaying the ledger from zero lands from today's
-   * counters (Σ of the absolute differences). Reported as invariants; either failing fails a `hold` case.
-   * `skus`, where the books keep them: each sku's frozen and sold units, which the harness checks against
-   * the answers it recorded (sold against confirms answered true, frozen against HELD answers less the
-   * holds that ended).
+   * For designs that keep books (counters moved by a ledger, the frozen-stock chapter): whether every sku's
+   * counters add up (`available + frozen + sold = total`), and how far replaying the ledger from zero lands
+   * from today's counters (Σ of the absolute differences). Reported as invariants; either failing fails a
+   * `hold` case. `skus`, where the books keep them: each sku's frozen and sold units, which the harness
+   * checks against the answers it recorded (sold against confirms answered true, frozen against HELD
+   * answers less the holds that ended).
    */
   books?: { reconciled: boolean; ledgerReplayDrift: number; skus?: BookFigures[] };
 }
@@ -308,7 +308,7 @@ export interface Strategy {
   /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
   backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
   /**
-   * An administrator stops selling `sku` (seed 001's "disable the resource"): waits for reservations in
+   * An administrator stops selling `sku` (LabReserve's "disable the resource"): waits for reservations in
    * flight, and every reserve after it answers SOLD_OUT without booking anything. True when this call
    * disabled it.
    */

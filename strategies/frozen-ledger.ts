@@ -1,7 +1,7 @@
 /**
- * frozen-ledger — seed 004's "先占后扣" (hold first, deduct on payment) kept as books: per sku the counters
- * `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional updates,
- * with an append-only stock ledger entry for every move.
+ * frozen-ledger — the frozen-stock chapter's "先占后扣" (hold first, deduct on payment) kept as books: per sku
+ * the counters `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional
+ * updates, with an append-only stock ledger entry for every move.
  *
  * How it stays correct: a reserve claims its key (claimRequestKey: unique key, partial unique index, a
  * 23505 looked up by key) and freezes a unit with `available = available - 1, frozen = frozen + 1 WHERE
@@ -14,13 +14,13 @@
  * reconciles, and its ledger no longer replays to the counters. A release guarded by the order's status
  * instead of its own flag (the control release-twice) moves a unit twice while the books still add up
  * (every move was booked); the harness's drift is what catches it. Every freeze queues on the sku's one
- * account row, as in hot-row, plus a ledger insert inside that lock: seed 004's hot-SKU ceiling, whose
- * remedy is bucketed.ts.
+ * account row, as in hot-row, plus a ledger insert inside that lock: the frozen-stock chapter's hot-SKU
+ * ceiling, whose remedy is bucketed.ts.
  *
  * Lifecycle: confirm (frozen → sold), release and expire (frozen → available) move a reservation only
  * `WHERE status = 'HELD' AND stock_frozen` and clear the flag in the one statement that moves the counters
  * and books the entry: a timeout job racing a payment callback, a replay, or a rerun after a crash finds
- * the flag cleared and moves nothing (seed 004: "只有 stock_frozen=1 才执行，同时更新标记位").
+ * the flag cleared and moves nothing (the frozen-stock chapter: "只有 stock_frozen=1 才执行，同时更新标记位").
  *
  * Pause points: reserve `after-read` once the key is claimed (nothing locked another client needs),
  * `before-commit` with the unit frozen and booked; expire `before-commit` (the crash runner kills it there).

@@ -1,5 +1,6 @@
 /**
- * optimistic-cas — a version column on the stock row, compare-and-set (seed 002's "RC version CAS").
+ * optimistic-cas — a version column on the stock row, compare-and-set (the isolation-matrix chapter's "RC
+ * version CAS").
  *
  * How it stays correct: the decision (`available > 0`) is made in the application on a row read without
  * a lock, and the write lands only if nothing changed the row since: `UPDATE … SET available = available

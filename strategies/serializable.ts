@@ -1,7 +1,8 @@
 /**
  * serializable — check-then-act made safe by the isolation level: read, decide in the application, write,
  * all under `BEGIN ISOLATION LEVEL SERIALIZABLE`, and the whole transaction retried on a serialization
- * failure (seed 002's "RR stale row write → whole transaction retry", and its write skew under SSI).
+ * failure (the isolation-matrix chapter's "RR stale row write → whole transaction retry", and its write skew
+ * under SSI).
  *
  * How it stays correct: one statement reads everything the decision depends on (the key's row, the user's
  * active hold, `available`); the application decides, writes `available = <read> - 1` (the very write that

@@ -89,7 +89,7 @@ describe('each check fails a strategy that breaks it', () => {
     expect([...fired].sort()).toEqual([check, ...alsoFires].sort());
   });
 
-  it('oversold and duplicateActive: the seed controls are caught by the check they name (check-then-act, no-active-index)', async () => {
+  it("oversold and duplicateActive: the flash-sale lab's controls are caught by the check they name (check-then-act, no-active-index)", async () => {
     const { run, report } = await runJson(serverUrl, [
       '--strategy',
       'check-then-act,no-active-index',

@@ -251,7 +251,7 @@ describe('an order the listed one does not fail keeps its tables (--permutations
   });
 });
 
-describe('replay-race: seed 000 USER_LIMIT on a replay, made deterministic', () => {
+describe("replay-race: the flash-sale lab's USER_LIMIT on a replay, made deterministic", () => {
   const RUNS_IN_A_ROW = 20;
   const ran = runBeforeAll(() => [
     '--strategy',

@@ -1,8 +1,8 @@
 /**
- * optimistic-cas and serializable (seed designs 2 and 3) through every scenario on the real command line,
- * their controls caught, and their retries reported. Only relations that hold on every run are asserted:
- * in `contention` all 150 clients read before any writes, so at most one first attempt can land and every
- * other client must retry at least once; how many times each retries is left to the scheduler. The
+ * optimistic-cas and serializable (the isolation-matrix chapter's designs) through every scenario on the real
+ * command line, their controls caught, and their retries reported. Only relations that hold on every run are
+ * asserted: in `contention` all 150 clients read before any writes, so at most one first attempt can land and
+ * every other client must retry at least once; how many times each retries is left to the scheduler. The
  * give-up path is driven directly, with a write that never lands and a 40001 forced at before-commit.
  */
 import pg from 'pg';

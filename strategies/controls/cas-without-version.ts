@@ -4,8 +4,8 @@
  * (`SET available = <read> - 1, version = version + 1 WHERE sku = $1`).
  *
  * What it gets wrong: the write lands whatever happened to the row since the read, so every client that
- * read 40 writes 39 (seed 002's lost update: "version=2 proves there is a version column, but without
- * the predicate it protects nothing"). The version column is bumped and never compared.
+ * read 40 writes 39 (the isolation-matrix chapter's lost update: "version=2 proves there is a version column,
+ * but without the predicate it protects nothing"). The version column is bumped and never compared.
  *
  * How the suite catches it every run: `contention` holds every client at `after-read` until all have
  * read, so all 150 read the same row and all 150 writes land: HELD 150, oversold 110.
