@@ -5,8 +5,8 @@
  * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
  * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,
  * and is summarized by the median and a 95% interval over its trials. What a series' clients send, which
- * answer its throughput counts and how a trial is audited are its design's contract's (BenchDesign), in the same loop, trials
- * and report for every contract.
+ * answer its throughput counts and how a trial is audited are its design's contract's (BenchDesign), in
+ * the same loop, trials and report for every contract.
  */
 import { setTimeout as waitFor } from 'node:timers/promises';
 import { median } from 'simple-statistics';
@@ -27,6 +27,7 @@ import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
 import { Admission, type AdmissionSettings } from '../gate/admission.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
+import { type AgentSeriesFigure, type AgentsTrial, agentsOverTrials } from './agents/agent-figures.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
 import { CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
@@ -76,6 +77,8 @@ export interface BenchSettings {
    */
   beforeTrial?: (slot: TrialSlot) => Promise<void>;
   afterTrial?: (slot: TrialSlot) => Promise<void>;
+  /** Who runs the clients: this process's worker threads unless given (load agents: bench/agents/). */
+  drivers?: TrialDrivers;
 }
 
 /** Which trial of which series is about to run, or has just run. */
@@ -90,8 +93,8 @@ export interface TrialSlot {
   trial: number;
 }
 
-/** What one run of a series measured. */
-export interface TrialEntry {
+/** What one run of a series measured (with load agents, also each agent's part: AgentsTrial). */
+export interface TrialEntry extends Partial<AgentsTrial> {
   /** 1-based, in the order the trials ran. */
   trial: number;
   /** When its measured window opened: throughput against time shows drift of the machine. */
@@ -156,19 +159,21 @@ export interface BenchEntry {
   open?: OpenTrial;
   /** The contract's own counts, summed over the trials (e.g. the distinct keys answered). */
   tally?: Record<string, number>;
+  /** Load agents only: each agent over the trials. */
+  agents?: AgentSeriesFigure[];
   trials: TrialEntry[];
 }
 
 export interface BenchResult {
   ok: boolean;
-  /** The contract the designs are of. */
-  contract: string;
   environment: Environment;
   /** Every design the bench ran, with its SHA-256 (source-manifest.ts). */
   sources: SourceEntry[];
   bench: BenchEntry[];
   uncontended: UncontendedEntry[];
   kept: string[];
+  /** The contract the designs are of. */
+  contract: string;
 }
 
 function sumCounts(records: readonly Record<string, number>[]): Record<string, number> {
@@ -177,20 +182,28 @@ function sumCounts(records: readonly Record<string, number>[]): Record<string, n
   return total;
 }
 
-function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
+/** Several threads' (or agents') counts as one: every count summed. */
+export function sumTrialCounts(parts: readonly TrialCounts[]): TrialCounts {
   return {
+    outcomes: sumCounts(parts.map((r) => r.outcomes)),
+    errorsBySqlstate: sumCounts(parts.map((r) => r.errorsBySqlstate)),
+    rejected: parts.reduce((acc, r) => acc + r.rejected, 0),
+    designRetries: sumCounts(parts.map((r) => r.designRetries)),
+    countedTotal: parts.reduce((acc, r) => acc + r.countedTotal, 0),
+    tally: sumCounts(parts.map((r) => r.tally)),
+  };
+}
+
+/** The results of several threads as one: samples joined, counts summed. */
+export function mergeThreadResults(results: readonly BenchThreadResult[]): BenchThreadResult {
+  return {
+    ...sumTrialCounts(results),
     latenciesMs: results.flatMap((r) => r.latenciesMs),
-    outcomes: sumCounts(results.map((r) => r.outcomes)),
-    errorsBySqlstate: sumCounts(results.map((r) => r.errorsBySqlstate)),
-    rejected: results.reduce((acc, r) => acc + r.rejected, 0),
-    designRetries: sumCounts(results.map((r) => r.designRetries)),
-    countedTotal: results.reduce((acc, r) => acc + r.countedTotal, 0),
-    tally: sumCounts(results.map((r) => r.tally)),
     ...(results.some((r) => r.open) ? { open: mergeTallies(results.flatMap((r) => r.open ?? [])) } : {}),
   };
 }
 
-interface Series {
+export interface Series {
   design: BenchDesign;
   clients: number;
   admission: AdmissionSettings | undefined;
@@ -200,15 +213,19 @@ interface Series {
   open: OpenSettings | undefined;
 }
 
+/** What clients are dealt in: one each, or the groups that share their keys (BenchDesign.group). */
+export const clientUnit = (design: BenchDesign) => design.group ?? ((i: number) => i);
+
 /**
- * The series' clients dealt over the threads in turn; clients that share their keys (a pair sending the same keys) run
- * on one thread, so that its count of distinct keys is theirs.
+ * Clients dealt over `parts` (threads, or agents) in turn, unit by unit: clients that share their keys
+ * run on one thread, so that its count of distinct keys is theirs. Never more
+ * parts than units: none is left without a client.
  */
-function dealClients(design: BenchDesign, clients: number, poolThreads: number): number[][] {
-  const unit = design.group ?? ((i: number) => i);
-  const threads = Math.min(poolThreads, unit(clients - 1) + 1);
-  const indices = Array.from({ length: clients }, (_, i) => i);
-  return Array.from({ length: threads }, (_, t) => indices.filter((i) => unit(i) % threads === t));
+export function dealClients(design: BenchDesign, indices: readonly number[], parts: number): number[][] {
+  const unit = clientUnit(design);
+  const units = [...new Set(indices.map(unit))];
+  const used = Math.min(parts, units.length);
+  return Array.from({ length: used }, (_, t) => indices.filter((i) => units.indexOf(unit(i)) % used === t));
 }
 
 /** One task per worker thread, with its share of the series' clients. */
@@ -221,7 +238,8 @@ function threadTasks(
   timeoutMs: number,
 ): BenchTask[] {
   const gate = admission && new Admission(admission);
-  const shares = dealClients(design, clients, pool.threads);
+  const all = Array.from({ length: clients }, (_, i) => i);
+  const shares = dealClients(design, all, pool.threads);
   const threads = shares.length;
   return shares.map((indices, t): BenchTask => {
     return {
@@ -257,13 +275,21 @@ async function clientsStarted(start: SharedBarrier, running: Promise<unknown>): 
   while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
 }
 
+/** When the measured window opened, how long it was, and what the server and the generator did in it. */
+export interface MeasuredWindow {
+  startedAt: string;
+  seconds: number;
+  lockWait: LockWait;
+  saturation: Saturation;
+}
+
 /** The warm-up, then the measured window: lock waits sampled, CPU metered, until the clients are told to stop. */
 async function measuredWindow(
   db: RunDatabase,
   phaseCell: Int32Array,
   serverPids: number[] | undefined,
   settings: BenchSettings,
-): Promise<{ startedAt: string; seconds: number; lockWait: LockWait; saturation: Saturation }> {
+): Promise<MeasuredWindow> {
   await waitFor(settings.warmupMs);
   Atomics.store(phaseCell, 0, PHASE.measure);
   const windowStart = performance.now();
@@ -279,12 +305,65 @@ async function measuredWindow(
   return { startedAt, seconds, lockWait, saturation };
 }
 
+/** What a trial's clients counted, summed over every thread (and agent); the samples are summarized apart. */
+export type TrialCounts = Omit<BenchThreadResult, 'latenciesMs' | 'open'>;
+
+/** One trial as its clients ran it, wherever they ran: the window, the counts, the latencies. */
+export interface DrivenTrial {
+  window: MeasuredWindow;
+  counts: TrialCounts;
+  latency: LatencyPercentiles;
+  requests: number;
+  open?: OpenTrial;
+  /** Load agents only: each agent's own figures and the histogram merged from theirs. */
+  agents?: AgentsTrial;
+}
+
+/** Runs the clients of one trial on tables already set up; closed when the bench ends. */
+export interface TrialDriver {
+  drive(series: Series, schema: string): Promise<DrivenTrial>;
+  close(): Promise<void>;
+}
+
+/** How a bench's trials are driven, made once the run database is open. */
+export type TrialDrivers = (
+  db: RunDatabase,
+  context: { localServer: boolean; settings: BenchSettings },
+) => Promise<TrialDriver>;
+
+/** The default: every client on a worker thread of this process, one phase cell and barrier for all. */
+export const localThreads: TrialDrivers = async (db, { localServer, settings }) => {
+  const pool = new BenchPool(settings.threads);
+  return {
+    async drive(series, schema) {
+      const start = SharedBarrier.create(series.clients);
+      const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+      const tasks = threadTasks(db, pool, series, schema, { start, phase }, settings.timeoutMs);
+      const running = Promise.all(tasks.map((task) => pool.run(task)));
+      await clientsStarted(start, running);
+      // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
+      const serverPids = localServer
+        ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX)
+        : undefined;
+      const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
+      const { latenciesMs, open, ...counts } = mergeThreadResults(await running);
+      return {
+        window,
+        counts,
+        latency: summarizeLatency(latenciesMs),
+        requests: latenciesMs.length,
+        ...(series.open && open ? { open: openTrial(series.open, open, window.seconds) } : {}),
+      };
+    },
+    close: () => pool.close(),
+  };
+};
+
 async function runTrial(
   db: RunDatabase,
-  pool: BenchPool,
+  driver: TrialDriver,
   series: Series,
   trial: number,
-  localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
   const { design, clients, label, durability, open } = series;
@@ -294,36 +373,32 @@ async function runTrial(
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await design.setup(db.admin, settings.stock);
-
-    const start = SharedBarrier.create(clients);
-    const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const tasks = threadTasks(db, pool, series, schema, { start, phase }, settings.timeoutMs);
-    const running = Promise.all(tasks.map((task) => pool.run(task)));
-    await clientsStarted(start, running);
-    // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
-    const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
-    const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
-    const merged = merge(await running);
-    const totals = { counted: merged.countedTotal, outcomes: merged.outcomes, tally: merged.tally };
-    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, totals);
+    const driven = await driver.drive(series, schema);
+    const { window, counts } = driven;
+    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, {
+      counted: counts.countedTotal,
+      outcomes: counts.outcomes,
+      tally: counts.tally,
+    });
     return {
       trial,
       startedAt: window.startedAt,
       status: problems.length === 0 ? 'ok' : 'fail',
-      throughput: Math.round(((merged.outcomes[design.counted] ?? 0) / window.seconds) * 10) / 10,
-      latency: summarizeLatency(merged.latenciesMs),
-      requests: merged.latenciesMs.length,
-      outcomes: merged.outcomes,
-      retries: merged.rejected,
-      designRetries: merged.designRetries,
-      errors: merged.errorsBySqlstate,
+      throughput: Math.round(((counts.outcomes[design.counted] ?? 0) / window.seconds) * 10) / 10,
+      latency: driven.latency,
+      requests: driven.requests,
+      outcomes: counts.outcomes,
+      retries: counts.rejected,
+      designRetries: counts.designRetries,
+      errors: counts.errorsBySqlstate,
       lockWait: { meanWaiters: window.lockWait.meanWaiters, shareOfTime: window.lockWait.shareOfTime },
       saturation: window.saturation,
       drift,
       oversold,
       problems,
-      ...(open && merged.open ? { open: openTrial(open, merged.open, window.seconds) } : {}),
-      ...(Object.keys(merged.tally).length > 0 ? { tally: merged.tally } : {}),
+      ...(driven.open ? { open: driven.open } : {}),
+      ...(Object.keys(counts.tally).length > 0 ? { tally: counts.tally } : {}),
+      ...(driven.agents ?? {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
@@ -413,6 +488,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     ...(trials.some((t) => t.tally)
       ? { tally: sumCounts(trials.flatMap((t) => (t.tally ? [t.tally] : []))) }
       : {}),
+    ...agentsOverTrials(trials),
     trials,
   };
 }
@@ -474,7 +550,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
     await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
     for (const design of settings.designs) await design.install?.(db.admin);
     const localServer = await serverIsLocal(db.admin, db.name);
-    const pool = new BenchPool(settings.threads);
+    const driver = await (settings.drivers ?? localThreads)(db, { localServer, settings });
     try {
       for (const design of settings.designs) {
         const entry = await design.uncontended?.(db, settings.stock);
@@ -492,8 +568,8 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
             trial,
           };
           await settings.beforeTrial?.(slot);
-          const entry = await runTrial(db, pool, series, trial, localServer, settings).catch(
-            (error: unknown) => failedTrial(trial, error),
+          const entry = await runTrial(db, driver, series, trial, settings).catch((error: unknown) =>
+            failedTrial(trial, error),
           );
           trials[i]?.push(entry);
           settings.onTrial?.(`${seriesLabel(series)}, trial ${trial}/${trialCount}`);
@@ -501,7 +577,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
         }
       }
     } finally {
-      await pool.close();
+      await driver.close();
     }
     const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
     const sources = settings.designs.map((design) => sourceEntry('design', design.id, design.moduleUrl));

@@ -73,6 +73,8 @@ export interface EngineOptions {
    * `ms`; further where a history must be able to tell that `ms` passed (HistoryRecorder.distinguishableWait).
    */
   clockWait?: (ms: number) => number;
+  /** The nodes the steps run on, when the caller reads their incarnations after the run (a fresh set otherwise). */
+  nodes?: Nodes;
 }
 
 /**
@@ -149,7 +151,7 @@ class PermutationRun {
     this.control.on('error', () => undefined);
     this.environment = {
       ...(options.contract ? { contract: options.contract } : {}),
-      nodes: new Nodes(options.schema ?? 'engine'),
+      nodes: options.nodes ?? new Nodes(options.schema ?? 'engine'),
       control: this.control,
       steps: this.stepsByName,
       clockWait: this.clockWait,

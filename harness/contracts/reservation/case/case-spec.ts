@@ -6,6 +6,7 @@ import type { IsolationLevel, StrategyRef } from '../../../../strategies/contrac
 import type { CaseDeadline } from '../../../case/case-deadline.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
+import type { ClientDriver } from '../../../driver/client-pool.ts';
 import type { HistoryRecorder } from '../../../history/recorder.ts';
 import type { BlackBox } from './black-box.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
@@ -34,6 +35,11 @@ export interface CaseOnSchema {
   history: HistoryRecorder;
   /** The case's deadline; its drives pause it while they wait for the worker threads. */
   deadline: CaseDeadline;
+  /**
+   * The driver the case's clients ran on (worker threads, or a black box's), which the sell-what-remains
+   * probe sells through; absent where the case ran its operations on this thread (an interleaving).
+   */
+  pool?: ClientDriver;
 }
 
 /**

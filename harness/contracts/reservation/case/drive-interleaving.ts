@@ -3,6 +3,7 @@
  * then recorded in the order the engine sent it.
  */
 import { runPermutation } from '../../../interleaving/engine.ts';
+import { Nodes } from '../../../interleaving/nodes.ts';
 import type { Permutation } from '../../../interleaving/permutation.ts';
 import { reservationStep } from '../spec/reservation-steps.ts';
 import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
@@ -17,7 +18,9 @@ export async function driveInterleaving(
   rejectInvalid: boolean,
 ): Promise<Driven> {
   const { spec, settings, db, schema } = on;
+  const nodes = new Nodes(schema);
   const steps = await runPermutation(permutation, {
+    nodes,
     connectionString: db.connectionString,
     schema,
     contract: { verbs: RESERVATION_VERBS, design: spec.ref.strategy },
@@ -52,5 +55,5 @@ export async function driveInterleaving(
     pausable.set(defined.session, own);
     record.interleavingStep(step, own, true);
   }
-  return record.driven(steps);
+  return record.driven(steps, nodes.lastIdentities(permutation.steps));
 }

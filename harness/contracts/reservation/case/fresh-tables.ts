@@ -7,6 +7,7 @@ import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts
 import { onCaseSchema } from '../../../case/case-schema.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
+import type { ClientDriver } from '../../../driver/client-pool.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../../../history/recorder.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
@@ -15,7 +16,7 @@ import { measureCase } from './measure.ts';
 
 /**
  * `judgeBlocking` is false for an order of an interleaving other than the listed one: its blocking is
- * not the one the scenario expects.
+ * not the one the scenario expects. `pool`: the driver `drive` runs the clients on (CaseOnSchema.pool).
  */
 export async function onFreshTables(
   db: RunDatabase,
@@ -23,6 +24,7 @@ export async function onFreshTables(
   settings: CaseSettings,
   drive: (on: CaseOnSchema) => Promise<Driven>,
   judgeBlocking = true,
+  pool?: ClientDriver,
 ): Promise<CaseResult> {
   const { strategy } = spec.ref;
   const { scenario } = spec;
@@ -39,7 +41,8 @@ export async function onFreshTables(
       // TTL and expiry are judged on the database's clock; a black box's clock is its own.
       const clock = spec.blackBox ? UNMEASURED_CLOCK : await measureClockMapping(db.admin);
       const deadline = new CaseDeadline(settings.timeoutMs);
-      const on = { spec, settings, db, schema, history: new HistoryRecorder(clock), deadline };
+      const history = new HistoryRecorder(clock);
+      const on = { spec, settings, db, schema, history, deadline, ...(pool ? { pool } : {}) };
       const driven = await withinCaseDeadline(drive(on), deadline, db);
       return measureCase(on, driven, judgeBlocking, at);
     },
