@@ -2,11 +2,13 @@
  * The built-in payment designs by id (safe designs first, then the negative controls), each checked when
  * it loads. A scenario names the contract it drives; the suite crosses payment scenarios with these.
  */
+
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
 import { Errors } from '../../../errors.ts';
+import { builtInModules } from '../../../registry/built-in-module.ts';
 import { declaredContract, importModulePath, looksLikePath } from '../../../registry/design-module.ts';
 import { importSource } from '../../../registry/source-import.ts';
 import {
@@ -20,19 +22,17 @@ import { checkPaymentDesign } from './payment-module.ts';
 
 const DESIGNS = new URL('../../../../strategies/payment/', import.meta.url);
 
-const BUILT_IN_PAYMENT = Object.fromEntries(
-  Object.entries({
-    'payment-on-conflict': 'on-conflict.ts',
-    'payment-advisory-lock': 'advisory-lock.ts',
-    'payment-serializable': 'serializable.ts',
-    'payment-external-call-inside': 'controls/external-call-inside.ts',
-    'payment-check-then-insert': 'controls/check-then-insert.ts',
-    'payment-no-fingerprint': 'controls/no-fingerprint.ts',
-    'payment-split-outbox': 'controls/split-outbox.ts',
-    'payment-attempt-id-unique': 'controls/attempt-id-unique.ts',
-    'payment-pending-cache': 'controls/pending-cache.ts',
-  }).map(([id, file]) => [id, new URL(file, DESIGNS).href]),
-) as Readonly<Record<string, string>>;
+const BUILT_IN_PAYMENT = builtInModules(DESIGNS, {
+  'payment-on-conflict': 'on-conflict.ts',
+  'payment-advisory-lock': 'advisory-lock.ts',
+  'payment-serializable': 'serializable.ts',
+  'payment-external-call-inside': 'controls/external-call-inside.ts',
+  'payment-check-then-insert': 'controls/check-then-insert.ts',
+  'payment-no-fingerprint': 'controls/no-fingerprint.ts',
+  'payment-split-outbox': 'controls/split-outbox.ts',
+  'payment-attempt-id-unique': 'controls/attempt-id-unique.ts',
+  'payment-pending-cache': 'controls/pending-cache.ts',
+});
 
 export const PAYMENT_DESIGN_IDS = Object.keys(BUILT_IN_PAYMENT);
 
