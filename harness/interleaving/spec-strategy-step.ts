@@ -1,7 +1,7 @@
 /**
  * The spec extension's grammar (see ./spec-parser.ts): a step body that starts with one of these verbs is
  * a step of the engine's own, not SQL. Keywords are case-insensitive; keys, users and skus are taken as
- * written.
+ * written, in double quotes where they hold a space (`RESERVE " k1 " u1 sku-a`, `""` for a quote).
  *
  *   RESERVE <key> <user> <sku> [TTL <ms>] [UNTIL <pause point>] [ON <i>/<n>]
  *   CONFIRM <key> | RELEASE <key> | EXPIRE | DISABLE <sku>   [UNTIL <pause point>] [ON <i>/<n>]
@@ -49,6 +49,9 @@ interface Body {
   on?: NodeRef;
 }
 
+/** A word of a step body: a run of non-blanks, or a double-quoted name (`""` inside is one quote). */
+const WORD = /"((?:[^"]|"")*)"|\S+/g;
+
 /** Verbs whose operation gets a session context, and with it a node. */
 const ON_A_NODE = new Set(['RESERVE', 'CONFIRM', 'RELEASE', 'EXPIRE', 'DISABLE']);
 
@@ -61,8 +64,8 @@ export function strategyStep(
   body: Extract<Token, { kind: 'block' }>,
   fail: Fail,
 ): Step | undefined {
-  const words = [...body.text.matchAll(/\S+/g)].map((m) => ({
-    text: m[0],
+  const words = [...body.text.matchAll(WORD)].map((m) => ({
+    text: m[1] === undefined ? m[0] : m[1].replaceAll('""', '"'),
     at: body.bodyAt + (m.index ?? 0),
   }));
   const verb = words[0]?.text.toUpperCase() ?? '';
