@@ -3,7 +3,7 @@
  * then recorded in the order the engine sent it.
  */
 import { runPermutation } from '../interleaving/engine.ts';
-import type { Permutation } from '../interleaving/permutation.ts';
+import type { Permutation, StepRecord } from '../interleaving/permutation.ts';
 import { CaseRecord, type OperationStep } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';
@@ -24,6 +24,11 @@ export async function driveInterleaving(
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     clockWait: (ms) => on.history.distinguishableWait(ms),
   });
+  return recordedSteps(on, permutation, steps);
+}
+
+/** The steps of a permutation as they ran, recorded in the order they were sent (by the engine, or another driver). */
+export function recordedSteps(on: CaseOnSchema, permutation: Permutation, steps: StepRecord[]): Driven {
   const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
   /** Each session's last operation: the one its RESUME step completes. */

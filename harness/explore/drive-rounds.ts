@@ -1,0 +1,116 @@
+/**
+ * Driving a batch of the exhaustive scope: its permutation's steps round by round. Within a round each
+ * session sends its steps in their order, one after another, and the sessions run side by side; the next
+ * round starts when every step of this one has completed. Nothing waits for a lock the engine would have
+ * to watch: the programs never stop at a pause point (every transaction ends within its step) and never
+ * share a row. The steps are the engine's own (strategy-steps.ts, the database-clock WAIT, RESTART), and
+ * are recorded as an interleaving's are, so the case is judged as any program's. The sessions commit
+ * without waiting for the WAL flush (synchronous_commit off): no program crashes the server, so what a
+ * commit made visible is the same either way, and the wait would only cost time.
+ */
+import pg from 'pg';
+import { databaseClockPasses } from '../interleaving/clock-step.ts';
+import { harnessNow } from '../interleaving/harness-clock.ts';
+import { Nodes } from '../interleaving/nodes.ts';
+import { isStrategyStep, type Permutation, type Step, type StepRecord } from '../interleaving/permutation.ts';
+import { Session } from '../interleaving/session.ts';
+import type { StepEnvironment } from '../interleaving/step-environment.ts';
+import { type Outcome, ok } from '../interleaving/step-outcome.ts';
+import { requestKeyOf, startStrategyStep } from '../interleaving/strategy-steps.ts';
+import type { CaseOnSchema } from '../scenario/case-spec.ts';
+import { recordedSteps } from '../scenario/drive-interleaving.ts';
+import type { Driven } from '../scenario/driven.ts';
+
+function start(
+  session: Session,
+  step: Step,
+  env: StepEnvironment,
+  clockWait: (ms: number) => number,
+): Promise<Outcome> {
+  if ('until' in step && step.until)
+    throw new Error(`step ${step.name} stops at a pause point: not a batch step`);
+  if (isStrategyStep(step)) return startStrategyStep(session, step, env);
+  if ('waitMs' in step) return databaseClockPasses(session, clockWait(step.waitMs), env);
+  if ('restart' in step) {
+    env.nodes.restart(step.restart);
+    return Promise.resolve(ok({ status: 'ok' }));
+  }
+  throw new Error(`step ${step.name} is SQL: not a batch step`);
+}
+
+async function runStep(
+  session: Session,
+  step: Step,
+  env: StepEnvironment,
+  clockWait: (ms: number) => number,
+) {
+  const requestKey = requestKeyOf(session, step);
+  const record: StepRecord = {
+    step: step.name,
+    session: session.name,
+    ...(requestKey ? { requestKey } : {}),
+    blocked: false,
+    retrying: false,
+    sentAt: harnessNow(),
+    result: { status: 'ok' },
+  };
+  const outcome = await start(session, step, env, clockWait);
+  record.completedAt = harnessNow();
+  record.result = outcome.result;
+  return record;
+}
+
+/** `rounds`: the index of each round's first step in the permutation, ascending, the first 0. */
+export async function driveInRounds(
+  on: CaseOnSchema,
+  permutation: Permutation,
+  rounds: readonly number[],
+): Promise<Driven> {
+  const { spec, settings, db, schema } = on;
+  const connection = {
+    connectionString: db.connectionString,
+    schema,
+    ...(spec.isolation ? { isolation: spec.isolation } : {}),
+  };
+  const sessions = new Map<string, Session>();
+  // The control connection only serves RESUME KILL, which a batch has none of: never connected.
+  const control = new pg.Client({ connectionString: db.connectionString });
+  const env: StepEnvironment = {
+    strategy: spec.ref.strategy,
+    nodes: new Nodes(schema),
+    control,
+    pollMs: 5,
+    timeoutMs: settings.timeoutMs,
+  };
+  const clockWait = (ms: number) => on.history.distinguishableWait(ms);
+  const records: StepRecord[] = [];
+  try {
+    await Promise.all(
+      permutation.sessions.map(async (name) => {
+        const session = await Session.open(name, connection, () => undefined);
+        sessions.set(name, session);
+        // No program crashes the server, so a commit's WAL flush is never observed: only waited for.
+        await session.client.query('SET synchronous_commit = off');
+      }),
+    );
+    const ends = [...rounds.slice(1), permutation.steps.length];
+    for (const [r, from] of rounds.entries()) {
+      const steps = permutation.steps.slice(from, ends[r]);
+      const bySession = [...new Set(steps.map((s) => s.session))].map((name) =>
+        steps.filter((s) => s.session === name),
+      );
+      const ran = await Promise.all(
+        bySession.map(async (own) => {
+          const out: StepRecord[] = [];
+          for (const step of own)
+            out.push(await runStep(sessions.get(step.session) as Session, step, env, clockWait));
+          return out;
+        }),
+      );
+      records.push(...ran.flat().sort((a, b) => a.sentAt - b.sentAt));
+    }
+  } finally {
+    await Promise.all([...sessions.values()].map((s) => s.client.end().catch(() => undefined)));
+  }
+  return recordedSteps(on, permutation, records);
+}
