@@ -16,8 +16,14 @@ export interface ExplorationSummary {
   seed: number;
   /** Programs started, those whose schedule was invalid, those that could not be run, shrink runs. */
   programs: number;
-  /** Of the programs, those of the sweep (one operation against another), run first. */
+  /** Of the programs, those of the sweep (one operation against another), run after the scope's. */
   swept: number;
+  /**
+   * The exhaustive scope, run first and not counted in `programs`: its programs run, the longest length
+   * all of whose programs ran (0: none), the batches they ran in (halving included) and those that could
+   * not be judged even alone.
+   */
+  scope?: { programs: number; completeLength: number; batches: number; broken: number };
   invalid: number;
   broken: number;
   shrinks: number;

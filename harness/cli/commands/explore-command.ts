@@ -33,7 +33,7 @@ const OPTIONS = {
     `the seed of the programs (default ${EXPLORE_DEFAULTS.seed}); the same seed explores the same programs`,
   ),
   budget: value(
-    `how long to explore: a number of programs (${EXPLORE_DEFAULTS.programs} by default) or a time like 60s or 5m`,
+    `how long to explore: a number of programs of the exhaustive scope (${EXPLORE_DEFAULTS.scopeInRun} by default; then the sweep and ${EXPLORE_DEFAULTS.programs} random programs) or a time like 60s or 5m for all of it`,
   ),
   replays: value(
     `how many times a finding's spec is replayed from its file (default ${EXPLORE_DEFAULTS.replays})`,
@@ -48,21 +48,25 @@ const OPTIONS = {
 
 export type ExploreArgs = ArgsOf<typeof OPTIONS>;
 
-/** `200` programs, or `60s` / `5m` / `1500ms` of time (then programs are not limited). */
-export function exploreBudget(value: unknown): { programs: number; ms?: number } {
+/**
+ * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs), or
+ * `60s` / `5m` / `1500ms` of time for all three (then programs are not limited).
+ */
+export function exploreBudget(value: unknown): { scope: number; programs: number; ms?: number } {
   const text = single('budget', value);
-  if (text === undefined) return { programs: EXPLORE_DEFAULTS.programs };
+  const programs = EXPLORE_DEFAULTS.programs;
+  if (text === undefined) return { scope: EXPLORE_DEFAULTS.scopeInRun, programs };
   const time = /^(\d+)(ms|s|m)$/.exec(text);
   if (time) {
     const ms = Number(time[1]) * { ms: 1, s: 1000, m: 60_000 }[time[2] as 'ms' | 's' | 'm'];
     if (ms < 1 || ms > 24 * 3600_000)
       throw Errors.badInput(`--budget must be between 1 ms and 24 h, got ${shown(text)}`);
-    return { programs: 1_000_000, ms };
+    return { scope: 10_000_000, programs: 1_000_000, ms };
   }
-  const programs = boundedInteger('budget', text, 1, 1_000_000);
-  if (programs === undefined)
+  const scope = boundedInteger('budget', text, 1, 10_000_000);
+  if (scope === undefined)
     throw Errors.badInput(`--budget takes programs or a time (60s), got ${shown(text)}`);
-  return { programs };
+  return { scope, programs };
 }
 
 export async function exploreCommand(args: ExploreArgs): Promise<number> {

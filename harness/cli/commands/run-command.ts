@@ -7,8 +7,8 @@ import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { EXPLORE_SESSIONS } from '../../explore/explorer.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
-import { MAX_SESSIONS } from '../../explore/program-arbitrary.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
@@ -64,7 +64,7 @@ const OPTIONS = {
     },
   ),
   'explore-budget': value(
-    `random programs the explorer tries per design after its sweep (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
+    `programs of the exhaustive scope the explorer runs per design, shortest first (default ${EXPLORE_DEFAULTS.scopeInRun}: every program of up to ${EXPLORE_DEFAULTS.scopeLengthInRun} operations; 0: no exploration)`,
   ),
   'explore-seed': value(
     `the seed of the default run's exploration (default ${EXPLORE_DEFAULTS.seed}); the same seed, the same programs`,
@@ -169,7 +169,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const contracts = await selectContracts(strategyNames, list('scenario', args.scenario), specs);
   const scenarios = reservationScenarios(contracts, specs.reservation);
   const exploreBudget =
-    boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
+    boundedInteger('explore-budget', args['explore-budget'], 0, 10_000_000) ?? EXPLORE_DEFAULTS.scopeInRun;
   const exploreSeed =
     boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
   const explores =
@@ -271,9 +271,9 @@ function exploresDesigns(
 }
 
 /** The default run's exploration: every design, a fixed seed, a budget counted in programs. */
-function explorer(programs: number, seed: number, reports: string): NonNullable<SuiteOptions['explore']> {
+function explorer(scope: number, seed: number, reports: string): NonNullable<SuiteOptions['explore']> {
   return {
-    connections: MAX_SESSIONS,
+    connections: EXPLORE_SESSIONS,
     run: (db, ref, settings) =>
       exploreCase(
         db,
@@ -281,7 +281,11 @@ function explorer(programs: number, seed: number, reports: string): NonNullable<
         { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
         {
           seed,
-          budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
+          budget: {
+            scope,
+            programs: EXPLORE_DEFAULTS.perDesignInRun,
+            shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun,
+          },
           specDir: join(reports, 'explore'),
           replays: EXPLORE_DEFAULTS.replaysInRun,
           outOfReach: outOfReach(ref.strategy, SCENARIOS),
