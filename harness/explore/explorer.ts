@@ -1,7 +1,9 @@
 /**
- * The seeded explorer: the exhaustive scope (exhaustive.ts, reservation/scope-programs.ts), the sweep
- * (sweep.ts), then random programs (program-arbitrary.ts) for one design, each run on fresh tables
- * under its schedule and judged by every check (run-program.ts), until one fails or the budget is spent.
+ * The seeded explorer: the sweep (sweep.ts, in batches: sweep-batches.ts), the exhaustive scope
+ * (exhaustive.ts, reservation/scope-programs.ts), then random programs (program-arbitrary.ts) for one
+ * design, each run on fresh tables under its schedule and judged by every check (run-program.ts), until
+ * one fails or the budget is spent. The sweep comes first because it is the cheapest: one batch for all
+ * of a design's races, most negative controls' bugs among them.
  * A failing program is shrunk by fast-check — fewer sessions, fewer and simpler operations, a plainer
  * schedule — as long as it keeps failing, and the smallest one is the finding, written as a spec that
  * `reservebench run --spec FILE --strategy ID` replays. The same seed gives the same programs in the same
@@ -24,7 +26,7 @@ import { sweepLanguage } from './sweep-batches.ts';
 export const EXPLORE_SESSIONS = Math.max(MAX_SESSIONS, SCOPE_SESSIONS);
 
 export interface ExploreBudget {
-  /** Programs of the exhaustive scope, shortest first, run before the sweep. */
+  /** Programs of the exhaustive scope, shortest first, run after the sweep. */
   scope: number;
   /** Random programs to try after the sweep (the default run's budget: the same on every machine). */
   programs: number;
@@ -96,7 +98,11 @@ async function runScope(r: Run): Promise<void> {
   const language = reservationScope(r.ref.strategy);
   const scope = await batchedPhase(r.db, r.ref, r.settings, language, { ...batches, outOfTime: r.outOfTime });
   tally.scope = scope.tally;
-  if (scope.lastPassed) tally.lastPassed = scope.lastPassed;
+  tally.broken += scope.tally.broken;
+  if (scope.lastPassed) {
+    await dropKeptTables(r.db, tally.lastPassed);
+    tally.lastPassed = scope.lastPassed;
+  }
   if (scope.found) tally.found = batchFinding(r, 'the exhaustive scope', scope.found, scope.tally.programs);
 }
 
@@ -174,7 +180,7 @@ export async function explore(
     ],
     onProgress: options.onProgress,
   };
-  for (const phase of [runScope, runSweep, runRandom]) {
+  for (const phase of [runSweep, runScope, runRandom]) {
     if (tally.found) break;
     await phase(run);
   }

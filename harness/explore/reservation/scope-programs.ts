@@ -176,7 +176,8 @@ export function reservationScope(strategy: Strategy): ScopeLanguage<ScopeProgram
     length: (p) => scopeLength(p.template),
     groupOf: (p) =>
       p.template === CROWD ? 'crowd' : `${waitPositions(p.template).join(',')}${expires(p) ? ' expire' : ''}`,
-    largestBatch: (group) => (group.endsWith('expire') ? EXPIRE_BATCH : undefined),
+    // The crowd runs as soon as its turn comes, alone: it is a batch of its own.
+    largestBatch: (group) => (group === 'crowd' ? 1 : group.endsWith('expire') ? EXPIRE_BATCH : undefined),
     batch: batchOf,
     describe: described,
   };
