@@ -6,7 +6,9 @@
  * in letter case) is found by `linearizable` alone — no count check fires — and the spec the explorer
  * wrote fails it the same way from the file, while hot-row passes the same spec. Three such fixtures (key
  * case, a TTL right only for whole minutes, a remaining() that hides a leak) fail the default run's
- * exploration.
+ * exploration, and so does each of seven whose bug lies outside the alphabet the explorer had before its
+ * exhaustive scope (issue 37: keys cut to 64 characters, trimmed, normalized; a sku found with LIKE; a
+ * sku of no stock dropped; a TTL in whole seconds; an expire that moves 100 holds and answers all).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,8 @@ describe('the default run explores every design', () => {
         if (c.expect === 'hold') {
           expect(e?.swept, c.id).toBeGreaterThan(0);
           expect(e?.programs, c.id).toBe((e?.swept ?? 0) + EXPLORE_DEFAULTS.perDesignInRun);
+          expect(e?.scope?.completeLength, c.id).toBeGreaterThanOrEqual(EXPLORE_DEFAULTS.scopeLengthInRun);
+          expect(e?.scope?.broken, c.id).toBe(0);
           expect(e?.spec, c.id).toBeUndefined();
         } else {
           expect(e?.programs, c.id).toBeLessThanOrEqual((e?.swept ?? 0) + EXPLORE_DEFAULTS.perDesignInRun);
@@ -56,12 +60,14 @@ describe('a bug on a path no scenario drives: keys that differ only in case', ()
 
   it('is found by linearizable alone, and its spec fails it again while hot-row passes', async () => {
     const explored = await runCli(
-      ['explore', '--strategy', fixture, '--budget', '40', '--replays', '3', '--reports', reports],
+      ['explore', '--strategy', fixture, '--replays', '3', '--reports', reports],
       { DATABASE_URL: serverUrl },
     );
     // The case line wraps at the terminal's width: read it as one line.
     const line = explored.stdout.replace(/\s+/g, ' ');
-    expect(line).toMatch(/explorer found \(program \d+ of \d+ programs, seed 2026\): linearizable —/);
+    expect(line).toMatch(
+      /explorer found \(the exhaustive scope \(batch ending at program \d+\); .*seed 2026\): linearizable —/,
+    );
     expect(line).toMatch(/failed 3 of 3 replays/);
     expect(explored.code).toBe(1);
     const spec = join(reports, 'explore', 'key-case-folded-seed2026.spec');
@@ -80,13 +86,13 @@ describe('fixtures whose only bug lies on a path no scenario drives', () => {
   it('fail the exploration of the default run, each found and replayed failing', async () => {
     const ids = ['key-case-folded', 'ttl-in-whole-minutes', 'remaining-hides-leak'];
     const modules = ids.map((id) => `test/fixtures/unnamed/${id}.ts`).join(',');
-    const budget = String(EXPLORE_DEFAULTS.perDesignInRun);
+    const budget = String(EXPLORE_DEFAULTS.scopeInRun);
     const args = ['--strategy', modules, '--scenario', 'explore', '--explore-budget', budget];
     const { run, report } = await runJson(serverUrl, args);
     expect(report.cases.map((c) => c.id)).toEqual(ids.map((id) => `explore/${id}`));
     for (const c of report.cases) {
       expect(c.status, c.id).toBe('fail');
-      expect(c.boundary, c.id).toMatch(/^explorer found \(program \d+ of \d+ programs, seed 2026\): /);
+      expect(c.boundary, c.id).toMatch(/^explorer found \(the exhaustive scope .*seed 2026\): /);
       const e = 'exploration' in c ? c.exploration : undefined;
       expect(e?.reproduced, c.id).toEqual({ failed: 2, of: 2 });
     }
@@ -100,6 +106,33 @@ describe('fixtures whose only bug lies on a path no scenario drives', () => {
       await dropKeptDatabases(serverUrl, kept);
     }
   }, 300_000);
+});
+
+describe('fixtures whose one bug lies one step outside the old alphabet (test/fixtures/scope/)', () => {
+  it("are each found by the default run's exploration in its exhaustive scope, and replayed failing", async () => {
+    // The honest built-ins pass the same exploration: the default run above.
+    const ids = [
+      'key-truncated',
+      'key-trimmed',
+      'key-normalized',
+      'sku-like',
+      'stock-zero-skipped',
+      'ttl-whole-seconds',
+      'expire-in-batches',
+    ];
+    const modules = ids.map((id) => `test/fixtures/scope/${id}.ts`).join(',');
+    const budget = String(EXPLORE_DEFAULTS.scopeInRun);
+    const args = ['--strategy', modules, '--scenario', 'explore', '--explore-budget', budget];
+    const { run, report } = await runJson(serverUrl, args);
+    expect(report.cases.map((c) => c.id)).toEqual(ids.map((id) => `explore/${id}`));
+    for (const c of report.cases) {
+      expect(c.status, c.id).toBe('fail');
+      expect(c.boundary, c.id).toMatch(/^explorer found \(the exhaustive scope .*seed 2026\): /);
+      const e = 'exploration' in c ? c.exploration : undefined;
+      expect(e?.reproduced, c.id).toEqual({ failed: 2, of: 2 });
+    }
+    expect(run.code).toBe(1);
+  }, 600_000);
 });
 
 describe('a disable that does not wait for a booking in flight', () => {
