@@ -12,7 +12,7 @@ import { DEFAULT_DURABILITY, DURABILITIES, type Durability } from '../database/d
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
 import { Errors, oneLine } from '../errors.ts';
-import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../http/admission.ts';
+import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../gate/admission.ts';
 import { loadAllBuiltIn, loadStrategy } from '../registry/registry.ts';
 import { type ParamSweep, parseParamSweep } from '../registry/strategy-variants.ts';
 

@@ -170,6 +170,12 @@ const witnessLineSchema = z.strictObject({
     .string()
     .optional()
     .describe('what the model answers here instead, when this answer alone admits no order'),
+  rule: z
+    .string()
+    .optional()
+    .describe(
+      "the contract's rule (docs/contract.md, the rules the checker applies) that gives modelAnswers",
+    ),
 });
 
 const historySchema = z

@@ -2,6 +2,7 @@
 
 import { Errors } from '../../errors.ts';
 import { serve } from '../../http/serve.ts';
+import { serveInstances } from '../../http/serve-instances.ts';
 import { SCHEMA_NAME } from '../../http/service-tables.ts';
 import { loadStrategy } from '../../registry/registry.ts';
 import {
@@ -15,6 +16,7 @@ import {
   single,
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { GATE_OPTION_TEXT, gateChoiceFrom } from '../gate-options.ts';
 
 const OPTIONS = {
   strategy: value('strategy id or module path (hot-row)'),
@@ -32,7 +34,17 @@ const OPTIONS = {
   ),
   node: value('this process is node I of N (I/N, default 1/1): a memory design sells its share'),
   'allow-reset': flag('turn on POST /admin/reset, which replaces the tables with the stock it is given'),
+  instances: value(
+    'run N instances of the service on one shared schema, ports P, P+1, … (1; up to 16): see docs/scale.md',
+  ),
+  gate: value(GATE_OPTION_TEXT.gate),
+  'gate-failure': value(GATE_OPTION_TEXT['gate-failure']),
+  'gate-lease-ms': value(GATE_OPTION_TEXT['gate-lease-ms']),
+  'redis-url': value(GATE_OPTION_TEXT['redis-url']),
 };
+
+/** Instances one `serve --instances` starts at most. */
+export const MAX_INSTANCES = 16;
 
 export type ServeArgs = ArgsOf<typeof OPTIONS>;
 
@@ -74,6 +86,7 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     throw Errors.badInput(`--strategy: serve runs one strategy, got ${shown(names.join(','))}`);
   }
   const gate = admissionFrom(args.admission) ?? { limit: 4, maxWaiting: 8 };
+  const gateChoice = gateChoiceFrom(args);
   const port = boundedInteger('port', args.port, 0, 65_535) ?? 8080;
   const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
   const workMs = boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0;
@@ -83,11 +96,34 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
   const schema = schemaFrom(args.schema, databaseUrl);
   const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
   const node = nodeFrom(args.node);
+  const instances = boundedInteger('instances', args.instances, 1, MAX_INSTANCES);
   const ref = await loadStrategy(names[0] ?? 'hot-row');
+  if (instances !== undefined) {
+    const clash = (['schema', 'node'] as const).find((name) => args[name] !== undefined);
+    if (clash)
+      throw Errors.badInput(
+        `--${clash} cannot go with --instances: the instances share a schema of their own`,
+      );
+    return serveInstances({
+      instances,
+      strategy: names[0] ?? 'hot-row',
+      port,
+      admission: { ...gate, waitMs },
+      gate: gateChoice,
+      workMs,
+      stock,
+      expireEveryMs,
+      logJson: args['log-json'],
+      allowReset: args['allow-reset'],
+      databaseUrl,
+      postgres,
+    });
+  }
   return serve({
     ref,
     port,
     admission: { ...gate, waitMs },
+    gate: gateChoice,
     workMs,
     stock,
     expireEveryMs,
