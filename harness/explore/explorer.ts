@@ -14,12 +14,13 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseSettings } from '../scenario/case-spec.ts';
 import type { CaseResult, ExplorationSummary } from '../verdict/case-result.ts';
+import type { ScopeLanguage } from './exhaustive.ts';
 import { SCOPE_BATCH_SIZE, SCOPE_MAX_LENGTH, SWEEP_BATCH_SIZE } from './explore-defaults.ts';
 import { type Program, specText } from './program.ts';
 import { MAX_SESSIONS, programArbitrary } from './program-arbitrary.ts';
 import { reservationScope, SCOPE_SESSIONS } from './reservation/scope-programs.ts';
 import { type ProgramRun, runProgram } from './run-program.ts';
-import { batchedPhase, dropKeptTables, type ScopeOutcome } from './scope-phase.ts';
+import { batchedPhase, dropKeptTables, type ScopeBudget, type ScopeOutcome } from './scope-phase.ts';
 import { sweepLanguage } from './sweep-batches.ts';
 
 /** The sessions one program of any phase opens at most (the lanes' connection room). */
@@ -91,35 +92,36 @@ interface Run {
   onProgress?: ((p: ExploreProgress) => void) | undefined;
 }
 
-async function runScope(r: Run): Promise<void> {
-  const { tally, budget } = r;
-  if (budget.scope <= 0) return;
-  const batches = { programs: budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
-  const language = reservationScope(r.ref.strategy);
-  const scope = await batchedPhase(r.db, r.ref, r.settings, language, { ...batches, outOfTime: r.outOfTime });
-  tally.scope = scope.tally;
-  tally.broken += scope.tally.broken;
-  if (scope.lastPassed) {
-    await dropKeptTables(r.db, tally.lastPassed);
-    tally.lastPassed = scope.lastPassed;
+/** A phase run in batches: its tally, its last pass (the one whose tables a --keep run keeps), its finding. */
+async function runBatched<V>(r: Run, what: string, language: ScopeLanguage<V, Program>, budget: ScopeBudget) {
+  const phase = await batchedPhase(r.db, r.ref, r.settings, language, budget);
+  r.tally.broken += phase.tally.broken;
+  if (phase.lastPassed) {
+    await dropKeptTables(r.db, r.tally.lastPassed);
+    r.tally.lastPassed = phase.lastPassed;
   }
-  if (scope.found) tally.found = batchFinding(r, 'the exhaustive scope', scope.found, scope.tally.programs);
+  if (phase.found) r.tally.found = batchFinding(r, what, phase.found, phase.tally.programs);
+  return phase.tally;
+}
+
+/** The exhaustive scope, shortest programs first, as many as the budget says. */
+async function runScope(r: Run): Promise<void> {
+  if (r.budget.scope <= 0) return;
+  const budget = { programs: r.budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
+  const language = reservationScope(r.ref.strategy);
+  r.tally.scope = await runBatched(r, 'the exhaustive scope', language, {
+    ...budget,
+    outOfTime: r.outOfTime,
+  });
 }
 
 /** The sweep, its programs one after another in batches (sweep-batches.ts). */
 async function runSweep(r: Run): Promise<void> {
-  const { tally } = r;
-  const batches = { programs: Number.POSITIVE_INFINITY, maxLength: 2, batchSize: SWEEP_BATCH_SIZE };
+  const budget = { programs: Number.POSITIVE_INFINITY, maxLength: 2, batchSize: SWEEP_BATCH_SIZE };
   const language = sweepLanguage(r.ref.strategy);
-  const sweep = await batchedPhase(r.db, r.ref, r.settings, language, { ...batches, outOfTime: r.outOfTime });
-  tally.programs += sweep.tally.programs;
-  tally.swept += sweep.tally.programs;
-  tally.broken += sweep.tally.broken;
-  if (sweep.lastPassed) {
-    await dropKeptTables(r.db, tally.lastPassed);
-    tally.lastPassed = sweep.lastPassed;
-  }
-  if (sweep.found) tally.found = batchFinding(r, 'the sweep', sweep.found, sweep.tally.programs);
+  const swept = await runBatched(r, 'the sweep', language, { ...budget, outOfTime: r.outOfTime });
+  r.tally.programs += swept.programs;
+  r.tally.swept += swept.programs;
 }
 
 async function runRandom(r: Run): Promise<void> {
