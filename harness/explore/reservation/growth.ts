@@ -101,6 +101,50 @@ function optional(t: Template, strategy: Strategy): Template[] {
   ];
 }
 
+/**
+ * Whether `op` acts on what `what` names: its key or its sku (a user's limit is per sku), or everything
+ * (an expire, a restart).
+ */
+function touches(op: SymbolicOp, what: SymbolicOp): boolean {
+  if (op.op === 'expire' || op.op === 'restart' || op.op === 'crowd') return true;
+  if ('key' in what && 'key' in op && op.key === what.key) return true;
+  return 'sku' in what && 'sku' in op && op.sku === what.sku;
+}
+
+/**
+ * What follows a WAIT acts on a short hold made before it: time passing changes nothing the contract
+ * answers about another key, sku or user.
+ */
+function waitsMatter(t: Template): boolean {
+  return t.ops.every((op, i) => {
+    if (op.op !== 'wait') return true;
+    const next = t.ops[i + 1];
+    const short = t.ops.slice(0, i).filter((o) => o.op === 'reserve' && o.ttl === 'short');
+    return next !== undefined && short.some((hold) => touches(next, hold));
+  });
+}
+
+/**
+ * A read is followed by an operation that is not a read: a read at the end repeats the final read, which
+ * reads every key and sku right after the program.
+ */
+function readsMatter(t: Template): boolean {
+  const last = t.ops.findLastIndex((op) => !READS.has(op.op) && op.op !== 'wait');
+  return t.ops.every((op, i) => !READS.has(op.op) || i < last);
+}
+
+/**
+ * A sku of 2 units is reserved, and another reserve follows (of it, or — by a design that takes one sku
+ * for another — sold from it): otherwise its second unit is only one more left, as with 1 unit.
+ */
+function stockMatters(t: Template): boolean {
+  return t.stock.every((stock, sku) => {
+    if (stock !== 2) return true;
+    const first = t.ops.findIndex((op) => op.op === 'reserve' && op.sku === sku);
+    return first >= 0 && t.ops.slice(first + 1).some((op) => op.op === 'reserve');
+  });
+}
+
 /** Every short hold is followed by what lets its TTL show: a WAIT or an expire. */
 function shortHoldsShow(t: Template): boolean {
   return t.ops.every(
@@ -115,6 +159,6 @@ export function reservationGrowth(strategy: Strategy): ScopeGrowth<Template> {
   return {
     empty: { ops: [], stock: [] },
     grow: (t) => withWaits(t, [...alwaysThere(t), ...optional(t, strategy)]),
-    runnable: (t) => shortHoldsShow(t) && !READS.has(t.ops.at(-1)?.op ?? ''),
+    runnable: (t) => shortHoldsShow(t) && readsMatter(t) && stockMatters(t) && waitsMatter(t),
   };
 }

@@ -17,7 +17,7 @@ import { describeNaming, type Naming, namingsFor, PLAIN } from './names.ts';
 import {
   CROWD_SIZE,
   NO_STOCK,
-  namedCounts,
+  relatedCounts,
   type SymbolicOp,
   type Template,
   waitPositions,
@@ -49,7 +49,7 @@ function* programsUpTo(strategy: Strategy, maxLength: number): Generator<ScopePr
       crowded = true;
       yield { template: CROWD, naming: PLAIN };
     }
-    for (const naming of namingsFor(namedCounts(template))) yield { template, naming };
+    for (const naming of namingsFor(relatedCounts(template))) yield { template, naming };
   }
 }
 

@@ -38,6 +38,25 @@ export function namedCounts(t: Template): { keys: number; users: number; skus: n
   return { keys, users, skus: t.stock.length };
 }
 
+/**
+ * How many names of each kind the template could take for one another, for the namings that differ only
+ * with two (names.ts): two keys when the first is reserved before the second is named (a lookup of the
+ * second could find the first's row); two users when both reserve one sku (the limit is per sku); two
+ * skus whenever it names two (a reserve of one could take the other's stock).
+ */
+export function relatedCounts(t: Template): { keys: number; users: number; skus: number } {
+  const named = namedCounts(t);
+  const firstReserve = t.ops.findIndex((op) => op.op === 'reserve' && op.key === 0);
+  const secondNamed = t.ops.findIndex((op) => 'key' in op && op.key === 1);
+  const keys =
+    named.keys > 1 && firstReserve >= 0 && firstReserve < secondNamed ? named.keys : Math.min(named.keys, 1);
+  const bySku = new Map<number, Set<number>>();
+  for (const op of t.ops)
+    if (op.op === 'reserve') bySku.set(op.sku, new Set([...(bySku.get(op.sku) ?? []), op.user]));
+  const users = Math.max(Math.min(named.users, 1), ...[...bySku.values()].map((u) => u.size));
+  return { keys, users, skus: named.skus };
+}
+
 /** The template's positions that are WAITs: programs run side by side share them (batch.ts). */
 export function waitPositions(t: Template): number[] {
   return t.ops.flatMap((op, i) => (op.op === 'wait' ? [i] : []));
