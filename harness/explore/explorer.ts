@@ -109,10 +109,9 @@ async function runScope(r: Run): Promise<void> {
   if (r.budget.scope <= 0) return;
   const budget = { programs: r.budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
   const language = reservationScope(r.ref.strategy);
-  r.tally.scope = await runBatched(r, 'the exhaustive scope', language, {
-    ...budget,
-    outOfTime: r.outOfTime,
-  });
+  const began = performance.now();
+  const tally = await runBatched(r, 'the exhaustive scope', language, { ...budget, outOfTime: r.outOfTime });
+  r.tally.scope = { ...tally, ms: Math.round(performance.now() - began) };
 }
 
 /** The sweep, its programs one after another in batches (sweep-batches.ts). */

@@ -16,14 +16,14 @@ export interface ExplorationSummary {
   seed: number;
   /** Programs started, those whose schedule was invalid, those that could not be run, shrink runs. */
   programs: number;
-  /** Of the programs, those of the sweep (one operation against another), run after the scope's. */
+  /** Of the programs, those of the sweep (one operation against another), run first. */
   swept: number;
   /**
-   * The exhaustive scope, run first and not counted in `programs`: its programs run, the longest length
-   * all of whose programs ran (0: none), the batches they ran in (halving included) and those that could
-   * not be judged even alone.
+   * The exhaustive scope, run after the sweep and not counted in `programs`: its programs run, the longest
+   * length all of whose programs ran (0: none), the batches they ran in (halving included), those that
+   * could not be judged even alone, and its wall time (programs per second = programs / ms × 1000).
    */
-  scope?: { programs: number; completeLength: number; batches: number; broken: number };
+  scope?: { programs: number; completeLength: number; batches: number; broken: number; ms: number };
   invalid: number;
   broken: number;
   shrinks: number;
