@@ -17,7 +17,7 @@ export const EXPLORE_DEFAULTS = {
   replays: 10,
   replaysInRun: 2,
   /** Programs of the exhaustive scope the default run and `explore` run per design, shortest first. */
-  scopeInRun: 2_800,
+  scopeInRun: 1_600,
   /** The length every program of which `scopeInRun` covers, for every design (test/explore-scope.test.ts). */
   scopeLengthInRun: 2,
   /** A program's steps wait at most this long (WAIT steps take at most 500 ms). */
