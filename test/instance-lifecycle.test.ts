@@ -12,7 +12,9 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { blockedBy, freeze } from '../harness/bench/frozen-gate-case.ts';
+import { SERVE } from '../harness/cli/commands/serve-command.ts';
 import { gateChoiceFrom } from '../harness/cli/gate-options.ts';
+import { resolveOptions } from '../harness/cli/resolve-options.ts';
 import { type HttpAnswer, postReserve } from '../harness/http/loopback-client.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { cliArgv } from './cli-child.ts';
@@ -223,7 +225,10 @@ describe('serve refuses a gate or instance count it cannot run, in one line, exi
     [{ 'redis-url': 'redis://127.0.0.1:1' }, /--redis-url needs --gate redis/],
   ])('checks the gate options %j', (args, message) => {
     vi.stubEnv('REDIS_URL', '');
-    expect(() => gateChoiceFrom(args)).toThrow(message);
+    expect(() => {
+      const { values, context } = resolveOptions(SERVE, args);
+      gateChoiceFrom(values, context.label);
+    }).toThrow(message);
     vi.unstubAllEnvs();
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '../../strategies/contract.ts';
 import { PAYMENT_CHECKS, PAYMENT_OUTCOMES } from '../../strategies/payment/contract.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
+import { configurationSchema } from './configuration-schema.ts';
 
 const count = z.number().int().nonnegative();
 
@@ -505,6 +506,7 @@ export const reportSchema = z
     ok: z.boolean().describe('every case met its expectation (and, with --require-coverage, was covered)'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    configuration: configurationSchema.optional(),
     sources: z
       .array(sourceEntrySchema)
       .optional()
