@@ -112,5 +112,5 @@ export async function driveInRounds(
   } finally {
     await Promise.all([...sessions.values()].map((s) => s.client.end().catch(() => undefined)));
   }
-  return recordedSteps(on, permutation, records);
+  return recordedSteps(on, permutation, records, env.nodes);
 }

@@ -3,6 +3,7 @@
  * then recorded in the order the engine sent it.
  */
 import { runPermutation } from '../interleaving/engine.ts';
+import { Nodes } from '../interleaving/nodes.ts';
 import type { Permutation, StepRecord } from '../interleaving/permutation.ts';
 import { CaseRecord, type OperationStep } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
@@ -15,7 +16,9 @@ export async function driveInterleaving(
   rejectInvalid: boolean,
 ): Promise<Driven> {
   const { spec, settings, db, schema } = on;
+  const nodes = new Nodes(schema);
   const steps = await runPermutation(permutation, {
+    nodes,
     connectionString: db.connectionString,
     schema,
     strategy: spec.ref.strategy,
@@ -24,11 +27,16 @@ export async function driveInterleaving(
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     clockWait: (ms) => on.history.distinguishableWait(ms),
   });
-  return recordedSteps(on, permutation, steps);
+  return recordedSteps(on, permutation, steps, nodes);
 }
 
 /** The steps of a permutation as they ran, recorded in the order they were sent (by the engine, or another driver). */
-export function recordedSteps(on: CaseOnSchema, permutation: Permutation, steps: StepRecord[]): Driven {
+export function recordedSteps(
+  on: CaseOnSchema,
+  permutation: Permutation,
+  steps: StepRecord[],
+  nodes: Nodes,
+): Driven {
   const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
   /** Each session's last operation: the one its RESUME step completes. */
@@ -49,5 +57,5 @@ export function recordedSteps(on: CaseOnSchema, permutation: Permutation, steps:
     pausable.set(defined.session, defined);
     record.interleavingStep(step, defined, true);
   }
-  return record.driven(steps);
+  return record.driven(steps, nodes.lastIdentities(permutation.steps));
 }
