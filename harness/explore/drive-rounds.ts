@@ -95,7 +95,11 @@ export async function driveInRounds(
     );
     const ends = [...rounds.slice(1), permutation.steps.length];
     for (const [r, from] of rounds.entries()) {
-      const steps = permutation.steps.slice(from, ends[r]);
+      const round = permutation.steps.slice(from, ends[r]);
+      // A restart waits for the round's other operations: a node restarts with no request in flight, as a
+      // process does (its rebuild must not miss another program's sale still in its transaction).
+      const steps = round.filter((s) => !('restart' in s));
+      const restarts = round.filter((s) => 'restart' in s);
       const bySession = [...new Set(steps.map((s) => s.session))].map((name) =>
         steps.filter((s) => s.session === name),
       );
@@ -108,6 +112,8 @@ export async function driveInRounds(
         }),
       );
       records.push(...ran.flat().sort((a, b) => a.sentAt - b.sentAt));
+      for (const step of restarts)
+        records.push(await runStep(sessions.get(step.session) as Session, step, env, clockWait));
     }
   } finally {
     await Promise.all([...sessions.values()].map((s) => s.client.end().catch(() => undefined)));
