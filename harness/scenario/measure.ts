@@ -10,7 +10,8 @@ import { judgeHistory } from '../history/case-history.ts';
 import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { AuditSummary, MeasuredCase, OutcomeCounts } from '../verdict/case-result.ts';
-import { type FinalRead, readBack } from '../verdict/final-read.ts';
+import { acrossCopies, type CopySummary } from '../verdict/copies.ts';
+import type { FinalRead } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
 import {
   errorProblems,
@@ -22,6 +23,7 @@ import {
 import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
+import { finalReads } from './final-reads.ts';
 import type { Observations, Problem } from './scenario.ts';
 
 /** What the final read calls on every case, whatever the scenario drove. */
@@ -101,6 +103,21 @@ function recordFinalRead(
     history.add({ op: 'remaining', sku }, at, span.to, { kind: 'ok', answer: { remaining } });
 }
 
+/**
+ * The strategy as the verdict reads it: in a control scenario, the checks the scenario names catch it too
+ * (beside its own, for a control design).
+ */
+function judgedAs(spec: CaseSpec): Strategy {
+  const { strategy } = spec.ref;
+  const { id, everyDesignCaughtBy } = spec.scenario;
+  if (!everyDesignCaughtBy) return strategy;
+  const own = strategy.caughtBy?.[id] ?? [];
+  return {
+    ...strategy,
+    caughtBy: { ...strategy.caughtBy, [id]: [...new Set([...own, ...everyDesignCaughtBy])] },
+  };
+}
+
 /** The case judged on every problem it shows, and the note on the boundaries it only measures. */
 function judged(
   spec: CaseSpec,
@@ -129,7 +146,7 @@ function judged(
   const measuredOnly = scenario.expect.boundaryChecks ?? [];
   const found = all.filter((p) => !measuredOnly.includes(p.check));
   const boundaryFound = all.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
-  const judgement = judge(strategy, identityOf(spec).expect, scenario.id, found, outcomes, reading);
+  const judgement = judge(judgedAs(spec), identityOf(spec).expect, scenario.id, found, outcomes, reading);
   const note = [
     scenario.expect.boundaryNote?.(driven.observations),
     ...(measuredOnly.length > 0
@@ -156,17 +173,18 @@ export async function measureCase(
   const keys = [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)];
   const skus = spec.params.stock.map((s) => s.sku);
   const readFrom = harnessNow();
-  const read = blackBox
-    ? await blackBox.finalRead(keys, skus)
-    : await readBack({ connectionString: db.connectionString, schema }, strategy, keys, skus);
+  const { read, copies } = await finalReads(on, keys, skus);
   recordFinalRead(on.history, read, { from: readFrom, to: harnessNow() });
   at('the audit');
   const audit = await auditInSnapshot(db.admin, strategy);
-  const reading = computeReading(
-    { stock: spec.params.stock, sent: driven.sent, answers: driven.answers, lifecycle: driven.lifecycle },
-    read,
-    audit,
-  );
+  const facts = {
+    stock: spec.params.stock,
+    sent: driven.sent,
+    answers: driven.answers,
+    lifecycle: driven.lifecycle,
+  };
+  const one = computeReading(facts, read, audit);
+  const reading: Reading & { copies?: CopySummary[] } = copies ? acrossCopies(one, facts, copies) : one;
   const outcomes = countOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
@@ -197,6 +215,7 @@ export async function measureCase(
       ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
     ...(blackBox ? { http: blackBox.takeFacts() } : {}),
+    ...(reading.copies ? { copies: reading.copies } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),
     ...(scenario.expect.headline ? { headline: true } : {}),

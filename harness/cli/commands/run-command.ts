@@ -40,6 +40,7 @@ import {
   shown,
   single,
 } from '../cli-arguments.ts';
+import { CLUSTER_OPTIONS, clusterFrom, clusterGiven } from '../cluster-options.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
 import { readSpecFiles } from '../spec-files.ts';
@@ -96,6 +97,7 @@ const OPTIONS = {
     "the embedded server's major, 14–18 (default 18); a list (15,18) runs the suite on each, with a version matrix",
     { repeatable: true },
   ),
+  ...CLUSTER_OPTIONS,
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
@@ -167,7 +169,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const strategyNames = list('strategy', args.strategy);
   const specs = readSpecFiles(list('spec', args.spec), strategyNames);
   const contracts = await selectContracts(strategyNames, list('scenario', args.scenario), specs);
-  const scenarios = reservationScenarios(contracts, specs.reservation);
+  const scenarios = reservationScenarios(contracts, specs.reservation, clusterGiven(args));
   const exploreBudget =
     boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
   const exploreSeed =
@@ -209,6 +211,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       ...(isolation.length > 0 ? { isolation } : {}),
       databaseUrl,
       durability: durabilityFrom(args.durability),
+      cluster: clusterFrom(args, scenarios),
       ...(args.json ? {} : progressLines()),
     },
     majors,
@@ -250,14 +253,19 @@ function writeReport(
   publishResults(output.junit, runJunit(report), report.ok);
 }
 
-/** The reservation scenarios a run drives: those named and the --spec files, or all when none is named. */
+/**
+ * The reservation scenarios a run drives: those named and the --spec files, or all when none is named —
+ * the cluster scenarios among them only when the run was given `--cluster` (each brings up a cluster).
+ */
 function reservationScenarios(
   contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
   specs: readonly InterleavingScenario[],
+  withClusters: boolean,
 ): Scenario[] {
   if (contracts.noReservationScenario) return [];
   const named = contracts.scenarioIds.filter((id) => id !== 'explore').map(findScenario);
-  return contracts.scenarioIds.length + specs.length > 0 ? [...named, ...specs] : [...SCENARIOS];
+  if (contracts.scenarioIds.length + specs.length > 0) return [...named, ...specs];
+  return SCENARIOS.filter((s) => withClusters || !s.cluster);
 }
 
 /** Whether the run explores its designs: `--scenario explore`, or nothing named (reservation designs only). */
