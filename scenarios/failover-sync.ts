@@ -139,15 +139,28 @@ function heldAfterFailover(answers: readonly RequestResult[], perClient: number)
   return held;
 }
 
+/** Which standby is cut and promoted, and how the primary hands over to it. */
+interface FaultChoice {
+  /** `stale`: the second standby, while the first (the synchronous one) keeps acknowledging. */
+  promote?: 'current' | 'stale';
+  /** `switchover`: the primary's sessions end, the link heals, it shuts down fast and follows. */
+  fault?: 'failover' | 'switchover';
+}
+
 /**
- * The drive failover-sync and failover-async share: the first holds, the link cut where the suite can cut
- * it, the rest of the load with each client's last request held until the failover, the failover once the
- * primary has committed what its standby lacks, then every cut-off request retried.
+ * The drive failover-sync, failover-async, stale-promotion and switchover share: the first holds, the link of the
+ * standby to be promoted cut where the suite can cut it, the rest of the load with each client's last
+ * request held until the failover, the failover once the primary has committed what that standby lacks,
+ * then every cut-off request retried. `stale`: the standby cut and promoted is the second one, while the
+ * first (the synchronous one) keeps acknowledging.
  */
-export function failoverUnderLoad(replication: Replication) {
+export function failoverUnderLoad(
+  replication: Replication,
+  { promote = 'current', fault = 'failover' }: FaultChoice = {},
+) {
   return async (ctx: ScriptContext<FailoverSeen>): Promise<void> => {
-    const [standby] = await ctx.cluster.standbys();
-    if (!standby) throw new Error('the cluster has no standby');
+    const standby = (await ctx.cluster.standbys())[promote === 'stale' ? 1 : 0];
+    if (!standby) throw new Error('the cluster has too few standbys');
     await ctx.reserve(requestsFor(ctx.params, 1, BEFORE_FAULT));
     const cutLink = ctx.cluster.can('partition');
     if (cutLink) {
@@ -162,11 +175,14 @@ export function failoverUnderLoad(replication: Replication) {
     const rest = requestsFor(ctx.params, BEFORE_FAULT + 1, CLIENTS * (EACH - 1));
     const driving = ctx.reserve(rest, undefined, { perClient: EACH - 1, lastAfter });
     try {
-      const link = { cut: cutLink, sync: replication === 'sync' };
+      // A commit waits on the standby cut off only where that standby is the synchronous one.
+      const link = { cut: cutLink, sync: replication === 'sync' && promote === 'current' };
       await ctx.cluster.until('commits on the primary that its standby lacks', () =>
         pastStandby(ctx, link, availableBefore),
       );
-      const facts = await ctx.cluster.failover(standby);
+      const facts = await (fault === 'switchover'
+        ? ctx.cluster.switchover(standby)
+        : ctx.cluster.failover(standby));
       ctx.observe('unavailableMs', facts.unavailableMs);
     } finally {
       failedOver();

@@ -22,6 +22,11 @@ export interface ClusterContext {
   availableOn(member: ClusterMember): Promise<number>;
   /** Sessions on the primary whose COMMIT is flushed there and waits for a standby (wait_event SyncRep). */
   commitsWaitingOnStandby(): Promise<number>;
+  /**
+   * `status` of each key served by a standby (a session on one, as a read-replica endpoint serves it),
+   * each read recorded in the case's history as a client's: the history checker judges what it answered.
+   */
+  statusOnStandby(keys: readonly string[]): Promise<string[]>;
   /** Looks at `seen` until it holds (observed state), or fails the case naming `what`. */
   until(what: string, seen: () => Promise<boolean>): Promise<void>;
 }

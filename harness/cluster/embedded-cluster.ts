@@ -137,10 +137,12 @@ class EmbeddedCluster implements DatabaseCluster {
     member.state = 'standby';
   }
 
-  /** Points the running standbys at the new primary and makes the first of them its synchronous one. */
+  /**
+   * Points the running standbys at the new primary. It takes writes alone (asynchronously) until a
+   * standby streams from it: one that had WAL it lacks (a stale promotion) never will.
+   */
   private async repoint(primary: EmbeddedMember): Promise<void> {
-    const others = this.members.filter((m) => m.state === 'standby');
-    for (const standby of others) {
+    for (const standby of this.members.filter((m) => m.state === 'standby')) {
       await standby.link?.close();
       standby.link = await startLinkProxy({ host: '127.0.0.1', port: primary.port });
       const info = conninfo(this.template, standby.link, standby.name);
@@ -149,10 +151,16 @@ class EmbeddedCluster implements DatabaseCluster {
         await c.query('SELECT pg_reload_conf()');
       });
     }
+  }
+
+  /** Once `standby` streams from `primary` (observed), commits there wait for it, when synchronous. */
+  private async syncWith(primary: EmbeddedMember, standby: EmbeddedMember): Promise<void> {
+    if (this.replication !== 'sync') return;
+    await waitUntil(`${standby.name} streaming from ${primary.name}`, 60_000, () =>
+      streaming(primary.url, [standby.name], undefined),
+    );
     await onMember(primary.url, async (c) => {
-      await c.query(
-        `ALTER SYSTEM SET synchronous_standby_names = '${syncNames(this.replication, others[0])}'`,
-      );
+      await c.query(`ALTER SYSTEM SET synchronous_standby_names = '${syncNames(this.replication, standby)}'`);
       await c.query('SELECT pg_reload_conf()');
     });
   }
@@ -188,18 +196,30 @@ class EmbeddedCluster implements DatabaseCluster {
     return { unavailableMs, primary: target.name };
   }
 
+  /**
+   * A switchover as a manager runs one: the primary's client sessions are ended first (a fast shutdown's
+   * first step; a commit waiting there for its standby is then flushed and unanswered), every link heals,
+   * the standby replays all the primary wrote, the primary shuts down fast (sending its standbys every WAL
+   * record, its shutdown checkpoint included), the standby is promoted, and the old primary follows it.
+   */
   async switchover(to?: ClusterMember): Promise<FaultFacts> {
     const old = this.current();
     const target = this.firstStandby(to);
-    await this.caughtUp(target);
     const stoppingAt = performance.now();
-    // A fast shutdown sends the standbys every WAL record, the shutdown checkpoint included, first.
+    await onMember(old.url, (c) =>
+      c.query(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      ),
+    );
+    for (const member of this.members) member.link?.heal();
+    await this.caughtUp(target);
     await old.process.stop('SIGINT');
     await this.promote(target);
     const unavailableMs = Math.round(performance.now() - stoppingAt);
+    await this.repoint(target);
     await this.follow(old, target);
     await old.process.start(old.port, MEMBER_FLAGS);
-    await this.repoint(target);
+    await this.syncWith(target, old);
     return { unavailableMs, primary: target.name };
   }
 

@@ -88,6 +88,18 @@ async function connectClient(task: ClientTask, script: ClientScript): Promise<pg
   }
 }
 
+/** The client's session on a standby (SessionContext.standby); none when no standby answers. */
+async function connectStandby(task: ClientTask, script: ClientScript): Promise<pg.Client | undefined> {
+  const config = {
+    connectionString: task.connection.connectionString,
+    application_name: `reservebench-standby-${script.index}`,
+    options: sessionOptions(task.connection),
+  };
+  return connectMember(config, { role: 'standby', prefer: script.index, waitMs: task.timeoutMs }).catch(
+    () => undefined,
+  );
+}
+
 /**
  * What a session meets when its member goes away or stops taking writes: the server shutting down
  * (57P01–57P03), the connection gone (08xxx), a member demoted to a standby (25006, read-only).
@@ -188,6 +200,8 @@ async function runScript(
     };
   }
   const session = openSession(thread, script, client);
+  const standby = task.connection.standby ? await connectStandby(task, script) : undefined;
+  if (standby) session.ctx.standby = standby;
   const results: RequestResult[] = [];
   const last = script.requests.length - 1;
   let atGate = false;
@@ -207,6 +221,7 @@ async function runScript(
     if (hold && !session.passedHold) hold.barrier.leave();
     if (thread.lastGate && !atGate) thread.lastGate.leave();
     await session.client.end().catch(() => undefined);
+    await standby?.end().catch(() => undefined);
   }
   return { index: script.index, results };
 }

@@ -1,8 +1,9 @@
 /**
  * What the explorer cannot find: its programs drive the contract's operations, kill sessions and restart
- * nodes, but never crash the database server. A negative control whose every catching scenario crashes
- * the server (async-commit: acknowledged commits lost from the WAL) is out of its reach; its explore case
- * is n/a with that reason, read from the control's own `caughtBy`, never from its id.
+ * nodes, but never crash the database server and never run on a cluster. A negative control whose every
+ * catching scenario crashes the server (async-commit: acknowledged commits lost from the WAL) or runs on a
+ * cluster (standby-stock-check: a standby read behind) is out of its reach; its explore case is n/a with
+ * that reason, read from the control's own `caughtBy`, never from its id.
  */
 import type { Strategy } from '../../strategies/contract.ts';
 import type { Scenario } from '../scenario/scenario.ts';
@@ -11,6 +12,9 @@ export function outOfReach(strategy: Strategy, scenarios: readonly Scenario[]): 
   if (strategy.expect !== 'violate' || !strategy.caughtBy) return undefined;
   const catching = Object.keys(strategy.caughtBy);
   const crashing = catching.filter((id) => scenarios.find((s) => s.id === id)?.crashesDatabase);
+  const clustered = catching.filter((id) => scenarios.find((s) => s.id === id)?.cluster);
+  if (catching.length > 0 && clustered.length === catching.length)
+    return `out of the explorer's reach: the bug shows only on a cluster (${clustered.join(', ')}), which no explored program runs on`;
   if (catching.length === 0 || crashing.length < catching.length) return undefined;
   return `out of the explorer's reach: the bug shows only when the database server crashes (${crashing.join(', ')}), which no explored program does`;
 }

@@ -42,6 +42,7 @@ const BUILT_IN = Object.fromEntries(
     'release-frozen-only': 'controls/release-frozen-only.ts',
     'release-twice': 'controls/release-twice.ts',
     'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
+    'standby-stock-check': 'controls/standby-stock-check.ts',
   }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
 ) as Readonly<Record<string, string>>;
 

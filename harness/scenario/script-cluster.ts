@@ -10,7 +10,8 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClusterContext } from '../cluster/cluster-context.ts';
 import type { ClusterRunDatabase } from '../cluster/cluster-database.ts';
 import { onMember } from '../cluster/replication-state.ts';
-import { withDatabaseName } from '../database/member-connection.ts';
+import { connectMember, withDatabaseName } from '../database/member-connection.ts';
+import { sessionOptions } from '../driver/client-task.ts';
 import type { ScriptScope } from './script-scope.ts';
 
 const NO_CLUSTER = 'this scenario reaches for a cluster, and the case has none (declare `cluster` in it)';
@@ -60,6 +61,26 @@ export function scriptCluster(scope: ScriptScope): { cluster: ClusterContext } {
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND datname = current_database()",
         );
         return rows[0]?.n ?? 0;
+      },
+      async statusOnStandby(keys) {
+        const standby = await connectMember(
+          {
+            connectionString: connection.connectionString,
+            application_name: 'reservebench-standby-reads',
+            options: sessionOptions(connection),
+          },
+          { role: 'standby', waitMs: timeoutMs },
+        );
+        try {
+          const answers: string[] = [];
+          for (const key of keys) {
+            const read = () => scope.ref.strategy.status(standby, key);
+            answers.push(await record.read({ what: 'status', target: key }, read, 'standby'));
+          }
+          return answers;
+        } finally {
+          await standby.end().catch(() => undefined);
+        }
       },
       async until(what, seen) {
         const deadline = performance.now() + timeoutMs;
