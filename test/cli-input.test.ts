@@ -200,6 +200,7 @@ describe('list and help', () => {
       ['release-frozen-only', 'violate'],
       ['release-twice', 'violate'],
       ['bucketed-no-fallback', 'violate'],
+      ['standby-stock-check', 'violate'],
     ]);
     // One scenario per file in scenarios/, listed by id.
     const files = readdirSync(new URL('../scenarios/', import.meta.url))
