@@ -2,50 +2,83 @@
  * `run --cluster`: which cluster the cluster scenarios run on (docs/cluster.md). `embedded` (the default
  * whenever a cluster scenario is named) brings up a primary and standbys of the embedded binaries per case;
  * the others drive a cluster the user runs, given by the URL of its members (`--cluster-url`, libpq's
- * several-host form; also RESERVEBENCH_CLUSTER_URL) and, per backend, the manager to ask. Everything is
- * checked before any case starts: bad input is one line and exit 2.
+ * several-host form; else RESERVEBENCH_CLUSTER_URL) and, per backend, the manager to ask: Patroni's REST
+ * API (`--cluster-api`), or the user's own commands. Everything is checked before any case starts: bad
+ * input is one line and exit 2.
  */
+
 import { embeddedClusters } from '../cluster/cluster-source.ts';
 import { CLUSTER_BACKENDS, type ClusterBackend } from '../database/environment.ts';
+import { memberUrls } from '../database/member-connection.ts';
 import { Errors } from '../errors.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import type { SuiteOptions } from '../scenario/suite.ts';
-import { shown, single } from './cli-arguments.ts';
-import { value } from './command-definition.ts';
+import { postgresUrl, shown } from './cli-arguments.ts';
+import { choice, parsed, parsedList, text } from './option-types.ts';
+
+const needsCluster = (why: string) => ({ needs: [{ anyOf: ['cluster'], why }] });
+
+/** Every member of a several-host URL a postgres URL; the text returned as given. */
+function readClusterUrl(value: string, label: string): string {
+  for (const member of memberUrls(value)) postgresUrl(label, member);
+  return value;
+}
+
+/** A manager's base URL: http(s), without a trailing slash. */
+function readApiUrl(value: string, label: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw Errors.badInput(`${label} must be http:// or https:// base URLs, got ${shown(value)}`);
+  return url.toString().replace(/\/+$/, '');
+}
 
 export const CLUSTER_OPTIONS = {
-  cluster: value(
-    `the cluster the cluster scenarios run on: ${CLUSTER_BACKENDS.join(', ')} (default embedded, made per case); without it they sit out the default run`,
+  cluster: choice('the cluster the cluster scenarios run on', CLUSTER_BACKENDS, {
+    absent: 'embedded for a cluster scenario named; the default run leaves them out',
+  }),
+  'cluster-url': parsed("every member of the user's cluster, libpq's several-host form (h1:p1,h2:p2)", {
+    form: 'URL',
+    absent: 'RESERVEBENCH_CLUSTER_URL',
+    read: readClusterUrl,
+    unrecorded: 'its password; give it again, or RESERVEBENCH_CLUSTER_URL',
+    ...needsCluster('it names the members of a cluster the user runs'),
+  }),
+  'cluster-api': parsedList("--cluster patroni: each member's Patroni REST API", {
+    form: 'URL,…',
+    several: 'list',
+    read: readApiUrl,
+    ...needsCluster('it is the manager of a patroni cluster'),
+  }),
+  'cluster-failover': text(
+    '--cluster command: fails the primary RESERVEBENCH_PRIMARY over to RESERVEBENCH_CANDIDATE (host:port)',
+    { form: "'cmd'", blank: 'must be a command', ...needsCluster('it is a fault of a command cluster') },
+  ),
+  'cluster-switchover': text(
+    '--cluster command: hands RESERVEBENCH_PRIMARY over to RESERVEBENCH_CANDIDATE without loss',
+    { form: "'cmd'", blank: 'must be a command', ...needsCluster('it is a fault of a command cluster') },
   ),
 };
 
 export interface ClusterArgs {
-  cluster?: unknown;
-}
-
-function backendFrom(args: ClusterArgs): ClusterBackend | undefined {
-  const text = single('cluster', args.cluster);
-  if (text === undefined) return undefined;
-  const backend = CLUSTER_BACKENDS.find((b) => b === text);
-  if (!backend)
-    throw Errors.badInput(`--cluster must be one of ${CLUSTER_BACKENDS.join(', ')}, got ${shown(text)}`);
-  return backend;
-}
-
-/** Whether the run was told of a cluster: the default run then drives the cluster scenarios too. */
-export function clusterGiven(args: ClusterArgs): boolean {
-  return backendFrom(args) !== undefined;
+  cluster: ClusterBackend | undefined;
+  'cluster-url': string | undefined;
+  'cluster-api': readonly string[];
+  'cluster-failover': string | undefined;
+  'cluster-switchover': string | undefined;
+  'timeout-ms': number;
 }
 
 /**
  * The suite's cluster source for the selected scenarios: the one `--cluster` names, else the embedded
- * one when a cluster scenario is selected; undefined when none is.
+ * one when a cluster scenario is selected; undefined when none is. The user's cluster is checked here
+ * (its options) and reached when the run starts.
  */
 export function clusterFrom(args: ClusterArgs, scenarios: readonly Scenario[]): SuiteOptions['cluster'] {
-  const backend = backendFrom(args);
-  if (!scenarios.some((s) => s.cluster)) return undefined;
-  if (backend === undefined || backend === 'embedded') {
-    return async ({ major, durability }) => embeddedClusters(major, durability);
+  const backend = args.cluster ?? 'embedded';
+  if (backend === 'embedded') {
+    return scenarios.some((s) => s.cluster)
+      ? async ({ major, durability }) => embeddedClusters(major, durability)
+      : undefined;
   }
   throw Errors.badInput(`--cluster ${backend} is not available yet`);
 }

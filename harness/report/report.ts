@@ -15,6 +15,8 @@ import { coverageRows } from '../verdict/coverage.ts';
 import { paymentFailsTheRun } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
+import { configurationLines } from './configuration-lines.ts';
+import type { Configuration } from './configuration-schema.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { isolationRows } from './isolation-matrix.ts';
 import { markdownTable } from './markdown-table.ts';
@@ -42,11 +44,13 @@ export function buildReport(
   result: SuiteResult,
   strategies: readonly Strategy[],
   paymentDesigns: readonly PaymentDesign[] = [],
+  configuration?: Configuration,
 ): Report {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: result.cases,
     boundary: boundaryRows(result.cases, strategies),
@@ -227,6 +231,7 @@ export function renderMarkdown(report: Report): string {
     ...versionLines(report),
     ...uncoveredLines(report),
     ...failureLines(failed),
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }
