@@ -107,7 +107,7 @@ describe('an embedded cluster under its faults', () => {
     expect(report.ok).toBe(true);
     expect(run.code).toBe(0);
     expect(leftIn(tmp)).toEqual([]);
-  });
+  }, 600_000);
 
   it('answers REPLAY for what a switchover cut off and kept; a design answering HELD fails, its data kept until clean', async () => {
     const tmp = childTmp();
@@ -134,7 +134,7 @@ describe('an embedded cluster under its faults', () => {
     const clean = await runCli(['clean'], { TMPDIR: tmp });
     expect(clean.code).toBe(0);
     expect(leftIn(tmp)).toEqual([]);
-  });
+  }, 300_000);
 
   it('stops every member and removes every directory on Ctrl-C mid-case', async () => {
     const tmp = childTmp();
@@ -152,5 +152,5 @@ describe('an embedded cluster under its faults', () => {
     expect(await exited).toBe(130);
     expect(postmastersUnder(tmp)).toEqual([]);
     expect(leftIn(tmp).filter((f) => f !== 'r')).toEqual([]);
-  });
+  }, 300_000);
 });
