@@ -79,19 +79,14 @@ function managerFor(backend: Exclude<ClusterBackend, 'embedded'>, args: ClusterA
       throw Errors.badInput("--cluster patroni needs --cluster-api: each member's Patroni REST API");
     return patroniManager(args['cluster-api'], timeoutMs);
   }
-  if (backend === 'command') {
-    if (!args['cluster-failover'] && !args['cluster-switchover'])
-      throw Errors.badInput('--cluster command needs --cluster-failover or --cluster-switchover (or both)');
-    return commandManager(
-      {
-        ...(args['cluster-failover'] ? { failover: args['cluster-failover'] } : {}),
-        ...(args['cluster-switchover'] ? { switchover: args['cluster-switchover'] } : {}),
-      },
-      timeoutMs,
-    );
-  }
-  throw Errors.badInput(
-    `--cluster ${backend} has no adapter yet: give its members and commands with --cluster command (docs/cluster.md)`,
+  if (!args['cluster-failover'] && !args['cluster-switchover'])
+    throw Errors.badInput('--cluster command needs --cluster-failover or --cluster-switchover (or both)');
+  return commandManager(
+    {
+      ...(args['cluster-failover'] ? { failover: args['cluster-failover'] } : {}),
+      ...(args['cluster-switchover'] ? { switchover: args['cluster-switchover'] } : {}),
+    },
+    timeoutMs,
   );
 }
 

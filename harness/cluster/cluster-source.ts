@@ -1,7 +1,7 @@
 /**
  * Where a run's cluster cases get their cluster (`run --cluster`): the embedded backend brings up a new
  * cluster for each case, shaped as the scenario says (its replication, its standbys) and removed after
- * it; a cluster the user runs (Patroni, pg_auto_failover, their own commands) is one for the whole run,
+ * it; a cluster the user runs (Patroni, or any manager through the user's commands) is one for the whole run,
  * brought back to a healthy state by its manager before each case. Either way one cluster case runs at a
  * time: a failover under load, timed by what the members are seen doing, is not shared with another.
  */

@@ -1,6 +1,6 @@
 /**
  * A replicated PostgreSQL as the database under test: a primary and its standbys, whoever runs them (the
- * suite's embedded cluster, Patroni, pg_auto_failover, or the user's own commands). A cluster scenario
+ * suite's embedded cluster, Patroni, or any manager through the user's own commands). A cluster scenario
  * drives its clients at the cluster's members (each session finds the writable one itself,
  * database/member-connection.ts) and its faults through this interface, each placed by what the cluster
  * is seen to be in (a standby's replay position, the manager's own word), never by a sleep. What a

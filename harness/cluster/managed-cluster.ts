@@ -1,5 +1,5 @@
 /**
- * A cluster the user runs (`run --cluster patroni|pg_auto_failover|command`), driven through its manager:
+ * A cluster the user runs (`run --cluster patroni|command`), driven through its manager:
  * the suite starts and stops nothing of it. Its members are the hosts of `--cluster-url`; which one takes
  * writes, and which are standbys, is asked of the members themselves (`pg_is_in_recovery()`), and
  * whether the cluster is whole again before a case is the manager's word. A failover or switchover is the

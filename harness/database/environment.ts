@@ -32,7 +32,7 @@ export interface Environment {
 }
 
 /** Who runs the cluster under test (harness/cluster/, docs/cluster.md). */
-export const CLUSTER_BACKENDS = ['embedded', 'patroni', 'pg_auto_failover', 'command'] as const;
+export const CLUSTER_BACKENDS = ['embedded', 'patroni', 'command'] as const;
 export type ClusterBackend = (typeof CLUSTER_BACKENDS)[number];
 
 /** What the report's environment says of the cluster the cluster scenarios ran on. */
