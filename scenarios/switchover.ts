@@ -30,7 +30,9 @@ export default defineScenario<FailoverSeen>({
     faults: FAILOVER_FAULTS,
     relations: (_params, { observed }) => retryProblems(observed),
     exercised: (_params, { outcomes, observed }) => [
-      ...(outcomes.INDETERMINATE ? [] : ['the switchover cut no request off']),
+      ...(outcomes.INDETERMINATE || observed.heldBeforeFailover !== undefined
+        ? []
+        : ['the switchover cut no request off']),
       ...((observed.waitingOnStandby ?? 0) === 0 || (observed.unknownTookEffect ?? 0) > 0
         ? []
         : ['no cut-off request had taken effect on the new primary']),
