@@ -24,8 +24,8 @@ import {
   type StockLine,
   type Strategy,
 } from '../../strategies/contract.ts';
+import { runHook } from '../cluster/hook-command.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
-import { runHook } from '../hook-command.ts';
 import { STATUS_OF } from '../http/reservation-service.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import type { BlackBox } from '../scenario/black-box.ts';

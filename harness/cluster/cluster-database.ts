@@ -15,8 +15,9 @@ import type { DatabaseCluster } from './cluster.ts';
 export interface ClusterRunDatabase extends RunDatabase {
   cluster: DatabaseCluster;
   /**
-   * The harness's own connection on the member writable now (after a fault), or on `member` (one URL)
-   * when given: the copy the audit reads where two are writable.
+   * The harness's own connection (and the run database's URL) on the member writable now (after a
+   * fault), or on `member` (one URL) when given: the copy the audit and the probe reach where two are
+   * writable.
    */
   reconnect(member?: string): Promise<void>;
 }
@@ -83,7 +84,10 @@ export async function openClusterDatabase(
     capabilities,
     async reconnect(member) {
       await db.admin.end().catch(() => undefined);
-      db.admin = await adminOn(member ? withDatabaseName(member, name) : connectionString);
+      // On one member (the final read's authority), what comes after the read — the audit, the
+      // sell-what-remains probe — reaches that copy alone, not whichever member is writable first.
+      db.connectionString = member ? withDatabaseName(member, name) : connectionString;
+      db.admin = await adminOn(db.connectionString);
     },
     async createCaseSchema(label) {
       const schema = clusterSchemaName(label);

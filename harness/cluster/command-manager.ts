@@ -7,8 +7,9 @@
  * With no manager to ask, the cluster is whole when one member takes writes and every other streams from
  * it (`pg_stat_replication`).
  */
-import { runHook } from '../hook-command.ts';
+
 import type { ClusterFault, ClusterMember } from './cluster.ts';
+import { runHook } from './hook-command.ts';
 import { type ClusterManager, hostOf } from './managed-cluster.ts';
 import { onMember, takesWrites } from './replication-state.ts';
 

@@ -216,6 +216,7 @@ async function runScript(
       const result = await sendRequest(thread, session, request);
       if (result.sqlstate && MEMBER_LOST.has(result.sqlstate)) session.lost = true;
       results.push(result);
+      if (script.untilRefused && result.outcome !== 'HELD') break;
     }
   } finally {
     if (hold && !session.passedHold) hold.barrier.leave();

@@ -8,7 +8,7 @@
 import type { RunDatabase } from '../database/database.ts';
 import type { ClientDriver } from '../driver/client-pool.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
-import { type CaseSettings, type CaseSpec, identityOf } from './case-spec.ts';
+import { type CaseOnSchema, type CaseSettings, type CaseSpec, identityOf } from './case-spec.ts';
 import { driveScript } from './drive-script.ts';
 import { onFreshTables } from './fresh-tables.ts';
 import type { ScriptScenario } from './scenario.ts';
@@ -42,7 +42,8 @@ export async function runClusterCase(
   const opened = await source.open(needs, lane.capabilities);
   let keep = false;
   try {
-    const result = await onFreshTables(opened.db, spec, settings, (on) => driveScript(on, scenario, pool));
+    const drive = (on: CaseOnSchema) => driveScript(on, scenario, pool);
+    const result = await onFreshTables(opened.db, spec, settings, drive, true, pool);
     if (!('keptSchema' in result) || result.keptSchema === undefined) return result;
     keep = true;
     // Kept with the cluster, not in the lane's database: the run's kept lines say where.

@@ -9,10 +9,13 @@ import { summarizeLatency } from '../driver/latency.ts';
 import { judgeHistory } from '../history/case-history.ts';
 import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
+import { booksMatchAnswers } from '../verdict/books-answers.ts';
 import type { AuditSummary, MeasuredCase, OutcomeCounts } from '../verdict/case-result.ts';
 import { acrossCopies, type CopySummary } from '../verdict/copies.ts';
 import type { FinalRead } from '../verdict/final-read.ts';
+import { gaveUpWrote } from '../verdict/gave-up.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
+import { sellsWhatRemainsProblems } from '../verdict/sells-what-remains.ts';
 import {
   errorProblems,
   expectationProblems,
@@ -24,6 +27,7 @@ import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
 import { finalReads } from './final-reads.ts';
+import { probeSellsWhatRemains } from './probe-remaining.ts';
 import type { Observations, Problem } from './scenario.ts';
 
 /** What the final read calls on every case, whatever the scenario drove. */
@@ -126,12 +130,15 @@ function judged(
   outcomes: OutcomeCounts,
   judgeBlocking: boolean,
   historyProblems: readonly Problem[],
+  /** The probes' and the answer checks': sell-what-remains, books against answers, GAVE_UP wrote. */
+  probeProblems: readonly Problem[],
 ): { judgement: Judgement; note: string } {
   const { scenario, params } = spec;
   const { strategy } = spec.ref;
   const all: Problem[] = [
     ...invariantProblems(reading),
     ...historyProblems,
+    ...probeProblems,
     ...expectationProblems(
       scenario,
       params,
@@ -185,12 +192,21 @@ export async function measureCase(
   };
   const one = computeReading(facts, read, audit);
   const reading: Reading & { copies?: CopySummary[] } = copies ? acrossCopies(one, facts, copies) : one;
+  // A black box's HTTP facts are the case's own exchanges: the probe's are taken apart and dropped.
+  const http = blackBox?.takeFacts();
+  at('the sell-what-remains probe');
+  const probe = await probeSellsWhatRemains(on, driven, read, on.pool);
+  blackBox?.takeFacts();
   const outcomes = countOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
     soldOutWhileStock: strategy.falseSoldOut !== undefined,
   });
-  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems);
+  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems, [
+    ...sellsWhatRemainsProblems(probe),
+    ...booksMatchAnswers(facts, audit, reading.invariants.lostAcknowledged),
+    ...gaveUpWrote(driven.sent, driven.answers, read.statuses),
+  ]);
   const keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
   const { steps, observations } = driven;
   return {
@@ -206,6 +222,7 @@ export async function measureCase(
       ...(reading.indeterminate ? { indeterminate: reading.indeterminate } : {}),
     },
     history: history.summary,
+    sellsWhatRemains: probe,
     coverage: { exercised: [...driven.exercised, ...FINAL_READ_OPERATIONS], pausePoints: driven.pausePoints },
     fired: judgement.fired,
     ...tally(driven.answers),
@@ -214,7 +231,7 @@ export async function measureCase(
     ...(steps
       ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
-    ...(blackBox ? { http: blackBox.takeFacts() } : {}),
+    ...(http ? { http } : {}),
     ...(reading.copies ? { copies: reading.copies } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),

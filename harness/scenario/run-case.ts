@@ -26,7 +26,12 @@ export async function runCase(
   if (scenario.kind === 'interleaving') return runInterleaving(db, spec, settings, scenario);
   if (scenario.kind === 'script' && scenario.cluster)
     return runClusterCase(db, pool, spec, settings, scenario);
-  return onFreshTables(db, spec, settings, (on) =>
-    scenario.kind === 'script' ? driveScript(on, scenario, pool) : driveClients(on, scenario, pool),
+  return onFreshTables(
+    db,
+    spec,
+    settings,
+    (on) => (scenario.kind === 'script' ? driveScript(on, scenario, pool) : driveClients(on, scenario, pool)),
+    true,
+    pool,
   );
 }

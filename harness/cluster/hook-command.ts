@@ -4,7 +4,7 @@
  * failure is one line naming the option and the last line the command wrote on stderr.
  */
 import { spawn } from 'node:child_process';
-import { oneLine } from './errors.ts';
+import { oneLine } from '../errors.ts';
 
 /** Runs a user's hook command (`sh -c`) with `env`; resolves on exit 0, else rejects with one line. */
 export function runHook(
