@@ -123,7 +123,7 @@ describe('an embedded cluster under its faults', () => {
     expect(held.observations?.replayedWhatTookEffect).toBe(held.observations?.unknownTookEffect);
     const broken = measured(report.cases, 'switchover/replay-answered-held');
     expect(broken.status).toBe('fail');
-    expect(broken.fired).toContain('outcomes');
+    expect(broken.fired, `${broken.boundary} ${JSON.stringify(broken.observations)}`).toContain('outcomes');
     expect(broken.problems.join('\n')).toMatch(
       /had taken effect on the new primary and did not answer REPLAY/,
     );
