@@ -206,9 +206,11 @@ class EmbeddedCluster implements DatabaseCluster {
     const old = this.current();
     const target = this.firstStandby(to);
     const stoppingAt = performance.now();
+    // Each session gone before the link heals (the timeout form waits for the backend's exit): a commit
+    // still waiting for its standby when the link came back would be answered, not cut off.
     await onMember(old.url, (c) =>
       c.query(
-        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        "SELECT count(pg_terminate_backend(pid, 30000)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
       ),
     );
     for (const member of this.members) member.link?.heal();
