@@ -16,6 +16,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as nextLook } from 'node:timers/promises';
+import exitHook from 'async-exit-hook';
 import { freePort } from '../harness/database/embedded-server.ts';
 import { ensureServerUser, serverUser } from '../harness/database/server-user.ts';
 
@@ -211,9 +212,14 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const done = () => void cluster.stop().then(() => process.exit(0));
-  process.once('SIGINT', done);
-  process.once('SIGTERM', done);
+  // The harness's exit hook (async-exit-hook, installed by the embedded server's module this script
+  // imports) owns SIGINT and SIGTERM: it runs its hooks, then exits. The stop is one of them, given the
+  // time a leader's shutdown takes.
+  // Its types leave out forceExitTimeout, which the package has (async-exit-hook 2.0.1, index.js).
+  (exitHook as typeof exitHook & { forceExitTimeout(ms: number): void }).forceExitTimeout(120_000);
+  exitHook((stopped) => {
+    if (stopped) void cluster.stop().finally(stopped);
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
