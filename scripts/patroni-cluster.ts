@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import exitHook from 'async-exit-hook';
 import { freePort } from '../harness/database/embedded-server.ts';
+import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
 import { ensureServerUser, serverUser } from '../harness/database/server-user.ts';
 
 /** Where Debian's binaries are: what the cluster needs, and why it cannot start without them. */
@@ -115,13 +116,21 @@ function spawnDetached(command: string, args: string[], asServerUser: boolean): 
   return child;
 }
 
-async function stopAll(children: ChildProcess[], dir: string): Promise<void> {
+async function stopAll(children: ChildProcess[], dir: string, members: number): Promise<void> {
   // Patroni stops its PostgreSQL on SIGTERM; etcd goes last, once nothing asks it anything.
   for (const child of children.reverse()) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
+  }
+  // A member whose leader went first may have been starting its PostgreSQL when its own Patroni was
+  // told to stop: that postmaster outlives it. Each is stopped, and seen gone, before the directory goes.
+  for (let i = 1; i <= members; i++) {
+    const pid = postmasterPid(join(dir, `pg${i}`));
+    if (pid === undefined) continue;
+    process.kill(pid, 'SIGQUIT');
+    while (processAlive(pid)) await nextLook(50);
   }
   rmSync(dir, { recursive: true, force: true });
 }
@@ -172,7 +181,7 @@ export async function startPatroniCluster(options: {
       false,
     ),
   ];
-  const stop = () => stopAll(children, dir);
+  const stop = () => stopAll(children, dir, members);
   try {
     for (let i = 0; i < members; i++) {
       const file = join(dir, `pg${i + 1}.yml`);
