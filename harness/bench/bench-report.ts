@@ -13,6 +13,14 @@ import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { sourceLines } from '../report/source-lines.ts';
+import {
+  AGENT_HEADERS,
+  AGENT_NOTE,
+  agentRows,
+  BURST_AGENT_HEADERS,
+  BURST_AGENT_NOTE,
+  burstAgentRows,
+} from './agents/agent-tables.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
 import { type ChartSeries, renderLineChart } from './charts.ts';
@@ -285,6 +293,13 @@ function openLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
+/** The load agents' section, where the series ran on agents (`--agents`). */
+function agentLines(bench: readonly BenchEntry[]): string[] {
+  const rows = agentRows(bench);
+  if (rows.length === 0) return [];
+  return ['## Load agents', '', AGENT_NOTE, '', markdownTable([AGENT_HEADERS, ...rows]), ''];
+}
+
 /** The durability section, where some series ran both durable and not (`--durability on,off`). */
 function durabilityLines(bench: readonly BenchEntry[]): string[] {
   const costs = durabilityCosts(bench);
@@ -318,6 +333,13 @@ function environmentLines(report: BenchReport, verdict: { ok: string; failed: st
   ];
 }
 
+/** The load agents' section of a burst report, where the bursts ran on agents. */
+function burstAgentLines(burst: readonly BurstEntry[]): string[] {
+  const rows = burstAgentRows(burst);
+  if (rows.length === 0) return [];
+  return ['## Load agents', '', BURST_AGENT_NOTE, '', markdownTable([BURST_AGENT_HEADERS, ...rows]), ''];
+}
+
 /** The report of `bench --burst`: the environment, then the burst table. */
 function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): string {
   return [
@@ -333,6 +355,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     '',
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
+    ...burstAgentLines(burst),
     ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
@@ -348,6 +371,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     ...paymentLines(report.bench),
     ...openLines(report.bench),
+    ...agentLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),
