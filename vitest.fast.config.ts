@@ -21,6 +21,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/crash-child.test.ts',
   'test/docs.test.ts',
   'test/explore-program.test.ts',
+  'test/explore-scope.test.ts',
   'test/fast-tier.test.ts',
   'test/generated-output.test.ts',
   'test/history-checker.test.ts',
