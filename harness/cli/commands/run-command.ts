@@ -21,7 +21,10 @@ import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
 import type { InterleavingScenario, Scenario } from '../../scenario/scenario.ts';
 import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
 import { runOnVersions } from '../../scenario/version-suite.ts';
+import { failsTheRun } from '../../verdict/case-result.ts';
+import { isCoverageGap } from '../../verdict/coverage.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
+import { paymentFailsTheRun } from '../../verdict/payment-case-result.ts';
 import { preflightTarget, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import {
@@ -42,6 +45,7 @@ import {
 } from '../cli-arguments.ts';
 import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
+import { caseProgress } from '../progress.ts';
 import { readSpecFiles } from '../spec-files.ts';
 import { junitOption, reportOptions } from './report-options.ts';
 
@@ -72,6 +76,7 @@ const OPTIONS = {
   clients: value(`virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`),
   stock: value("units of the first sku (default: the fixture's)"),
   repeat: value('run each case this many times (intermittent bugs)'),
+  verbose: flag('a line for every case as it finishes, not only for those that need attention'),
   ...reportOptions('reports/<stamp>/ and latest/'),
   ...junitOption('a test case per case (docs/ci.md)'),
   keep: flag('keep the run database for inspection'),
@@ -191,6 +196,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const payments = { ...contracts.payments, designs: swept.payments };
   const reports = reportsFolder(args.reports);
   const junit = junitFile(args.junit);
+  const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
   const result = await runOnVersions(
     {
@@ -209,10 +215,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
       ...(isolation.length > 0 ? { isolation } : {}),
       databaseUrl,
       durability: durabilityFrom(args.durability),
-      ...(args.json ? {} : progressLines()),
+      ...progress?.told,
     },
     majors,
   );
+  progress?.stop();
   const report = buildReport(
     result,
     strategies.map((r) => r.strategy),
@@ -224,14 +231,33 @@ export async function runCommand(args: RunArgs): Promise<number> {
 }
 
 /**
- * One line per case on stderr while the run goes on. Cases cut short by Ctrl-C fail on closed
- * connections: they are no result, and are not printed.
+ * While the run goes on, on stderr: a progress bar on a terminal, and a line for each case that needs
+ * attention — one that fails the run (a safe design broke, a control was not caught, a case could not run to
+ * its end; with --require-coverage a case not covered) — or, with --verbose, for every case that ran. Cases
+ * cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
  */
-function progressLines(): Pick<SuiteOptions, 'onCase' | 'onPaymentCase'> {
+function caseLines(
+  verbose: boolean,
+  requireCoverage: boolean,
+): { told: Pick<SuiteOptions, 'onCase' | 'onPaymentCase' | 'onPlan'>; stop(): void } {
+  const bar = caseProgress();
+  const told = (id: string, fails: boolean, shown: boolean, line: () => string) => {
+    if (wasInterrupted()) return;
+    bar.done(id, fails, shown ? line() : undefined);
+  };
   return {
-    onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-    onPaymentCase: (c) =>
-      c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${paymentCaseLine(c)}\n`),
+    told: {
+      onPlan: (items) => bar.plan(items),
+      onCase: (c) => {
+        const fails = failsTheRun(c) || (requireCoverage && isCoverageGap(c));
+        told(c.id, fails, fails || (verbose && c.status !== 'n/a'), () => caseLine(c));
+      },
+      onPaymentCase: (c) => {
+        const fails = paymentFailsTheRun(c);
+        told(c.id, fails, fails || (verbose && c.status !== 'n/a'), () => paymentCaseLine(c));
+      },
+    },
+    stop: () => bar.stop(),
   };
 }
 
@@ -302,6 +328,7 @@ async function runAgainstTarget(
 ): Promise<number> {
   const log = new ExchangeLog();
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
+  const progress = options.json ? undefined : caseLines(options.verbose, options['require-coverage']);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports);
   const junit = junitFile(options.junit);
@@ -312,12 +339,9 @@ async function runAgainstTarget(
     repeat: options.repeat,
     timeoutMs: options.timeoutMs,
     requireCoverage: options['require-coverage'],
-    ...(options.json
-      ? {}
-      : {
-          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-        }),
+    ...(progress?.told.onCase ? { onCase: progress.told.onCase } : {}),
   });
+  progress?.stop();
   const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
   writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
