@@ -63,8 +63,8 @@ describe('the boundary table in columns', () => {
     const row = (design: string) =>
       Object.fromEntries(table.headers.map((h, i) => [h, table.rows.find((r) => r[0] === design)?.[i]]));
     expect(row('check-then-act')['breaks (scenario: count)']).toContain('◆ contention: oversold 110');
-    expect(row('check-then-act').held).toBe('control');
-    expect(row('hot-row').held).toMatch(/^\d+ of \d+$/);
+    expect(row('check-then-act')['held (✓)']).toBe('control');
+    expect(row('hot-row')['held (✓)']).toMatch(/^\d+ of \d+$/);
     expect(row('hot-row')['breaks (scenario: count)']).toMatch(/^△ db-crash-async: lostAcknowledged \d+$/);
     expect(row('skip-locked-slots')['false sold-out']).toContain('false-sold-out: 1');
     for (const cells of table.rows)

@@ -23,6 +23,8 @@ export interface Positional {
   kind: 'positional';
   describe: string;
   required: boolean;
+  /** The words left, as a list (`report <files..>`); the last positional only. */
+  variadic?: boolean;
 }
 
 export type OptionDefinition = Flag | Value | Positional;
@@ -38,10 +40,15 @@ export const value = (describe: string, more: { repeatable?: boolean; alias?: st
 });
 
 /** A word after the command, in the order the options list them (`compare <base> <new>`). */
-export const positional = (describe: string, required: 'required' | 'optional'): Positional => ({
+export const positional = (
+  describe: string,
+  required: 'required' | 'optional',
+  variadic?: 'variadic',
+): Positional => ({
   kind: 'positional',
   describe,
   required: required === 'required',
+  ...(variadic ? { variadic: true } : {}),
 });
 
 type FlagName<O extends Options> = { [K in keyof O]: O[K] extends Flag ? K : never }[keyof O];
@@ -66,7 +73,9 @@ export function defineCommand<O extends Options>(command: CommandDefinition<O>):
 /** `spec <file>`, `sql [kept]`: the command and its positionals, as yargs reads them. */
 export function usageOf(command: CommandDefinition): string {
   const words = Object.entries(command.options).flatMap(([name, option]) =>
-    option.kind === 'positional' ? [option.required ? `<${name}>` : `[${name}]`] : [],
+    option.kind === 'positional'
+      ? [`${option.required ? '<' : '['}${name}${option.variadic ? '..' : ''}${option.required ? '>' : ']'}`]
+      : [],
   );
   return [command.name, ...words].join(' ');
 }

@@ -31,6 +31,7 @@ function declareOptions(y: Argv, command: CommandDefinition): Argv {
         type: 'string',
         describe: option.describe,
         ...(option.required ? { demandOption: true } : {}),
+        ...(option.variadic ? { array: true } : {}),
       });
     } else if (option.kind === 'flag') {
       y.option(name, { type: 'boolean', default: false, describe: option.describe });

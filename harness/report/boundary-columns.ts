@@ -10,7 +10,7 @@ import { isCoverageGap } from '../verdict/coverage.ts';
 import type { Invariants } from '../verdict/invariants.ts';
 import { type BoundaryRow, unsafeEntries } from './boundary.ts';
 import type { DetailReading } from './case-details.ts';
-import { MARKS } from './case-matrix.ts';
+import { caseMark, MARKS } from './case-matrix.ts';
 import type { TableData } from './result-tables.ts';
 
 /** The count a check measured in a case, when it is one of the invariants. */
@@ -91,7 +91,7 @@ export const BOUNDARY_COLUMNS = [
   'design',
   'expect',
   'how it stays correct',
-  'held',
+  'held (✓)',
   'breaks (scenario: count)',
   'false sold-out',
   'waits (first case)',
@@ -100,7 +100,7 @@ export const BOUNDARY_COLUMNS = [
 
 function columnsOf(row: BoundaryRow, own: readonly CaseResult[]): Record<string, string> {
   const measured = own.filter(isMeasured);
-  const kept = measured.filter((c) => c.status === 'pass' && breakLine(c) === undefined).length;
+  const kept = measured.filter((c) => caseMark(c, RESERVATION_READING) === 'held').length;
   const breaks = linesOnce(own, breakLine);
   const falseSoldOut = linesOnce(own, (c) =>
     isMeasured(c) && c.expect !== 'violate' && c.invariants.falseSoldOut > 0
@@ -112,7 +112,7 @@ function columnsOf(row: BoundaryRow, own: readonly CaseResult[]): Record<string,
     design: row.strategy,
     expect: row.expect,
     'how it stays correct': row.guarantee,
-    held: row.expect === 'violate' ? 'control' : `${kept} of ${measured.length}`,
+    'held (✓)': row.expect === 'violate' ? 'control' : `${kept} of ${measured.length}`,
     'breaks (scenario: count)': breaks.join('\n') || (row.expect === 'violate' ? 'NOT caught' : 'none'),
     'false sold-out': falseSoldOut.join('\n') || '-',
     'waits (first case)': row.waits

@@ -21,16 +21,23 @@ export function matrixTable(matrix: Matrix, links?: ReadonlyMap<string, string>)
 }
 
 /** `1 backend-killed · 2 commit-ack-lost · …`: the terminal grid's column numbers. */
-export function scenarioKey(matrix: Matrix): string {
+function scenarioKey(matrix: Matrix): string {
   return matrix.scenarios.map((s, i) => `${i + 1}\u00a0${s}`).join(' · ');
 }
 
-/** The grid for a terminal `columns` wide: numbered scenario columns, as many grids as it takes. */
-export function terminalMatrix(matrix: Matrix, columns: number): string[] {
+/**
+ * The grid for a terminal `columns` wide: the scenarios' names across when they fit in one grid; else
+ * numbered, with their names in a key, in as many grids as it takes.
+ */
+export function terminalMatrix(matrix: Matrix, columns: number): { key?: string; grids: string[] } {
   const cells = matrixTable(matrix).rows.map((row) => row.slice(1));
-  const widthOf = (i: number) =>
-    Math.max(String(i + 1).length, ...cells.map((row) => stringWidth(row[i] ?? ''))) + 1;
   const designWidth = Math.max(6, ...matrix.designs.map((d) => d.length)) + 2;
+  const cellWidth = (i: number) => Math.max(...cells.map((row) => stringWidth(row[i] ?? ''))) + 1;
+  const named = (i: number) => Math.max(cellWidth(i), (matrix.scenarios[i] ?? '').length + 1);
+  const wholeWidth = matrix.scenarios.reduce((sum, _, i) => sum + named(i) + 1, designWidth + 2);
+  const byName = wholeWidth <= columns;
+  const heading = (i: number) => (byName ? (matrix.scenarios[i] ?? '') : String(i + 1));
+  const widthOf = (i: number) => (byName ? named(i) : Math.max(String(i + 1).length, cellWidth(i) - 1) + 1);
   const grids: string[] = [];
   let start = 0;
   while (start < matrix.scenarios.length) {
@@ -43,7 +50,7 @@ export function terminalMatrix(matrix: Matrix, columns: number): string[] {
     const span = matrix.scenarios.slice(start, end).map((_, i) => start + i);
     grids.push(
       renderBoxTable({
-        head: [' design', ...span.map((i) => String(i + 1))],
+        head: [' design', ...span.map(heading)],
         rows: matrix.designs.map((d, r) => [` ${d}`, ...span.map((i) => cells[r]?.[i] ?? '')]),
         colWidths: [designWidth, ...span.map(widthOf)],
         compact: true,
@@ -52,7 +59,7 @@ export function terminalMatrix(matrix: Matrix, columns: number): string[] {
     );
     start = end;
   }
-  return grids;
+  return byName ? { grids } : { key: `scenarios: ${scenarioKey(matrix)}`, grids };
 }
 
 /** A design's row drawn from its matrix row: cells held of cells measured, and what the others showed. */
@@ -65,7 +72,7 @@ export function designColumnsTable(
     headers: [
       'design',
       ...(withGuarantee ? ['expect', 'how it stays correct'] : []),
-      'held',
+      'held (✓)',
       'breaks (scenario: check)',
     ],
     rows: designs.map((d) => {

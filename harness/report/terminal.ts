@@ -12,7 +12,7 @@ import { boundaryColumnsTable } from './boundary-columns.ts';
 import { renderBoxTable } from './box-table.ts';
 import { legendLines, markCounts } from './case-matrix.ts';
 import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
-import { designColumnsTable, scenarioKey, terminalMatrix } from './matrix-tables.ts';
+import { designColumnsTable, terminalMatrix } from './matrix-tables.ts';
 import { paymentCaseLine } from './payment-report.ts';
 import type { Report } from './report-schema.ts';
 import {
@@ -102,7 +102,8 @@ export function fitWidths(
   return widths;
 }
 
-function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
+/** A table drawn for the terminal: each column within its cap, the whole within TERMINAL_COLUMNS. */
+export function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
   const widths = fitWidths(table, TERMINAL_COLUMNS, caps);
   const wrap = (cell: string, i: number) => wrapText(cell, (widths[i] ?? 10) - 2).join('\n');
   return renderBoxTable({
@@ -128,12 +129,13 @@ export function caseLine(c: CaseResult): string {
 
 /** One contract's matrix: its counts, the scenario key, the grids and the legend of the marks it uses. */
 function matrixLines({ contract, promise, matrix }: ContractMatrix): string[] {
+  const { key, grids } = terminalMatrix(matrix, TERMINAL_COLUMNS);
   return [
     prose(
       `Matrix — ${contract} (${promise}): ${matrix.designs.length} designs × ${matrix.scenarios.length} scenarios; ${markCounts(matrix)}`,
     ),
-    prose(`scenarios: ${scenarioKey(matrix)}`),
-    ...terminalMatrix(matrix, TERMINAL_COLUMNS),
+    ...(key ? [prose(key)] : []),
+    ...grids,
     ...legendLines(matrix).map((line) => prose(line)),
     '',
   ];
@@ -142,7 +144,7 @@ function matrixLines({ contract, promise, matrix }: ContractMatrix): string[] {
 /** The boundary table's columns that fit the terminal; what a design does not cover follows as lines. */
 const TERMINAL_BOUNDARY = [
   'design',
-  'held',
+  'held (✓)',
   'breaks (scenario: count)',
   'false sold-out',
   'waits (first case)',

@@ -5,6 +5,7 @@ import { CLEAN } from './clean-command.ts';
 import { COMPARE } from './compare-command.ts';
 import { EXPLORE } from './explore-command.ts';
 import { LIST } from './list-command.ts';
+import { REPORT } from './report-command.ts';
 import { RUN } from './run-command.ts';
 import { SERVE } from './serve-command.ts';
 import { SPEC } from './spec-command.ts';
@@ -19,5 +20,6 @@ export const COMMANDS: readonly CommandDefinition[] = [
   SPEC,
   CLEAN,
   COMPARE,
+  REPORT,
   SQL,
 ];
