@@ -47,6 +47,7 @@ export const FAST_TEST_FILES: readonly string[] = [
 export const COMMAND_LINE_TEST_FILES: readonly string[] = [
   'test/cli-arguments.test.ts',
   'test/input-fuzz.test.ts',
+  'test/report-command.test.ts',
 ];
 
 export default defineConfig({
