@@ -4,6 +4,7 @@ import { BENCH } from './bench-command.ts';
 import { CLEAN } from './clean-command.ts';
 import { COMPARE } from './compare-command.ts';
 import { EXPLORE } from './explore-command.ts';
+import { INIT } from './init-command.ts';
 import { LIST } from './list-command.ts';
 import { REPORT } from './report-command.ts';
 import { RUN } from './run-command.ts';
@@ -21,5 +22,6 @@ export const COMMANDS: readonly CommandDefinition[] = [
   CLEAN,
   COMPARE,
   REPORT,
+  INIT,
   SQL,
 ];
