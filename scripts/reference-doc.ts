@@ -7,6 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HttpBlackBox } from '../harness/blackbox/http-black-box.ts';
+import { COMMANDS } from '../harness/cli/commands/index.ts';
+import { referenceRows } from '../harness/cli/option-help.ts';
 import { loadAllBuiltIn } from '../harness/registry/registry.ts';
 import { markdownCell } from '../harness/report/markdown-table.ts';
 import { missingFor } from '../harness/scenario/applicability.ts';
@@ -148,6 +150,35 @@ function scenarioSection(scenario: Scenario, strategies: readonly Strategy[]): s
   return lines;
 }
 
+/** Every command's options, from their declarations: what `--help` prints and the checks enforce. */
+function optionsSection(): string[] {
+  const lines = [
+    '## Options',
+    '',
+    "Every command's options, written from their declarations (`harness/cli/commands/`), which `--help`",
+    'and the checks read too. A value is checked before anything starts; a bad one, an option without what',
+    'it needs or with one it excludes, is refused with one line (exit 2). `run` and `bench` write what their',
+    'options resolved to into report.json (`configuration`: every option given, every default in effect),',
+    'and `--config FILE` reads it back ([The command line](cli.md#a-runs-configuration---config)).',
+    '',
+  ];
+  for (const command of COMMANDS) {
+    lines.push(
+      `### \`${command.name}\``,
+      '',
+      `*${command.describe}*`,
+      '',
+      '| option | takes | default | meaning |',
+      '| --- | --- | --- | --- |',
+      ...referenceRows(command).map(
+        ([option = '', ...rest]) => `| \`${option}\` | ${rest.map(markdownCell).join(' | ')} |`,
+      ),
+      '',
+    );
+  }
+  return lines;
+}
+
 export async function renderReference(): Promise<string> {
   const strategies = (await loadAllBuiltIn()).map(({ strategy }) => strategy);
   return [
@@ -157,6 +188,7 @@ export async function renderReference(): Promise<string> {
     "hand (`test/docs.test.ts` fails when it is stale). Expected figures are evaluated at each scenario's",
     'fixture inputs; `--clients` and `--stock` change them for the many-client scenarios.',
     '',
+    ...optionsSection(),
     ...strategySection(strategies),
     '',
     '## Checks',

@@ -11,6 +11,7 @@
  *   npm run examples -- durability  # issue 26's four designs at 16 and 150 clients, durable and not: the cost
  *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
  *   npm run examples -- payments  # seed 004's rule: on-conflict beside it with a call of 0 and 800 ms inside
+ *   npm run examples -- scale     # 150 on 40 through 1, 2 and 4 instances, per-process and shared gates
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -105,6 +106,22 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
 };
 
 for (const kind of kinds) {
+  if (kind === 'scale') {
+    // N serve processes per row: the script runs them and writes docs/examples/scale/ itself.
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'scripts', 'scale-example.ts'),
+        '--out',
+        join(root, 'docs', 'examples', 'scale'),
+      ],
+      { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    continue;
+  }
   if (kind === 'target') {
     // Two serve processes and their supervisor: the script runs and publishes that example itself.
     const result = spawnSync(
@@ -121,7 +138,7 @@ for (const kind of kinds) {
   const job = known[kind];
   if (!job) {
     console.error(
-      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, payments, target)`,
+      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, payments, scale, target)`,
     );
     process.exit(2);
   }

@@ -4,7 +4,7 @@
  * test.
  */
 import { describe, expect, it } from 'vitest';
-import { Admission, parseAdmission } from '../harness/http/admission.ts';
+import { Admission, parseAdmission } from '../harness/gate/admission.ts';
 
 const settings = { limit: 2, maxWaiting: 1, waitMs: 300 };
 

@@ -86,6 +86,11 @@ describe('reservebench bench --json', () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as BenchReport;
     expect(report.ok).toBe(true);
+    // What its options resolved to, for `bench --config` to run again (test/config-file.test.ts).
+    expect(report.configuration).toMatchObject({
+      command: 'bench',
+      options: { strategy: strategies, clients: [1, 4], admission: '2:4', 'wait-ms': 400, trials: 2 },
+    });
     expect(report.bench).toHaveLength(strategies.length * 2 * 2);
     for (const strategy of strategies) {
       for (const admission of [null, '2:4']) {

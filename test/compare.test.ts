@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type BenchReport, buildBenchReport } from '../harness/bench/bench-report.ts';
 import type { Comparison } from '../harness/bench/compare.ts';
 import { runBench } from '../harness/bench/run-bench.ts';
-import { compareCommand } from '../harness/cli/commands/compare-command.ts';
+import { COMPARE } from '../harness/cli/commands/compare-command.ts';
+import { runWith } from '../harness/cli/main.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 import { runCli } from './run-cli.ts';
@@ -42,7 +43,7 @@ async function compare(args: {
     return true;
   });
   try {
-    return { code: await compareCommand({ json: false, ...args }), stdout };
+    return { code: await runWith(COMPARE, { json: false, ...args }), stdout };
   } finally {
     spy.mockRestore();
   }

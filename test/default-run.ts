@@ -22,12 +22,17 @@ export interface DefaultRun {
   report: Report;
 }
 
+/** Where the default run writes its reports, kept for the test run: the explorer's specs among them. */
+export function defaultRunReports(): string {
+  return join(inject('scratch'), 'default-run-reports');
+}
+
 export async function defaultRun(): Promise<DefaultRun> {
   const cache = join(inject('scratch'), 'default-run.json');
   if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as DefaultRun;
   // The default run's own budget, named: runJson explores only when asked.
   const budget = String(EXPLORE_DEFAULTS.perDesignInRun);
-  const result = await runJson(inject('serverUrl'), ['--explore-budget', budget]);
+  const result = await runJson(inject('serverUrl'), ['--explore-budget', budget], {}, defaultRunReports());
   writeFileSync(cache, JSON.stringify(result));
   return result;
 }

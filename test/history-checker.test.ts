@@ -118,8 +118,57 @@ describe('the history checker', () => {
     ]);
     const strict = checkHistory(h);
     expect(strict.status).toBe('violation');
-    if (strict.status === 'violation') expect(strict.witness.at(-1)?.modelAnswers).toBe('HELD');
+    if (strict.status === 'violation') {
+      expect(strict.witness.at(-1)?.modelAnswers).toBe('HELD');
+      expect(strict.witness.at(-1)?.rule).toBe('reserve.held');
+      // The failure says what the design can do about it: the declaration the contract offers.
+      expect(strict.summary).toContain('declares `falseSoldOut`');
+      expect(strict.summary).toContain("by the contract's rule reserve.held: otherwise HELD");
+    }
     expect(checkHistory(h, { model: { soldOutWhileStock: true } }).status).toBe('linearizable');
+  });
+
+  it('names the contract rule of every model answer in a witness, and no falseSoldOut where it is no remedy', () => {
+    const verdict = checkHistory(
+      history({ A: 1 }, [
+        [reserve('k1', 'u1'), 0, 1, HELD],
+        [{ op: 'release', requestKey: 'k1' }, 2, 3, { moved: true }],
+        [{ op: 'release', requestKey: 'k1' }, 4, 5, { moved: true }],
+      ]),
+    );
+    expect(verdict.status).toBe('violation');
+    if (verdict.status !== 'violation') return;
+    expect(verdict.witness.at(-1)).toMatchObject({ modelAnswers: 'not moved', rule: 'release' });
+    expect(verdict.summary).toContain("by the contract's rule release: release: a HELD key becomes RELEASED");
+    expect(verdict.summary).not.toContain('falseSoldOut');
+  });
+
+  it('allows KEY_REUSED or BAD_REQUEST for a recorded key sent with a sku that has no stock', () => {
+    // The explorer's false alarm: a design answering KEY_REUSED (key looked up first) failed on the model's
+    // BAD_REQUEST, whichever optional operations it had.
+    const KEY_REUSED: Answer = { outcome: 'KEY_REUSED' };
+    const BAD_REQUEST: Answer = { outcome: 'BAD_REQUEST' };
+    const withSecond = (answer: Answer) =>
+      checkHistory(
+        history({ A: 1 }, [
+          [reserve('k1', 'u1', 'A'), 0, 1, HELD],
+          [reserve('k1', 'u1', 'B'), 2, 3, answer],
+          [reserve('k1', 'u2', 'B'), 4, 5, answer],
+          [reserve('k1', 'u1', 'A'), 6, 7, { outcome: 'REPLAY', status: 'HELD' }],
+        ]),
+      ).status;
+    expect(withSecond(KEY_REUSED)).toBe('linearizable');
+    expect(withSecond(BAD_REQUEST)).toBe('linearizable');
+    expect(withSecond(SOLD_OUT)).toBe('violation');
+    expect(withSecond(HELD)).toBe('violation');
+    // A key never recorded with a sku that has no stock: BAD_REQUEST only.
+    const fresh = (answer: Answer) =>
+      checkHistory(history({ A: 1 }, [[reserve('k2', 'u1', 'B'), 0, 1, answer]])).status;
+    expect(fresh(BAD_REQUEST)).toBe('linearizable');
+    expect(fresh(KEY_REUSED)).toBe('violation');
+    expect(checkHistory(history({ A: 1 }, [[remaining('B'), 0, 1, { remaining: 0 }]])).status).toBe(
+      'linearizable',
+    );
   });
 
   it('places an unknown ending anywhere after its invocation, or nowhere; an aborted one nowhere', () => {

@@ -138,7 +138,7 @@ describe('serve: confirm, release, stock, expiry, metrics, --log-json', () => {
   });
 
   it('announces its expiry job', () => {
-    expect(served.lines[0]).toMatch(/listening on .*, expiry every 100 ms$/);
+    expect(served.listening).toMatch(/listening on .*, expiry every 100 ms$/);
   });
 
   it('confirms and releases holds with the documented codes; a replay answers the current status', async () => {
@@ -420,7 +420,7 @@ describe('serve with the expiry job off (--expire-every-ms 0) and no --log-json'
   it('keeps a hold of ttl_ms=500 HELD after the database clock passed it, and logs no JSON', async () => {
     served = await startServe(['--strategy', 'hot-row', '--stock', '3', '--expire-every-ms', '0']);
     const { url } = served;
-    expect(served.lines[0]).toMatch(/, no expiry$/);
+    expect(served.listening).toMatch(/, no expiry$/);
     const clock = new pg.Client({ connectionString: serverUrl });
     await clock.connect();
     try {

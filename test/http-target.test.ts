@@ -14,6 +14,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exchange } from '../harness/blackbox/api-exchange.ts';
 import { targetArgs } from '../harness/cli/black-box-options.ts';
+import { RUN } from '../harness/cli/commands/run-command.ts';
+import { resolveOptions } from '../harness/cli/resolve-options.ts';
 import { HarnessError } from '../harness/errors.ts';
 import type { Report } from '../harness/report/report.ts';
 import type { CaseResult, MeasuredCase } from '../harness/verdict/case-result.ts';
@@ -398,21 +400,8 @@ describe('run --target: what it needs before any case', () => {
     // The rest of the options' checks, without a process each (the fuzz test holds every refusal to one line).
     const refusal = (args: Record<string, unknown>) => {
       try {
-        targetArgs(
-          {
-            strategy: undefined,
-            isolation: undefined,
-            'database-url': undefined,
-            durability: undefined,
-            param: undefined,
-            postgres: undefined,
-            keep: false,
-            threads: undefined,
-            jobs: undefined,
-            ...args,
-          },
-          1000,
-        );
+        const { values, context } = resolveOptions(RUN, args);
+        targetArgs(values, context.label);
         return 'accepted';
       } catch (error: unknown) {
         return error instanceof HarnessError ? `${error.exitCode}: ${error.message}` : String(error);

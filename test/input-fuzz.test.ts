@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../harness/cli/commands/index.ts';
-import { parseAdmission } from '../harness/http/admission.ts';
+import { parseAdmission } from '../harness/gate/admission.ts';
 import { checkReserveBody, isRequestKey } from '../harness/http/reserve-body.ts';
 import { checkAnswer, strategyFromModule } from '../harness/registry/strategy-module.ts';
 import { CHECKS, OUTCOMES } from '../strategies/contract.ts';

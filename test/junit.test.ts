@@ -11,7 +11,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { compareReports, readBenchReport } from '../harness/bench/compare.ts';
 import { comparisonJunit } from '../harness/bench/compare-junit.ts';
 import { publishResults } from '../harness/cli/ci-results.ts';
-import { compareCommand } from '../harness/cli/commands/compare-command.ts';
+import { COMPARE } from '../harness/cli/commands/compare-command.ts';
+import { runWith } from '../harness/cli/main.ts';
 import {
   annotationLines,
   escapeData,
@@ -200,7 +201,7 @@ describe('compare --junit: the comparison as JUnit XML', () => {
     writeFileSync(newPath, JSON.stringify(slower));
     const junit = join(scratch, 'made', 'compare.xml');
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const code = await compareCommand({ base: BASELINE, new: newPath, json: false, junit });
+    const code = await runWith(COMPARE, { base: BASELINE, new: newPath, json: false, junit });
     expect(code).toBe(1);
     expect(countsOf(parseJunit(readFileSync(junit, 'utf8'))).failures).toBe(1);
   });

@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SOURCES = ['harness', 'strategies', 'scenarios', 'scripts', 'bin'];
+const SOURCES = ['harness', 'strategies', 'scenarios', 'fixtures', 'scripts', 'bin'];
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
@@ -79,6 +79,7 @@ function longFunctions(): string[] {
  */
 const FOLDER_ORDER = [
   'database',
+  'gate',
   'registry',
   'driver',
   'history',
@@ -86,6 +87,7 @@ const FOLDER_ORDER = [
   'crash',
   'http',
   'verdict',
+  'contracts',
   'scenario',
   'explore',
   'report',

@@ -14,6 +14,7 @@ import type {
   PaymentHistoryAnswer,
   PaymentHistoryOperation,
 } from '../harness/history/payment-history.ts';
+import { PAYMENT_RULES } from '../harness/history/payment-model.ts';
 import { syntheticPaymentHistory } from '../harness/history/synthetic-payment-history.ts';
 import { paymentRequest } from '../harness/interleaving/seed-payment.ts';
 import { judgePaymentHistory, type PaymentRead } from '../harness/verdict/payment-history-check.ts';
@@ -118,7 +119,7 @@ describe('the payment history checker', () => {
       ]),
     );
     expect(verdict.status === 'violation' && verdict.summary).toBe(
-      `pay ${KEY} p2 3000 answered MISMATCH at 2 ms; no order of these 2 operations explains it (the model answers REUSED p1 there)`,
+      `pay ${KEY} p2 3000 answered MISMATCH at 2 ms; no order of these 2 operations explains it (the model answers REUSED p1 there by the contract's rule pay.reused: ${PAYMENT_RULES['pay.reused']})`,
     );
   });
 

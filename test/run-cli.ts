@@ -47,8 +47,10 @@ export async function runJson(
   serverUrl: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  /** A folder for the run's reports that outlives it (the shared default run's findings); else thrown away. */
+  keptReports?: string,
 ): Promise<{ run: CliRun; report: Report }> {
-  const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
+  const reports = keptReports ?? mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   const exploring = args.includes('--explore-budget') ? [] : ['--explore-budget', '0'];
   try {
     const run = await runCli(['run', '--json', '--reports', reports, ...exploring, ...args], {
@@ -69,7 +71,7 @@ export async function runJson(
     }
     return { run, report };
   } finally {
-    rmSync(reports, { recursive: true, force: true });
+    if (!keptReports) rmSync(reports, { recursive: true, force: true });
   }
 }
 

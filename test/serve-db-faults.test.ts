@@ -135,7 +135,7 @@ describe('serve when the database cuts its connections', () => {
       ['--strategy', 'hot-row', '--stock', '20', '--admission', `${LIMIT}:64`, '--wait-ms', '60000'],
       { TMPDIR: tmp },
     );
-    const database = /its own run database (reservebench_\w+)/.exec(served.lines[0] ?? '')?.[1] ?? '';
+    const database = /its own run database (reservebench_\w+)/.exec(served.listening)?.[1] ?? '';
     expect(database).not.toBe('');
     const server = await connected(serverUrl);
     const locker = await connected(withDatabase(serverUrl, database));
@@ -203,7 +203,7 @@ describe('serve when the database cuts its connections', () => {
         { TMPDIR: tmp },
       );
       const { url } = served;
-      const database = /its own run database (reservebench_\w+)/.exec(served.lines[0] ?? '')?.[1] ?? '';
+      const database = /its own run database (reservebench_\w+)/.exec(served.listening)?.[1] ?? '';
       expect(await postReserve(url, request('before'))).toMatchObject({ code: 201 });
       // The embedded server commits asynchronously: flushed first, so the crash loses none of the tables.
       const checkpoint = await connected(own.adminUrl);

@@ -7,6 +7,8 @@ import { cliArgv } from './cli-child.ts';
 export interface Served {
   child: ChildProcessByStdio<null, Readable, Readable>;
   url: string;
+  /** Its `listening on` line (a `starting on` line comes before it). */
+  listening: string;
   /** Every stdout line so far (the JSON request log included). */
   lines: string[];
   /** Everything it wrote on stderr so far. */
@@ -30,14 +32,18 @@ export async function startServe(
     stderr += chunk.toString();
   });
   const lines: string[] = [];
+  let listening = '';
   const reader = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     reader.on('line', (line) => {
       lines.push(line);
       const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
+      if (found) {
+        listening = line;
+        resolve(found);
+      }
     });
     child.once('close', () => reject(new Error(`serve exited: ${lines.join('\n')}\n${stderr}`)));
   });
-  return { child, url, lines, stderr: () => stderr, exited };
+  return { child, url, listening, lines, stderr: () => stderr, exited };
 }

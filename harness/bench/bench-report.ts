@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Durability } from '../database/durability.ts';
 import type { Environment } from '../database/environment.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
+import { configurationLines } from '../report/configuration-lines.ts';
+import type { Configuration } from '../report/configuration-schema.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
@@ -26,6 +28,8 @@ export interface BenchReport {
   ok: boolean;
   generatedAt: string;
   environment: Environment;
+  /** What the options resolved to (absent in reports written before it was recorded). */
+  configuration?: Configuration;
   /** Absent only in reports written before sources were recorded. */
   sources?: SourceEntry[];
   cases: [];
@@ -35,11 +39,12 @@ export interface BenchReport {
   burst?: BurstEntry[];
 }
 
-export function buildBenchReport(result: BenchResult): BenchReport {
+export function buildBenchReport(result: BenchResult, configuration?: Configuration): BenchReport {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: [],
     bench: result.bench,
@@ -48,11 +53,12 @@ export function buildBenchReport(result: BenchResult): BenchReport {
 }
 
 /** The report of `bench --burst`: the bursts instead of series. */
-export function buildBurstReport(result: BurstResult): BenchReport {
+export function buildBurstReport(result: BurstResult, configuration?: Configuration): BenchReport {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: [],
     bench: [],
@@ -327,6 +333,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     '',
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }
@@ -344,6 +351,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),
+    ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
 }

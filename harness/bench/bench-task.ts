@@ -1,7 +1,7 @@
 /** A benchmark series as sent to a worker thread, and what each thread sends back. */
 import type { NodeIdentity } from '../../strategies/contract.ts';
 import type { BarrierHandle, CaseConnection } from '../driver/client-task.ts';
-import type { AdmissionSettings } from '../http/admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
 import type { OpenSettings, OpenTally } from './open-model.ts';
 
 /** Phases of a series, set by the main thread in one shared cell. */

@@ -10,7 +10,7 @@ import type { SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { Admission } from '../http/admission.ts';
+import { Admission } from '../gate/admission.ts';
 import { importPaymentDesign } from '../registry/payment-registry.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { shareOfArrivals } from './arrivals.ts';

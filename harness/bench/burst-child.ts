@@ -6,7 +6,7 @@
  */
 import { Piscina } from 'piscina';
 import { oneLine } from '../errors.ts';
-import { Admission } from '../http/admission.ts';
+import { Admission } from '../gate/admission.ts';
 import type { BurstOrder, BurstRecord, BurstShareTask } from './burst-task.ts';
 
 const WORKER_URL = new URL('./burst-worker-entry.js', import.meta.url).href;

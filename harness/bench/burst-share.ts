@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { Admission } from '../http/admission.ts';
+import { Admission } from '../gate/admission.ts';
 import { importStrategy } from '../registry/registry.ts';
 import { BURST_LOCK_CLASS } from './burst-release.ts';
 import { backoffs } from './burst-retry.ts';

@@ -4,7 +4,7 @@
  */
 import type { NodeIdentity } from '../../strategies/contract.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
-import type { AdmissionSettings } from '../http/admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
 
 /** Each burst connection is named this plus its share, so the server's connections can be counted. */
 export const BURST_APPLICATION_PREFIX = 'reservebench-burst-';

@@ -19,7 +19,7 @@ import { SharedBarrier } from '../driver/barrier.ts';
 import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
 import { oneLine } from '../errors.ts';
-import { Admission, type AdmissionSettings } from '../http/admission.ts';
+import { Admission, type AdmissionSettings } from '../gate/admission.ts';
 import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';

@@ -14,7 +14,7 @@ import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import type { LatencyPercentiles } from '../driver/latency.ts';
 import { Errors, oneLine } from '../errors.ts';
-import type { AdmissionSettings } from '../http/admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { refuseUnbenchable } from './benchable.ts';
 import { peakConnections } from './burst-connections.ts';

@@ -11,17 +11,13 @@ import type { TargetSettings } from '../blackbox/http-black-box.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { findScenario } from '../scenario/index.ts';
 import type { ExchangeLog } from '../verdict/exchange-log.ts';
-import { list, shown, single } from './cli-arguments.ts';
+import { shown } from './cli-arguments.ts';
+import { choice, parsedList, text } from './option-types.ts';
 
-export interface TargetArgs {
-  target?: unknown;
-  'target-setup'?: unknown;
-  'target-restart'?: unknown;
-  'target-expect'?: unknown;
-  'caught-by'?: unknown;
-}
-
-/** Options of `run` a target run has no use for: given with --target, they are refused rather than ignored. */
+/**
+ * Why an option of `run` means nothing with --target: given with it, it is refused rather than ignored
+ * (each such option declares `excludes: { target: … }` with this reason).
+ */
 const NOT_WITH_TARGET = {
   strategy: 'a target is the one system under test',
   isolation: "a target's transactions are its own",
@@ -34,89 +30,120 @@ const NOT_WITH_TARGET = {
   jobs: "a target's cases share its one state, so they run one after the other",
 } as const;
 
+/** `excludes` of an option of `run` that a target has no use for. */
+export const notWithTarget = (name: keyof typeof NOT_WITH_TARGET) => ({
+  excludes: { target: NOT_WITH_TARGET[name] },
+});
+
 /** A base URL, checked: http(s), no credentials, query or fragment; without a trailing slash. */
-function baseUrl(text: string): string {
+function readBaseUrl(value: string, label: string): string {
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(value);
   } catch {
-    throw Errors.badInput(`--target must be http:// or https:// base URLs, got ${shown(text)}`);
+    throw Errors.badInput(`${label} must be http:// or https:// base URLs, got ${shown(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw Errors.badInput(`--target must be http:// or https:// base URLs, got ${shown(text)}`);
+    throw Errors.badInput(`${label} must be http:// or https:// base URLs, got ${shown(value)}`);
   }
   if (url.username || url.password)
-    throw Errors.badInput(`--target ${shown(url.host)}: no credentials in the URL`);
+    throw Errors.badInput(`${label} ${shown(url.host)}: no credentials in the URL`);
   if (url.search || url.hash)
-    throw Errors.badInput(`--target ${shown(text)}: a base URL has no query or fragment`);
+    throw Errors.badInput(`${label} ${shown(value)}: a base URL has no query or fragment`);
   return url.toString().replace(/\/+$/, '');
 }
 
-function caughtByFrom(value: unknown): Record<string, CheckName[]> | undefined {
-  const items = list('caught-by', value);
-  if (items.length === 0) return undefined;
-  const caughtBy: Record<string, CheckName[]> = {};
-  for (const item of items) {
-    const [scenario, check, ...rest] = item.split(':');
-    if (!scenario || !check || rest.length > 0) {
-      throw Errors.badInput(
-        `--caught-by takes scenario:check pairs (e.g. contention:oversold), got ${shown(item)}`,
-      );
-    }
-    findScenario(scenario);
-    if (!(CHECKS as readonly string[]).includes(check)) {
-      throw Errors.badInput(`--caught-by ${shown(item)}: unknown check; choose from: ${CHECKS.join(', ')}`);
-    }
-    caughtBy[scenario] = [...(caughtBy[scenario] ?? []), check as CheckName];
-  }
-  return caughtBy;
+interface CaughtBy {
+  scenario: string;
+  check: CheckName;
 }
 
-/** The settings the arguments give, before anything is asked of the service; undefined without --target. */
-export function targetArgs(
-  args: TargetArgs & Record<keyof typeof NOT_WITH_TARGET, unknown>,
-  timeoutMs: number,
-): (Omit<TargetSettings, 'setup'> & { setupCommand?: string }) | undefined {
-  const given = list('target', args.target);
-  const others = ['target-setup', 'target-restart', 'target-expect', 'caught-by'] as const;
-  if (given.length === 0) {
-    const stray = others.find((name) => args[name] !== undefined);
-    if (stray) throw Errors.badInput(`--${stray} needs --target`);
-    return undefined;
-  }
-  for (const [name, why] of Object.entries(NOT_WITH_TARGET)) {
-    const value = args[name as keyof typeof NOT_WITH_TARGET];
-    if (value !== undefined && value !== false)
-      throw Errors.badInput(`--${name} cannot go with --target: ${why}`);
-  }
-  const urls = given.map(baseUrl);
-  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
-  if (twice) throw Errors.badInput(`--target names ${shown(twice)} twice`);
-  const command = (name: 'target-setup' | 'target-restart') => {
-    const text = single(name, args[name]);
-    if (text !== undefined && text.trim() === '')
-      throw Errors.badInput(`--${name} must be a command, got ""`);
-    return text;
-  };
-  const expectText = single('target-expect', args['target-expect']) ?? 'hold';
-  if (expectText !== 'hold' && expectText !== 'violate') {
-    throw Errors.badInput(`--target-expect must be hold or violate, got ${shown(expectText)}`);
-  }
-  const caughtBy = caughtByFrom(args['caught-by']);
-  if (expectText === 'violate' && !caughtBy) {
+function readCaughtBy(item: string, label: string): CaughtBy {
+  const [scenario, check, ...rest] = item.split(':');
+  if (!scenario || !check || rest.length > 0) {
     throw Errors.badInput(
-      '--target-expect violate needs --caught-by scenario:check, the checks that must catch it',
+      `${label} takes scenario:check pairs (e.g. contention:oversold), got ${shown(item)}`,
     );
   }
-  if (expectText === 'hold' && caughtBy)
-    throw Errors.badInput('--caught-by goes with --target-expect violate');
-  const setupCommand = command('target-setup');
-  const restart = command('target-restart');
+  findScenario(scenario);
+  if (!(CHECKS as readonly string[]).includes(check)) {
+    throw Errors.badInput(`${label} ${shown(item)}: unknown check; choose from: ${CHECKS.join(', ')}`);
+  }
+  return { scenario, check: check as CheckName };
+}
+
+const needsTarget = { needs: [{ anyOf: ['target'] }] };
+
+/** The options of `run --target`, declared once. */
+export const TARGET_OPTIONS = {
+  target: parsedList(
+    'drive a service speaking the reservation API (docs/http-api.md) instead of strategies: base URLs, one per node',
+    { form: 'URL,…', several: 'list', read: readBaseUrl },
+  ),
+  'target-setup': text('command run before each case to load its stock (RESERVEBENCH_STOCK, JSON)', {
+    form: "'cmd'",
+    blank: 'must be a command',
+    absent: 'POST /admin/reset',
+    ...needsTarget,
+  }),
+  'target-restart': text('command that restarts node RESERVEBENCH_NODE (1-based)', {
+    form: "'cmd'",
+    blank: 'must be a command',
+    absent: 'scenarios that restart a node are n/a',
+    ...needsTarget,
+  }),
+  'target-expect': choice(
+    'hold, or violate: the target is a known-unsafe service, caught by --caught-by',
+    ['hold', 'violate'],
+    { default: 'hold', ...needsTarget },
+  ),
+  'caught-by': parsedList(
+    'with --target-expect violate: scenario:check pairs that must catch it (contention:oversold)',
+    { form: 'SCENARIO:CHECK,…', several: 'list', read: readCaughtBy, ...needsTarget },
+  ),
+};
+
+/** The target options as resolved (resolve-options.ts), with the timeout of each request. */
+export interface TargetArgs {
+  target: readonly string[];
+  'target-setup': string | undefined;
+  'target-restart': string | undefined;
+  'target-expect': 'hold' | 'violate';
+  'caught-by': readonly CaughtBy[];
+  'timeout-ms': number;
+}
+
+/**
+ * The settings the options give, before anything is asked of the service; undefined without --target. What
+ * a target cannot go with, and what needs a target, the declarations refused already.
+ */
+export function targetArgs(
+  args: TargetArgs,
+  label: (name: string) => string,
+): (Omit<TargetSettings, 'setup'> & { setupCommand?: string }) | undefined {
+  const urls = args.target;
+  if (urls.length === 0) return undefined;
+  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
+  if (twice) throw Errors.badInput(`${label('target')} names ${shown(twice)} twice`);
+  const expect = args['target-expect'];
+  const caughtBy: Record<string, CheckName[]> = {};
+  for (const { scenario, check } of args['caught-by'])
+    caughtBy[scenario] = [...(caughtBy[scenario] ?? []), check];
+  const caught = args['caught-by'].length > 0;
+  if (expect === 'violate' && !caught) {
+    throw Errors.badInput(
+      `${label('target-expect')} violate needs --caught-by scenario:check, the checks that must catch it`,
+    );
+  }
+  if (expect === 'hold' && caught)
+    throw Errors.badInput(`${label('caught-by')} goes with --target-expect violate`);
+  const setupCommand = args['target-setup'];
+  const restart = args['target-restart'];
   return {
-    urls,
-    expect: expectText,
-    timeoutMs,
-    ...(caughtBy ? { caughtBy } : {}),
+    urls: [...urls],
+    expect,
+    timeoutMs: args['timeout-ms'],
+    ...(caught ? { caughtBy } : {}),
     ...(setupCommand !== undefined ? { setupCommand } : {}),
     ...(restart !== undefined ? { restart } : {}),
   };

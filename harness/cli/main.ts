@@ -1,7 +1,8 @@
 /**
  * The command line as a function: `main(argv)` parses and runs one command and returns its exit code, and
  * `failureLine` is the one line and the code a failure of it ends with (see EXIT in errors.ts). Each
- * command declares its own options (commands/*, command-definition.ts); this file gives them to yargs.
+ * command declares its own options (commands/*, command-definition.ts); this file gives them to yargs, and
+ * what yargs read to resolve-options.ts.
  * cli.ts is the process around it: it owns the exit.
  */
 
@@ -11,6 +12,8 @@ import { attachDashValues } from './argv-values.ts';
 import { shown } from './cli-arguments.ts';
 import { type CommandDefinition, flagNames, usageOf } from './command-definition.ts';
 import { COMMANDS } from './commands/index.ts';
+import { defaultOf, helpText } from './option-help.ts';
+import { resolveOptions } from './resolve-options.ts';
 
 /** Control characters (a newline inside a value) escaped, so every message stays on its one line. */
 function printable(message: string): string {
@@ -23,7 +26,11 @@ function printable(message: string): string {
 /** The names that take no value: every command's flags, and yargs's own --help. */
 const FLAGS = new Set(['help', ...flagNames(COMMANDS)]);
 
-/** The command's options as yargs options: a flag is a boolean (false unless given), anything else text. */
+/**
+ * The command's options as yargs options: a flag is a boolean, anything else text, each read and checked
+ * from its declaration afterwards (resolve-options.ts). No default is given to yargs, so an option left
+ * out is told from one given (`--keep=false` overrides a config file's `keep: true`).
+ */
 function declareOptions(y: Argv, command: CommandDefinition): Argv {
   for (const [name, option] of Object.entries(command.options)) {
     if (option.kind === 'positional') {
@@ -33,16 +40,16 @@ function declareOptions(y: Argv, command: CommandDefinition): Argv {
         ...(option.required ? { demandOption: true } : {}),
         ...(option.variadic ? { array: true } : {}),
       });
-    } else if (option.kind === 'flag') {
-      y.option(name, { type: 'boolean', default: false, describe: option.describe });
-    } else {
-      y.option(name, {
-        type: 'string',
-        describe: option.describe,
-        ...(option.repeatable ? { array: true } : {}),
-        ...(option.alias ? { alias: option.alias } : {}),
-      });
+      continue;
     }
+    const shownDefault = defaultOf(option);
+    y.option(name, {
+      type: option.kind === 'flag' ? 'boolean' : 'string',
+      describe: helpText(option),
+      ...(shownDefault !== undefined ? { defaultDescription: shownDefault } : {}),
+      ...(option.kind === 'value' && option.several ? { array: true } : {}),
+      ...(option.kind === 'value' && option.alias ? { alias: option.alias } : {}),
+    });
   }
   return y;
 }
@@ -70,8 +77,7 @@ export async function main(argv: string[]): Promise<number> {
       definition.describe,
       (y) => declareOptions(y, definition),
       async (args) => {
-        // yargs parsed exactly the options the definition declared.
-        exitCode = await definition.run(args as unknown as Parameters<typeof definition.run>[0]);
+        exitCode = await runWith(definition, args);
       },
     );
   }
@@ -86,6 +92,15 @@ export async function main(argv: string[]): Promise<number> {
     })
     .parseAsync();
   return exitCode;
+}
+
+/** A command run with its options as yargs hands them over (by their declared names): checked, then run. */
+export async function runWith(
+  definition: CommandDefinition,
+  args: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const { values, context } = resolveOptions(definition, args);
+  return definition.run(values, context);
 }
 
 /** The line a failure prints on stderr, and the code the process exits with. */

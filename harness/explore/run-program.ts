@@ -14,6 +14,7 @@ import { onFreshTables } from '../scenario/fresh-tables.ts';
 import type { InterleavingScenario } from '../scenario/scenario.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type Program, specText } from './program.ts';
+import { specNeeds } from './spec-needs.ts';
 
 export type ProgramRun =
   | { kind: 'pass' | 'fail'; result: CaseResult; spec: string }
@@ -22,8 +23,13 @@ export type ProgramRun =
   /** The program could not be run to its end (a step stuck, setup failed): reported, not a finding. */
   | { kind: 'broken'; result: CaseResult; spec: string };
 
-/** The scenario a program is: its spec, its stock, nothing expected but what every case must hold. */
+/**
+ * The scenario a program is: its spec, its stock, nothing expected but what every case must hold; the
+ * optional operations and pause points its steps use, so a design without one is not covered by it.
+ */
 export function programScenario(id: string, spec: string, stock: Program['stock']): InterleavingScenario {
+  const steps = parseSpec(spec, `${id}.spec`).sessions.flatMap((s) => s.steps.map((x) => x.step));
+  const { operations, requires } = specNeeds(steps);
   return {
     id,
     kind: 'interleaving',
@@ -31,6 +37,8 @@ export function programScenario(id: string, spec: string, stock: Program['stock'
     input: { clients: 1, stock, user: 'u1', ttlMs: 60_000 },
     spec,
     everyDesignHolds: true,
+    ...(operations.length > 0 ? { operations } : {}),
+    ...(requires.length > 0 ? { requires } : {}),
     expect: {},
   };
 }

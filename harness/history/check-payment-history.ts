@@ -15,7 +15,7 @@ import {
   type PaymentHistoryAnswer,
   type PaymentHistoryOperation,
 } from './payment-history.ts';
-import { paymentModel } from './payment-model.ts';
+import { PAYMENT_RULES, paymentModel } from './payment-model.ts';
 import type { SearchOperation } from './search-operation.ts';
 import { minimalWitness, type WitnessView } from './witness.ts';
 
@@ -43,6 +43,7 @@ const PAYMENT_WITNESS_VIEW: WitnessView<PaymentCall, PaymentHistoryAnswer, Payme
   describeCall: describePaymentCall,
   describeAnswer: describePaymentAnswer,
   droppable: (chunk) => !chunk.some(mayHaveWritten),
+  describeRule: (rule) => PAYMENT_RULES[rule as keyof typeof PAYMENT_RULES] ?? rule,
 };
 
 /** Each key's operations, in invocation order. */

@@ -20,7 +20,7 @@ import type { ModelResult, ModelState, SearchModel } from './search-model.ts';
 import type { SearchOperation } from './search-operation.ts';
 
 export type SearchResult<A> =
-  | { kind: 'found'; steps: number; order: { id: number; answer: A }[] }
+  | { kind: 'found'; steps: number; order: { id: number; answer: A; rule?: string | undefined }[] }
   | { kind: 'none'; steps: number }
   | { kind: 'budget'; steps: number };
 
@@ -123,7 +123,8 @@ interface Frame<A> {
   candidate: number;
   choice: number;
   undo: unknown[];
-  answer: A;
+  /** The model's answer it was placed with, and the contract rule that gives it. */
+  placed: { answer: A; rule?: string | undefined };
   /** Taken without a choice (a read that fits now): on backtracking there is nothing else to try here. */
   forced: boolean;
 }
@@ -218,14 +219,7 @@ export function searchLinearization<C, A, T>(
         : undefined;
     if (read) {
       explored.toggle(read.entry.index);
-      stack.push({
-        entry: read.entry,
-        candidate: 0,
-        choice: 0,
-        undo: [],
-        answer: read.result.answer,
-        forced: true,
-      });
+      stack.push({ entry: read.entry, candidate: 0, choice: 0, undo: [], placed: read.result, forced: true });
       lift(read.entry);
       required -= 1;
       continue;
@@ -241,7 +235,7 @@ export function searchLinearization<C, A, T>(
         const undo = state.apply(result.changes);
         explored.toggle(entry.index);
         if (explored.visit(state.fingerprint())) {
-          taken = { entry, candidate: c, choice: r, undo, answer: result.answer, forced: false };
+          taken = { entry, candidate: c, choice: r, undo, placed: result, forced: false };
         } else {
           explored.toggle(entry.index);
           state.apply(undo);
@@ -270,7 +264,8 @@ export function searchLinearization<C, A, T>(
   }
   const order = stack.map((f) => ({
     id: (operations[f.entry.index] as SearchOperation<C, A, T>).op.id,
-    answer: f.answer,
+    answer: f.placed.answer,
+    rule: f.placed.rule,
   }));
   return { kind: 'found', steps: meter.steps, order };
 }

@@ -1,14 +1,17 @@
 /**
  * The sequential model of the reservation contract (docs/contract.md, "Business contract"): given the
  * state and one call, every answer the contract allows and what each one changes. Written to be read
- * against the contract line by line; the checker (linearizability.ts) supplies the order, so which of two
- * racing requests wins is not the model's business.
+ * against the contract line by line (each answer carries the rule of contract-rules.ts that gives it); the
+ * checker (linearizability.ts) supplies the order, so which of two racing requests wins is not the model's
+ * business.
  *
  * reserve(key, user, sku, ttl):
- *   - an unknown sku, or a key, user or ttl the API refuses → BAD_REQUEST, nothing written;
+ *   - an unknown sku → BAD_REQUEST, or KEY_REUSED when the key is recorded (either refusal may come first);
+ *   - a key, user or ttl the API refuses → BAD_REQUEST, nothing written (or the reserve goes on);
  *   - the key is recorded → REPLAY with its current status (same user and sku), else KEY_REUSED;
  *   - the user has an active (HELD or CONFIRMED) key on the sku → USER_LIMIT;
- *   - the sku is disabled or has no free unit → SOLD_OUT (when both refusals apply, either answer);
+ *   - the sku is disabled or has no free unit → SOLD_OUT (when both refusals apply, either answer); a design
+ *     declaring falseSoldOut may answer SOLD_OUT at any time;
  *   - otherwise HELD: the key is recorded HELD, expiring ttl after the reserve ran (database clock);
  *   - GAVE_UP (a retrying design ran out of attempts) is allowed at any time and writes nothing.
  * confirm / release(key): a HELD key moves to CONFIRMED / RELEASED (moved), anything else does not.
@@ -17,7 +20,8 @@
  * status(key): its status, or NOT_FOUND. remaining(sku): total − active.
  * backdate(keys): those reservations' expiry lies in the past.
  */
-import type { ReservationStatus } from '../../strategies/contract.ts';
+
+import type { ReservationRule } from './contract-rules.ts';
 import type { Change, ClockBounds, ContractState, KeyRecord } from './contract-state.ts';
 import type { Answer, Call } from './history.ts';
 
@@ -35,6 +39,7 @@ export interface ModelOptions {
 export interface Result {
   answer: Answer;
   changes: Change[];
+  rule: ReservationRule;
 }
 
 /** The request fields the API accepts (docs/http-api.md): anything else may be answered BAD_REQUEST. */
@@ -53,12 +58,25 @@ export interface TimedCall {
 
 // Module functions, not closures made per call: the search calls reserveResults for every operation it
 // places, and each closure made there costs a function object (and its name) every time.
-function refused(outcome: 'BAD_REQUEST' | 'USER_LIMIT' | 'SOLD_OUT'): Result {
-  return { answer: { outcome }, changes: [] };
+function refused(
+  outcome: 'BAD_REQUEST' | 'USER_LIMIT' | 'SOLD_OUT' | 'KEY_REUSED',
+  rule: ReservationRule,
+): Result {
+  return { answer: { outcome }, changes: [], rule };
 }
 
 function gaveUpToo(results: Result[], options: ModelOptions): Result[] {
-  return options.withoutGaveUp ? results : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [] }];
+  return options.withoutGaveUp
+    ? results
+    : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [], rule: 'gave-up' }];
+}
+
+/** The answer for a recorded key: REPLAY with its status for the same user and sku, else KEY_REUSED. */
+function recordedAnswer(recorded: KeyRecord, user: string, sku: string): Result {
+  const same = recorded.user === user && recorded.sku === sku;
+  return same
+    ? { answer: { outcome: 'REPLAY', status: recorded.status }, changes: [], rule: 'reserve.recorded' }
+    : refused('KEY_REUSED', 'reserve.recorded');
 }
 
 function reserveResults(
@@ -67,27 +85,28 @@ function reserveResults(
   options: ModelOptions,
 ): Result[] {
   const { requestKey, user, sku, ttlMs } = t.call;
-  if (!state.totals.has(sku)) return gaveUpToo([refused('BAD_REQUEST')], options);
+  const recorded = state.record(requestKey);
+  if (!state.totals.has(sku)) {
+    const noStock = [refused('BAD_REQUEST', 'reserve.refused')];
+    if (recorded) noStock.push(refused('KEY_REUSED', 'reserve.recorded-no-stock'));
+    return gaveUpToo(noStock, options);
+  }
   const malformed =
     !FIELD.test(requestKey) ||
     !FIELD.test(user) ||
     !Number.isSafeInteger(ttlMs) ||
     ttlMs < 1 ||
     ttlMs > MAX_TTL_MS;
-  const results: Result[] = malformed ? [refused('BAD_REQUEST')] : [];
-  const recorded = state.record(requestKey);
+  const results: Result[] = malformed ? [refused('BAD_REQUEST', 'reserve.refused')] : [];
   if (recorded) {
-    const same = recorded.user === user && recorded.sku === sku;
-    results.push({
-      answer: same ? { outcome: 'REPLAY', status: recorded.status } : { outcome: 'KEY_REUSED' },
-      changes: [],
-    });
+    results.push(recordedAnswer(recorded, user, sku));
     return gaveUpToo(results, options);
   }
   const userLimit = state.hasActive(user, sku);
   const soldOut = state.isDisabled(sku) || state.free(sku) <= 0;
-  if (userLimit) results.push(refused('USER_LIMIT'));
-  if (soldOut || options.soldOutWhileStock) results.push(refused('SOLD_OUT'));
+  if (userLimit) results.push(refused('USER_LIMIT', 'reserve.user-limit'));
+  if (soldOut) results.push(refused('SOLD_OUT', 'reserve.sold-out'));
+  else if (options.soldOutWhileStock) results.push(refused('SOLD_OUT', 'reserve.false-sold-out'));
   if (userLimit || soldOut) return gaveUpToo(results, options);
   const record: KeyRecord = {
     user,
@@ -99,14 +118,18 @@ function reserveResults(
   results.push({
     answer: { outcome: 'HELD', status: 'HELD' },
     changes: [{ kind: 'key', key: requestKey, record }],
+    rule: 'reserve.held',
   });
   return gaveUpToo(results, options);
 }
 
-function moveHeld(state: ContractState, key: string, to: ReservationStatus): Result[] {
+function moveHeld(state: ContractState, key: string, to: 'CONFIRMED' | 'RELEASED'): Result[] {
+  const rule = to === 'CONFIRMED' ? 'confirm' : 'release';
   const record = state.record(key);
-  if (record?.status !== 'HELD') return [{ answer: { moved: false }, changes: [] }];
-  return [{ answer: { moved: true }, changes: [{ kind: 'key', key, record: { ...record, status: to } }] }];
+  if (record?.status !== 'HELD') return [{ answer: { moved: false }, changes: [], rule }];
+  return [
+    { answer: { moved: true }, changes: [{ kind: 'key', key, record: { ...record, status: to } }], rule },
+  ];
 }
 
 /** k-element subsets of `items`, at most `limit` of them. */
@@ -148,7 +171,7 @@ function expireResults(state: ContractState, clock: ClockBounds, wanted: number 
         key,
         record: { ...record, status: 'EXPIRED' },
       }));
-      results.push({ answer: { units: changes.length }, changes });
+      results.push({ answer: { units: changes.length }, changes, rule: 'expire' });
     }
   }
   return results;
@@ -183,16 +206,19 @@ export function modelResults(
       return expireResults(state, t.db, wanted && 'units' in wanted ? wanted.units : undefined);
     case 'disable': {
       const moved = state.totals.has(call.sku) && !state.isDisabled(call.sku);
-      return [
-        { answer: { moved }, changes: moved ? [{ kind: 'disabled', sku: call.sku, value: true }] : [] },
-      ];
+      const changes: Change[] = moved ? [{ kind: 'disabled', sku: call.sku, value: true }] : [];
+      return [{ answer: { moved }, changes, rule: 'disable' }];
     }
-    case 'status':
-      return [{ answer: { status: state.record(call.requestKey)?.status ?? 'NOT_FOUND' }, changes: [] }];
+    case 'status': {
+      const status = state.record(call.requestKey)?.status ?? 'NOT_FOUND';
+      return [{ answer: { status }, changes: [], rule: 'status' }];
+    }
     case 'remaining':
-      return [{ answer: { remaining: state.free(call.sku) }, changes: [] }];
+      return [{ answer: { remaining: state.free(call.sku) }, changes: [], rule: 'remaining' }];
     case 'backdate':
-      return [{ answer: { done: true }, changes: backdateChanges(state, call.requestKeys) }];
+      return [
+        { answer: { done: true }, changes: backdateChanges(state, call.requestKeys), rule: 'backdate' },
+      ];
   }
 }
 

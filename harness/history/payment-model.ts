@@ -29,7 +29,26 @@ export interface PaymentChange {
   payment: ReadPayment | undefined;
 }
 
-type Result = ModelResult<PaymentHistoryAnswer, PaymentChange>;
+type Result = ModelResult<PaymentHistoryAnswer, PaymentChange> & { rule: PaymentRule };
+
+/**
+ * The payment contract's rules, one line each, as docs/contract.md ("The rules the checker applies")
+ * states them word for word (test/contract-rules.test.ts holds the two texts equal); every answer the model
+ * allows carries the rule that gives it, so a witness names the line of the contract it applied.
+ */
+export const PAYMENT_RULES = {
+  'pay.refused':
+    'a key, fingerprint or amount the API refuses (empty, or an amount that is not a positive integer): BAD_REQUEST, nothing written (or the pay goes on as the rules below say)',
+  'pay.reused':
+    'a key recorded with the same fingerprint: REUSED, carrying the recorded response (identical to the one the creating pay was given)',
+  'pay.mismatch': 'a key recorded with another fingerprint: MISMATCH, nothing written',
+  'pay.created':
+    'an unrecorded key: CREATED, recording this fingerprint and the response, which is this request’s payment (its order, amount and currency; the payment id is the design’s)',
+  'pay.gave-up': 'GAVE_UP (a retrying design ran out of attempts) at any time, writing nothing',
+  read: 'read (paymentStatus): the key’s one recorded payment, or none',
+} as const;
+
+export type PaymentRule = keyof typeof PAYMENT_RULES;
 
 export class PaymentState implements ModelState<PaymentChange> {
   private readonly keys = new Map<string, ReadPayment>();
@@ -81,22 +100,32 @@ function toldResponse(wanted: PaymentHistoryAnswer | undefined, outcome: 'CREATE
 
 function payResults(state: PaymentState, request: PaymentRequest, wanted: PaymentHistoryAnswer | undefined) {
   const key = request.idempotencyKey;
-  const results: Result[] = refused(request) ? [{ answer: { outcome: 'BAD_REQUEST' }, changes: [] }] : [];
+  const results: Result[] = refused(request)
+    ? [{ answer: { outcome: 'BAD_REQUEST' }, changes: [], rule: 'pay.refused' }]
+    : [];
   const recorded = state.payment(key);
   if (recorded && recorded.fingerprint !== request.fingerprint) {
-    results.push({ answer: { outcome: 'MISMATCH' }, changes: [] });
+    results.push({ answer: { outcome: 'MISMATCH' }, changes: [], rule: 'pay.mismatch' });
   } else if (recorded?.response) {
-    results.push({ answer: { outcome: 'REUSED', response: recorded.response }, changes: [] });
+    results.push({
+      answer: { outcome: 'REUSED', response: recorded.response },
+      changes: [],
+      rule: 'pay.reused',
+    });
   } else if (recorded) {
     // Recorded by a pay nobody heard the answer of: this REUSED tells which response it was.
     const told = toldResponse(wanted, 'REUSED');
     const changes = told ? [{ key, payment: { ...recorded, response: told } }] : [];
-    results.push({ answer: { outcome: 'REUSED', response: told }, changes });
+    results.push({ answer: { outcome: 'REUSED', response: told }, changes, rule: 'pay.reused' });
   } else {
     const told = toldResponse(wanted, 'CREATED');
     if (!told || isPaymentOf(told, request)) {
       const payment = { fingerprint: request.fingerprint, response: told };
-      results.push({ answer: { outcome: 'CREATED', response: told }, changes: [{ key, payment }] });
+      results.push({
+        answer: { outcome: 'CREATED', response: told },
+        changes: [{ key, payment }],
+        rule: 'pay.created',
+      });
     }
   }
   return results;
@@ -104,12 +133,12 @@ function payResults(state: PaymentState, request: PaymentRequest, wanted: Paymen
 
 function readResults(state: PaymentState, key: string, wanted: PaymentHistoryAnswer | undefined): Result[] {
   const recorded = state.payment(key);
-  if (!recorded) return [{ answer: { payments: [] }, changes: [] }];
-  if (recorded.response) return [{ answer: { payments: [recorded] }, changes: [] }];
+  if (!recorded) return [{ answer: { payments: [] }, changes: [], rule: 'read' }];
+  if (recorded.response) return [{ answer: { payments: [recorded] }, changes: [], rule: 'read' }];
   const [read] = wanted && 'payments' in wanted && wanted.payments.length === 1 ? wanted.payments : [];
   const told = read?.fingerprint === recorded.fingerprint ? read.response : undefined;
   const payment = { ...recorded, response: told };
-  return [{ answer: { payments: [payment] }, changes: told ? [{ key, payment }] : [] }];
+  return [{ answer: { payments: [payment] }, changes: told ? [{ key, payment }] : [], rule: 'read' }];
 }
 
 /** Every answer the contract allows for `call` in `state`; `wanted` tells a response nobody heard yet. */
@@ -121,7 +150,9 @@ export function paymentResults(
 ): Result[] {
   if (call.op === 'read') return readResults(state, call.idempotencyKey, wanted);
   const results = payResults(state, call.request, wanted);
-  return options.withoutGaveUp ? results : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [] }];
+  return options.withoutGaveUp
+    ? results
+    : [...results, { answer: { outcome: 'GAVE_UP' }, changes: [], rule: 'pay.gave-up' }];
 }
 
 const sameRead = (a: ReadPayment, b: ReadPayment) =>

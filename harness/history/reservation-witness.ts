@@ -3,6 +3,7 @@
  * shrinking may drop: an operation that names a key keeps every writer of that key, so a stale REPLAY is
  * shown with the reserve and the confirm it ignored, not alone as a replay of a key never recorded.
  */
+import { RESERVATION_RULES } from './contract-rules.ts';
 import { type Answer, type Call, describeAnswer, describeCall } from './history.ts';
 import type { TimedCall } from './model.ts';
 import type { SearchOperation } from './search-operation.ts';
@@ -36,8 +37,21 @@ function droppable(chunk: readonly SearchOperation[], rest: readonly SearchOpera
   });
 }
 
+const isOutcome = (answer: Answer, outcome: string) => 'outcome' in answer && answer.outcome === outcome;
+
+/**
+ * A SOLD_OUT where the model sells a unit: the contract's way out for a design that refuses while units
+ * remain (skips locked stock, shards it over nodes) is to say so, and the witness says how.
+ */
+function remedy(_call: Call, recorded: Answer, model: Answer): string | undefined {
+  if (!isOutcome(recorded, 'SOLD_OUT') || !isOutcome(model, 'HELD')) return undefined;
+  return 'SOLD_OUT while a unit remained: a design that may refuse while stock remains declares `falseSoldOut` (docs/contract.md), and the model then allows it (rule reserve.false-sold-out)';
+}
+
 export const RESERVATION_WITNESS_VIEW: WitnessView<Call, Answer, TimedCall> = {
   describeCall,
   describeAnswer,
   droppable,
+  describeRule: (rule) => RESERVATION_RULES[rule as keyof typeof RESERVATION_RULES] ?? rule,
+  remedy,
 };

@@ -17,6 +17,11 @@ export interface ModelState<Change> {
 export interface ModelResult<A, Change> {
   answer: A;
   changes: Change[];
+  /**
+   * The contract rule that gives this answer (an id of the contract's rule table in docs/contract.md), so
+   * a witness can say which line of the contract the model applied.
+   */
+  rule?: string;
 }
 
 export interface SearchModel<C, A, T, Change, State extends ModelState<Change>> {

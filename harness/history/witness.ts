@@ -21,6 +21,8 @@ export interface WitnessLine {
   answer: string;
   /** What the model answers for this operation in an order of the others, when its answer is to blame. */
   modelAnswers?: string | undefined;
+  /** The contract rule (docs/contract.md) that gives the model's answer there. */
+  rule?: string | undefined;
 }
 
 /** How a contract's operations read in a witness, and which of them the shrinking may drop. */
@@ -32,6 +34,13 @@ export interface WitnessView<C, A, T> {
    * (a stale answer is shown with the writes it ignored, not alone as an answer about nothing).
    */
   droppable(chunk: readonly SearchOperation<C, A, T>[], rest: readonly SearchOperation<C, A, T>[]): boolean;
+  /** The text of a contract rule the model tags its answers with (docs/contract.md states it). */
+  describeRule(rule: string): string;
+  /**
+   * What the design can do about a disagreement, where the contract offers something (a declaration that
+   * covers it): the recorded answer and the model's instead.
+   */
+  remedy?(call: C, recorded: A, model: A): string | undefined;
 }
 
 /** The models a witness searches with: the checker's, and one without always-allowed answers (GAVE_UP). */
@@ -69,12 +78,15 @@ function shrink<C, A, T>(
   }
 }
 
-/** The model's answer for operation `i` when its recorded answer is set aside, if that explains the rest. */
+/**
+ * The model's answer for operation `i` when its recorded answer is set aside, if that explains the rest,
+ * with the contract rule that gives it.
+ */
 function answerInstead<C, A, T>(
   operations: readonly SearchOperation<C, A, T>[],
   i: number,
   explain: (ops: readonly SearchOperation<C, A, T>[]) => SearchResult<A>,
-): A | undefined {
+): { answer: A; rule?: string | undefined } | undefined {
   const target = operations[i];
   if (!target || target.wanted === undefined) return undefined;
   const relaxed = operations.map((s, j) =>
@@ -82,7 +94,22 @@ function answerInstead<C, A, T>(
   );
   const result = explain(relaxed);
   if (result.kind !== 'found') return undefined;
-  return result.order.find((o) => o.id === target.op.id)?.answer;
+  return result.order.find((o) => o.id === target.op.id);
+}
+
+/** The summary's explanation of a blamed line: the model's answer, the rule behind it, the remedy. */
+function blame<C, A, T>(
+  line: WitnessLine,
+  instead: { answer: A; rule?: string | undefined },
+  s: SearchOperation<C, A, T>,
+  view: WitnessView<C, A, T>,
+): string {
+  const rule =
+    instead.rule === undefined
+      ? ''
+      : ` by the contract's rule ${instead.rule}: ${view.describeRule(instead.rule)}`;
+  const remedy = s.wanted === undefined ? undefined : view.remedy?.(s.op.call, s.wanted, instead.answer);
+  return `the model answers ${line.modelAnswers} there${rule}${remedy ? `; ${remedy}` : ''}`;
 }
 
 export function minimalWitness<C, A, T>(
@@ -96,22 +123,25 @@ export function minimalWitness<C, A, T>(
   const explain = (ops: readonly SearchOperation<C, A, T>[]) =>
     searchLinearization(ops, models.explain, TRIAL_BUDGET);
   const smallest = shrink(operations, view, (ops) => trial(ops).kind === 'none');
-  const lines = smallest.map((s, i): WitnessLine => {
+  const explained = smallest.map((s, i) => {
     const instead = answerInstead(smallest, i, explain);
-    return {
+    const line: WitnessLine = {
       at: Math.round((s.op.invokedAt - start) * 10) / 10,
       session: s.op.session,
       node: s.op.node,
       call: view.describeCall(s.op.call),
       answer: describeEnding(s.op.ending, (a) => view.describeAnswer(a)),
-      modelAnswers: instead === undefined ? undefined : view.describeAnswer(instead),
+      modelAnswers: instead === undefined ? undefined : view.describeAnswer(instead.answer),
+      rule: instead?.rule,
     };
+    return { line, instead, s };
   });
-  const blamed = lines.find((l) => l.modelAnswers !== undefined);
-  const n = lines.length;
+  const blamed = explained.find((e) => e.instead !== undefined);
+  const n = smallest.length;
   const where = `these ${n} operation${n === 1 ? '' : 's'}`;
-  const summary = blamed
-    ? `${blamed.call} answered ${blamed.answer} at ${blamed.at} ms; no order of ${where} explains it (the model answers ${blamed.modelAnswers} there)`
-    : `no order of ${where} gives every recorded answer`;
-  return { summary, witness: lines };
+  const summary =
+    blamed?.instead !== undefined
+      ? `${blamed.line.call} answered ${blamed.line.answer} at ${blamed.line.at} ms; no order of ${where} explains it (${blame(blamed.line, blamed.instead, blamed.s, view)})`
+      : `no order of ${where} gives every recorded answer`;
+  return { summary, witness: explained.map((e) => e.line) };
 }

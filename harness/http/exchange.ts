@@ -5,7 +5,7 @@
  * and nothing could be sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Ticket } from './admission.ts';
+import type { Ticket } from '../gate/admission.ts';
 
 /** One request, as `--log-json` prints it. */
 export interface RequestLog {

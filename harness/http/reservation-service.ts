@@ -20,13 +20,16 @@
  * request's record and its `--log-json` line exchange.ts.
  */
 
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { IsolationLevel, NodeIdentity, StockLine, Strategy } from '../../strategies/contract.ts';
 import { sessionOptions } from '../driver/client-task.ts';
-import { Admission, type AdmissionSettings } from './admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
+import { type Gate, type GateChoice, LOCAL_GATE } from '../gate/gate.ts';
+import { openGate } from '../gate/open-gate.ts';
 import { beginExchange, type Exchange, type RequestLog, requestLog } from './exchange.ts';
 import { startExpiryJob } from './expiry-job.ts';
+import { FrontDoor } from './front-door.ts';
 import { closeListener, listenOn, portOf } from './listener.ts';
 import { watchConnections } from './lost-connection.ts';
 import { failed } from './service-handlers.ts';
@@ -43,6 +46,13 @@ export interface ServiceOptions {
   /** The pool's default_transaction_isolation (`run --isolation`). */
   isolation?: IsolationLevel;
   admission: AdmissionSettings;
+  /**
+   * The gate of each lane (absent: local, one per process). A shared gate is named after `gateName` and the
+   * lane, so every instance given the same name shares its permits.
+   */
+  gate?: GateChoice;
+  /** The shared gate's name (default: the schema). */
+  gateName?: string;
   /**
    * Extra work per admitted write (reserve, confirm, release) before its transaction (seed C28-05: 30 ms;
    * C28-06: 600 ms).
@@ -65,6 +75,8 @@ export interface ServiceOptions {
 
 export interface ReservationService {
   url: string;
+  /** The writes' gate (the lookups' is of the same kind). */
+  gate: Gate;
   counters(): ServiceCounters;
   /** Stops accepting and the expiry job, lets admitted requests and a run in progress finish, closes the pools. */
   close(): Promise<void>;
@@ -85,12 +97,23 @@ function openPool(options: ServiceOptions, role: string, max: number): pg.Pool {
   return pool;
 }
 
-function openLane(options: ServiceOptions, name: GateName, role: string): Lane {
-  return {
-    name,
-    gate: new Admission(options.admission),
-    pool: openPool(options, role, options.admission.limit),
-  };
+async function openLane(options: ServiceOptions, name: GateName, role: string): Promise<Lane> {
+  const gate = await openGate(options.gate ?? LOCAL_GATE, options.admission, {
+    connectionString: options.connectionString,
+    name: `${options.gateName ?? options.schema ?? 'public'}/${name}`,
+  });
+  return { name, gate, pool: openPool(options, role, options.admission.limit) };
+}
+
+/** Both lanes, or neither: a shared gate that cannot be opened leaves nothing open behind it. */
+async function openLanes(options: ServiceOptions): Promise<[Lane, Lane]> {
+  const reservations = await openLane(options, 'reservations', '');
+  try {
+    return [reservations, await openLane(options, 'lookups', '-lookups')];
+  } catch (error: unknown) {
+    await Promise.all([reservations.gate.close(), reservations.pool.end()]);
+    throw error;
+  }
 }
 
 /** The request's line for `--log-json` and its count in the metrics, once it is over. */
@@ -138,15 +161,21 @@ function serveRequest(
   void Promise.all([done, closed]).then(() => finished(service, res, x, log));
 }
 
-/** `at`: a port to listen on (0: any free one), or a listener already bound (listener.ts). */
+/**
+ * `at`: a port to listen on (0: any free one), or the front door of a listener already bound, which has
+ * answered 503 STARTING until now (front-door.ts).
+ */
 export async function startReservationService(
   options: ServiceOptions,
-  at: number | Server = 0,
+  at: number | FrontDoor = 0,
 ): Promise<ReservationService> {
   // Bound first: a port that cannot be had leaves no pool or job behind.
-  const server = typeof at === 'number' ? await listenOn(at) : at;
-  const reservations = openLane(options, 'reservations', '');
-  const lookups = openLane(options, 'lookups', '-lookups');
+  const front = typeof at === 'number' ? new FrontDoor(await listenOn(at)) : at;
+  const { server } = front;
+  const [reservations, lookups] = await openLanes(options).catch(async (error: unknown) => {
+    if (typeof at === 'number') await closeListener(server);
+    throw error;
+  });
   const metrics = new ServiceMetrics({
     reservations: () => reservations.gate.counters(),
     lookups: () => lookups.gate.counters(),
@@ -180,7 +209,7 @@ export async function startReservationService(
     ended: (run) => metrics.expiryEnded(run),
   });
   const inFlight = new Set<Promise<void>>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+  front.open((req: IncomingMessage, res: ServerResponse) =>
     serveRequest(service, req, res, inFlight, options.log),
   );
   // A keep-alive connection the server drops just as a client reuses it fails that request with a reset
@@ -190,18 +219,21 @@ export async function startReservationService(
 
   return {
     url: `http://127.0.0.1:${portOf(server)}`,
+    gate: reservations.gate,
     counters: service.counters,
     async close() {
-      const closed = closeListener(server);
-      server.closeIdleConnections();
+      // Nothing more is admitted: new requests are answered 503 DRAINING while these finish.
+      front.drain();
       // No new run starts; one in progress ends on its own connection before the pools close.
       const expiryStopped = expiry.stop();
       await Promise.all([...inFlight]);
+      const closed = closeListener(server);
       // Keep-alive connections whose last response just went out would otherwise hold close() open.
       server.closeIdleConnections();
       await closed;
       await expiryStopped;
       await Promise.all([reservations.pool.end(), lookups.pool.end(), expiryPool.end()]);
+      await Promise.all([reservations.gate.close(), lookups.gate.close()]);
     },
   };
 }

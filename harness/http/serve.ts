@@ -10,8 +10,11 @@ import type { StrategyRef } from '../../strategies/contract.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { nodeIdentity } from '../driver/node-identity.ts';
-import type { AdmissionSettings } from './admission.ts';
-import { closeListener, listenOn } from './listener.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
+import { type GateChoice, LOCAL_GATE } from '../gate/gate.ts';
+import { gateLine } from '../gate/open-gate.ts';
+import { FrontDoor } from './front-door.ts';
+import { closeListener, listenOn, portOf } from './listener.ts';
 import { startReservationService } from './reservation-service.ts';
 import { openServiceTables, type ServiceTables } from './service-tables.ts';
 
@@ -21,6 +24,8 @@ export interface ServeOptions {
   ref: StrategyRef;
   port: number;
   admission: AdmissionSettings;
+  /** Each lane's gate: local (default), or shared by every instance given the same store and schema. */
+  gate?: GateChoice;
   workMs: number;
   stock: number;
   /** The expiry job's period; 0: no job. */
@@ -47,8 +52,12 @@ async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
     schema: options.schema,
   });
   try {
-    // Reservations and lookups each get a pool of exactly `limit` connections; the expiry job one more.
-    const connections = 2 * options.admission.limit + (options.expireEveryMs > 0 ? 1 : 0);
+    // Reservations and lookups each get a pool of exactly `limit` connections; the expiry job one more, and a
+    // gate whose permits are in PostgreSQL two per lane (postgres-permits.ts).
+    const connections =
+      2 * options.admission.limit +
+      (options.expireEveryMs > 0 ? 1 : 0) +
+      (options.gate?.kind === 'postgres' ? 4 : 0);
     await checkConnectionRoom(tables.admin, connections, 'give a lower --admission LIMIT');
   } catch (error: unknown) {
     await tables.close();
@@ -59,8 +68,11 @@ async function checkedTables(options: ServeOptions): Promise<ServiceTables> {
 
 export async function serve(options: ServeOptions): Promise<number> {
   const { strategy } = options.ref;
-  // Before any database: a port that cannot be had is refused with nothing to clean up.
+  // Before any database: a port that cannot be had is refused with nothing to clean up. From here on every
+  // request is answered: 503 STARTING until the service is ready (front-door.ts).
   const listener = await listenOn(options.port);
+  const front = new FrontDoor(listener);
+  process.stdout.write(`starting on http://127.0.0.1:${portOf(listener)} (503 STARTING until ready)\n`);
   const tables = await checkedTables(options).catch(async (error: unknown) => {
     await closeListener(listener);
     throw error;
@@ -75,6 +87,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       connectionString: tables.connectionString,
       schema,
       admission: options.admission,
+      gate: options.gate ?? LOCAL_GATE,
       workMs: options.workMs,
       node: nodeIdentity(schema, index, count, generation),
       expireEveryMs: options.expireEveryMs,
@@ -90,8 +103,12 @@ export async function serve(options: ServeOptions): Promise<number> {
           }
         : {}),
     },
-    listener,
-  );
+    front,
+  ).catch(async (error: unknown) => {
+    await closeListener(listener);
+    await tables.close();
+    throw error;
+  });
   const { limit, maxWaiting, waitMs } = options.admission;
   const { expiry } = service.counters();
   const expiring = expiry.enabled
@@ -109,7 +126,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
   });
   process.stdout.write(
-    `listening on ${service.url} — strategy ${options.ref.strategy.id} (node ${index + 1}/${count}, ${tables.where}${options.allowReset ? ', POST /admin/reset on' : ''}), ${options.stock} units of ${SERVICE_SKU}, admission ${limit}:${maxWaiting} (wait ${waitMs} ms), ${expiring}\n`,
+    `listening on ${service.url} — strategy ${options.ref.strategy.id} (node ${index + 1}/${count}, ${tables.where}${options.allowReset ? ', POST /admin/reset on' : ''}), ${options.stock} units of ${SERVICE_SKU}, admission ${limit}:${maxWaiting} (wait ${waitMs} ms), gate ${gateLine(service.gate)}, ${expiring}\n`,
   );
   process.stdout.write(`${await signal}: draining admitted requests\n`);
   await service.close();

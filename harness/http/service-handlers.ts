@@ -9,8 +9,8 @@ import type pg from 'pg';
 import type { Outcome, ReservationStatus, SessionContext } from '../../strategies/contract.ts';
 import { STATUSES } from '../../strategies/contract.ts';
 import { oneLine } from '../errors.ts';
+import { isRejected } from '../gate/gate.ts';
 import { checkAnswer } from '../registry/strategy-module.ts';
-import type { Ticket } from './admission.ts';
 import { exchange, reply, send } from './exchange.ts';
 import { answerLostConnection, connectionLost } from './lost-connection.ts';
 import { checkReserveBody, isRequestKey } from './reserve-body.ts';
@@ -68,9 +68,6 @@ function checkedStatus(found: unknown): ReservationStatus | 'NOT_FOUND' {
   return found as ReservationStatus | 'NOT_FOUND';
 }
 
-const rejected = (ticket: Ticket): ticket is 'REJECTED_QUEUE_FULL' | 'REJECTED_WAIT_TIMEOUT' =>
-  ticket === 'REJECTED_QUEUE_FULL' || ticket === 'REJECTED_WAIT_TIMEOUT';
-
 /** `/reservations/{key}` as the client encoded it (`order%3A17` for `order:17`); undefined when malformed. */
 function decodedKey(segment: string): string | undefined {
   try {
@@ -98,13 +95,14 @@ async function admitted(
   work: (client: pg.PoolClient) => Promise<void>,
 ): Promise<void> {
   const arrived = performance.now();
-  const ticket = await lane.gate.enter();
+  const pass = await lane.gate.enter();
+  const { ticket } = pass;
   const waited = performance.now() - arrived;
   const x = exchange(res);
   x.waitMs = waited;
   x.ticket = ticket;
   service.metrics.admission(lane.name, ticket, waited / 1000);
-  if (rejected(ticket)) {
+  if (isRejected(ticket)) {
     reply(res, 503, { outcome: ticket }, { 'retry-after': '1' });
     return;
   }
@@ -120,7 +118,7 @@ async function admitted(
     if (connectionLost(client, error)) return answerLostConnection(service, lane, res, error, true);
     failed(service, res, error);
   } finally {
-    lane.gate.exit();
+    await pass.leave();
   }
 }
 

@@ -5,7 +5,7 @@
  * templates such as `/confirm/{request_key}`, never the key).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AdmissionCounters, Ticket } from './admission.ts';
+import type { AdmissionCounters, Ticket } from '../gate/admission.ts';
 import type { ExpiryRun } from './expiry-job.ts';
 
 const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -4,18 +4,18 @@
  */
 import type pg from 'pg';
 import type { NodeIdentity, StockLine, Strategy } from '../../strategies/contract.ts';
-import type { Admission, AdmissionCounters } from './admission.ts';
+import type { Gate, GateCounters } from '../gate/gate.ts';
 import type { ExpiryCounters } from './expiry-job.ts';
 import type { GateName, ServiceMetrics } from './service-metrics.ts';
 
 /** One kind of request's way to the database: its gate, and a pool with a connection per permit. */
 export interface Lane {
   name: GateName;
-  gate: Admission;
+  gate: Gate;
   pool: pg.Pool;
 }
 
-export interface ServiceCounters extends AdmissionCounters {
+export interface ServiceCounters extends GateCounters {
   badRequests: number;
   /** Requests whose strategy call failed (or answered outside the contract): 500. */
   databaseErrors: number;
@@ -27,7 +27,7 @@ export interface ServiceCounters extends AdmissionCounters {
   /** Requests whose client went away before the whole answer was sent. */
   clientAborts: number;
   /** The lookups' own gate (GET /reservations/{key}, GET /stock/{sku}). */
-  lookups: AdmissionCounters;
+  lookups: GateCounters;
   expiry: ExpiryCounters;
 }
 

@@ -68,18 +68,18 @@ export function configured<D extends Knobbed<D>>(strategy: D, given: KnobValues)
 }
 
 /** `bucketed.buckets=1,16` (repeatable, one knob each): the sweep, every value a whole number. */
-export function parseParamSweep(given: readonly string[]): ParamSweep {
+export function parseParamSweep(given: readonly string[], label = '--param'): ParamSweep {
   const sweep = new Map<string, Map<string, number[]>>();
   for (const text of given) {
     const match = /^([A-Za-z0-9._-]+)\.([a-z][A-Za-z0-9]*)=([0-9]+(?:,[0-9]+)*)$/.exec(text);
     if (!match) {
       throw Errors.badInput(
-        `--param must be <design>.<knob>=<whole numbers, comma-separated>, got ${JSON.stringify(text)}`,
+        `${label} must be <design>.<knob>=<whole numbers, comma-separated>, got ${JSON.stringify(text)}`,
       );
     }
     const [, design = '', knob = '', values = ''] = match;
     const knobs = sweep.get(design) ?? new Map<string, number[]>();
-    if (knobs.has(knob)) throw Errors.badInput(`--param ${design}.${knob} is given twice`);
+    if (knobs.has(knob)) throw Errors.badInput(`${label} ${design}.${knob} is given twice`);
     knobs.set(knob, values.split(',').map(Number));
     sweep.set(design, knobs);
   }

@@ -5,6 +5,7 @@
  * generated from this definition.
  */
 import { z } from 'zod';
+import { configurationSchema } from './configuration-schema.ts';
 import { environmentSchema, latencySchema, sourceEntrySchema } from './report-schema.ts';
 
 const count = z.number().int().nonnegative();
@@ -176,6 +177,7 @@ export const benchReportSchema = z
     ok: z.boolean().describe('every series ran and passed its audit'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    configuration: configurationSchema.optional(),
     sources: z
       .array(sourceEntrySchema)
       .optional()

@@ -17,6 +17,7 @@ import {
 } from '../../strategies/contract.ts';
 import { PAYMENT_CHECKS, PAYMENT_OUTCOMES } from '../../strategies/payment/contract.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
+import { configurationSchema } from './configuration-schema.ts';
 
 const count = z.number().int().nonnegative();
 
@@ -170,6 +171,12 @@ const witnessLineSchema = z.strictObject({
     .string()
     .optional()
     .describe('what the model answers here instead, when this answer alone admits no order'),
+  rule: z
+    .string()
+    .optional()
+    .describe(
+      "the contract's rule (docs/contract.md, the rules the checker applies) that gives modelAnswers",
+    ),
 });
 
 const historySchema = z
@@ -489,6 +496,7 @@ export const reportSchema = z
     ok: z.boolean().describe('every case met its expectation (and, with --require-coverage, was covered)'),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,
+    configuration: configurationSchema.optional(),
     sources: z
       .array(sourceEntrySchema)
       .optional()

@@ -18,6 +18,8 @@ import { boundaryRows } from './boundary.ts';
 import { boundaryColumnsTable } from './boundary-columns.ts';
 import { caseDetailLines, caseHeading } from './case-details.ts';
 import { caseMark, caseMatrix, legendLines, markCounts } from './case-matrix.ts';
+import { configurationLines } from './configuration-lines.ts';
+import type { Configuration } from './configuration-schema.ts';
 import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
 import { slugger } from './heading-slug.ts';
 import { writeHtmlReport } from './html-report.ts';
@@ -50,11 +52,13 @@ export function buildReport(
   result: SuiteResult,
   strategies: readonly Strategy[],
   paymentDesigns: readonly PaymentDesign[] = [],
+  configuration?: Configuration,
 ): Report {
   return {
     ok: result.ok,
     generatedAt: new Date().toISOString(),
     environment: result.environment,
+    ...(configuration ? { configuration } : {}),
     sources: result.sources,
     cases: result.cases,
     boundary: boundaryRows(result.cases, strategies),
@@ -314,6 +318,7 @@ function leadLines(
     ...versionLines(report),
     ...uncoveredLines(report),
     ...failureLines(failed),
+    ...configurationLines(report.configuration),
   ];
 }
 

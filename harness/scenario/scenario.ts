@@ -11,7 +11,7 @@ import type { CommitAckProxy } from '../crash/commit-ack-proxy.ts';
 import type { CrashOperation } from '../crash/crash-order.ts';
 import type { CrashedChild } from '../crash/crash-runner.ts';
 import type { ClientScript, RequestResult } from '../driver/client-task.ts';
-import type { AdmissionSettings } from '../http/admission.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Observations, Observed, OutcomeCounts } from '../verdict/case-result.ts';
 import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';

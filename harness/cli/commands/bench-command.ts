@@ -5,6 +5,7 @@ import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
+import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import {
   isPaymentDesignId,
@@ -12,122 +13,170 @@ import {
   type PaymentDesignRef,
 } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
+import { parseParamSweep } from '../../registry/strategy-variants.ts';
 import {
-  admissionFrom,
-  boundedInteger,
   databaseUrlFrom,
-  durabilitiesFrom,
-  list,
   MAX_CLIENTS,
   MAX_SEED,
   onePostgresMajor,
-  paramSweepFrom,
   reportsFolder,
   resolveStrategies,
-  shown,
-  single,
 } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { choice, choices, integer, integers, texts } from '../option-types.ts';
 import { withKnobVariants } from '../payment-selection.ts';
 import { progressBar } from '../progress.ts';
-import { burstSettingsFrom, burstSizes, runBurstCommand } from './bench-burst.ts';
-import { reportOptions } from './report-options.ts';
+import {
+  burstSettingsFrom,
+  DEFAULT_BURST_STOCK,
+  MAX_BURST,
+  MAX_BURST_PROCESSES,
+  MAX_RETRIES,
+  NOT_WITH_BURST,
+  runBurstCommand,
+} from './bench-burst.ts';
+import {
+  admissionOption,
+  configOption,
+  databaseOption,
+  paramOption,
+  postgresOption,
+  reportsOption,
+  timeoutOption,
+} from './shared-options.ts';
 
 const ONE_SERVER = 'for a bench: its series compare designs on one server';
 
 export const DEFAULT_BENCH_CLIENTS = [1, 4, 16, 64, 150];
 /** The fewest that give an interval at all and a median that one odd run cannot move. */
 export const DEFAULT_BENCH_TRIALS = 3;
+/** Enough that the fastest design never sells out in a series. */
+export const DEFAULT_BENCH_STOCK = 1_000_000;
 
 /** The open model's bounds: a rate the 2-core test machine cannot serve is still a valid overload. */
 export const MAX_RATE = 1_000_000;
 export const MAX_LATENCY_LIMIT_MS = 600_000;
 
-/**
- * `--rate R[,R…]` with `--arrivals`, `--seed` and `--latency-limit`, which mean nothing without it; the
- * open model does not go with admission (a turned-away arrival would need its own accounting).
- */
-function openFrom(args: BenchArgs): BenchSettings['open'] {
-  const rates = list('rate', args.rate).map((v) => boundedInteger('rate', v, 1, MAX_RATE) ?? 0);
-  const arrivals = single('arrivals', args.arrivals);
-  if (arrivals !== undefined && !ARRIVAL_KINDS.some((kind) => kind === arrivals)) {
-    throw Errors.badInput(`--arrivals must be constant or poisson, got ${shown(arrivals)}`);
-  }
-  const seed = boundedInteger('seed', args.seed, 0, MAX_SEED);
-  const latencyLimitMs = boundedInteger('latency-limit', args['latency-limit'], 1, MAX_LATENCY_LIMIT_MS);
-  if (rates.length === 0) {
-    const without = [
-      ['arrivals', arrivals],
-      ['seed', seed],
-      ['latency-limit', latencyLimitMs],
-    ].find(([, v]) => v !== undefined);
-    if (without) throw Errors.badInput(`--${without[0]} needs --rate (the open model)`);
-    return undefined;
-  }
-  if (args.admission !== undefined) throw Errors.badInput('--rate cannot go with --admission');
-  if (seed !== undefined && arrivals !== 'poisson') {
-    throw Errors.badInput('--seed needs --arrivals poisson (a constant schedule has nothing to draw)');
-  }
-  return {
-    rates: [...rates].sort((a, b) => a - b),
-    arrivals: arrivals === 'poisson' ? 'poisson' : 'constant',
-    seed: seed ?? 1,
-    latencyLimitMs: latencyLimitMs ?? null,
-  };
-}
-
-function clientList(value: unknown): number[] {
-  const counts = list('clients', value);
-  if (counts.length === 0) return DEFAULT_BENCH_CLIENTS;
-  return counts.map((v) => boundedInteger('clients', v, 1, MAX_CLIENTS) ?? 0).sort((a, b) => a - b);
-}
+const notWithBurst = { burst: NOT_WITH_BURST };
+const needsRate = { anyOf: ['rate'], why: 'the open model' };
 
 const OPTIONS = {
-  strategy: value(
-    'strategy ids or module paths, or payment design ids (not both); default: every built-in strategy with expect: hold',
-    { repeatable: true },
+  strategy: texts(
+    'strategy ids or module paths, or payment design ids (not both); payment designs run the closed loop only',
+    { form: 'ID|PATH,…', absent: 'every built-in strategy with expect: hold' },
   ),
-  clients: value(
-    `client counts, comma-separated (default ${DEFAULT_BENCH_CLIENTS.join(',')}); with --burst: one, the connections (min(N, 150))`,
-  ),
-  admission: value('also run each count behind bounded admission LIMIT:WAITING, e.g. 4:8'),
-  'wait-ms': value('longest wait for an admission permit (400)'),
-  'warmup-ms': value('unmeasured warm-up per series (1000)'),
-  'duration-ms': value('measured window per series (3000)'),
-  trials: value('runs of every series, interleaved with the others, for a median and an interval (3)'),
-  threads: value('worker threads for the clients (default: one per core)'),
-  stock: value('units per series, enough never to sell out (1000000); with --burst: the units on sale (40)'),
-  param: value('a design knob to sweep, <id>.<knob>=v1,v2,…: a series per value (list shows the knobs)', {
-    repeatable: true,
+  clients: integers('client counts, a series each; with --burst: one, the pool of connections', {
+    min: 1,
+    max: MAX_CLIENTS,
+    absent: `${DEFAULT_BENCH_CLIENTS.join(',')}; with --burst: min(N, 150)`,
   }),
-  rate: value(
-    'open model: arrivals per second, comma-separated, a series per rate; the clients are the pool that serves them',
+  ...admissionOption('also run each count behind bounded admission (e.g. 4:8)', {}),
+  'wait-ms': integer('longest wait for an admission permit', {
+    min: 1,
+    max: 60_000,
+    default: 400,
+    needs: [{ anyOf: ['admission'] }],
+  }),
+  'warmup-ms': integer('unmeasured warm-up per series', {
+    min: 0,
+    max: 600_000,
+    default: 1_000,
+    excludes: notWithBurst,
+  }),
+  'duration-ms': integer('measured window per series', {
+    min: 100,
+    max: 3_600_000,
+    default: 3_000,
+    excludes: notWithBurst,
+  }),
+  trials: integer('runs of every series, interleaved with the others, for a median and an interval', {
+    min: 1,
+    max: 100,
+    default: DEFAULT_BENCH_TRIALS,
+    excludes: notWithBurst,
+  }),
+  threads: integer('worker threads for the clients', { min: 1, max: 64, absent: 'one per core' }),
+  stock: integer(
+    'units per series, enough never to sell out; with --burst: the units on sale (at most 10000)',
+    {
+      min: 1,
+      max: 2_000_000,
+      absent: `${DEFAULT_BENCH_STOCK}; with --burst: ${DEFAULT_BURST_STOCK}`,
+    },
   ),
-  arrivals: value('with --rate: constant (default) spacing, or poisson (exponential gaps from --seed)'),
-  seed: value(
-    "with --arrivals poisson: the seed of the schedule; with --burst: of the clients' 503 backoff (1)",
+  ...paramOption('a design knob to sweep, <id>.<knob>=v1,v2,…: a series per value (list shows the knobs)'),
+  rate: integers(
+    'open model: arrivals per second, a series per rate; the clients are the pool that serves them',
+    { min: 1, max: MAX_RATE, excludes: { admission: '', ...notWithBurst } },
   ),
-  burst: value(
-    'flash sale: N distinct users each reserving once, all released at one instant; comma-separated, a row per N (up to 10000)',
+  arrivals: choice('constant spacing, or poisson (exponential gaps from --seed)', ARRIVAL_KINDS, {
+    default: 'constant',
+    needs: [needsRate],
+    excludes: notWithBurst,
+  }),
+  seed: integer(
+    "with --arrivals poisson: the seed of the schedule; with --burst: of the clients' 503 backoff",
+    {
+      min: 0,
+      max: MAX_SEED,
+      absent: '1',
+      needs: [{ anyOf: ['rate', 'burst'] }],
+    },
   ),
-  processes: value('with --burst: processes the requests are spread over (default one per 2500 requests)'),
-  retries: value("with --burst and --admission: a client's most retries after a 503 before it gives up (30)"),
-  'latency-limit': value(
-    'with --rate: answers slower than this many ms are late, arrivals already later are dropped',
+  burst: integers(
+    'flash sale: N distinct users each reserving once, all released at one instant; a row per N',
+    { min: 1, max: MAX_BURST },
   ),
-  durability: value(
-    'on (default): every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
+  processes: integer('the processes the requests of a burst are spread over', {
+    min: 1,
+    max: MAX_BURST_PROCESSES,
+    absent: 'one per 2500 requests',
+    needs: [{ anyOf: ['burst'] }],
+  }),
+  retries: integer("a burst's client's most retries after a 503 before it gives up", {
+    min: 0,
+    max: MAX_RETRIES,
+    absent: '30',
+    needs: [{ anyOf: ['burst'] }, { anyOf: ['admission'], why: 'only the gate answers 503' }],
+  }),
+  'latency-limit': integer('answers slower than this many ms are late, arrivals already later are dropped', {
+    min: 1,
+    max: MAX_LATENCY_LIMIT_MS,
+    needs: [needsRate],
+    excludes: notWithBurst,
+  }),
+  durability: choices(
+    'on: every commit waits for its WAL flush, as in production; off: it does not; on,off: both, and the cost',
+    DURABILITIES,
+    { default: [DEFAULT_DURABILITY] },
   ),
-  postgres: value(
-    "the embedded server's major, 14–18 (default 18); one: a bench compares designs on one server",
+  ...postgresOption("the embedded server's major (one: a bench compares designs on one server)"),
+  json: flag('print the JSON report on stdout, no tables'),
+  ...databaseOption(),
+  ...reportsOption('reports/<stamp>-bench/ and latest-bench/'),
+  ...timeoutOption(
+    'longest wait for the clients to connect; with --burst also for every answer after the release',
   ),
-  ...reportOptions('reports/<stamp>-bench/ and latest-bench/'),
-  'timeout-ms': value(
-    'longest wait for the clients to connect; with --burst also for every answer after the release (60000)',
-  ),
+  ...configOption('bench'),
 };
 
-export type BenchArgs = ArgsOf<typeof OPTIONS>;
+export type BenchArgs = ParsedOf<typeof OPTIONS>;
+
+/** The open model (`--rate`), whose other options the declarations let through only with it. */
+function openFrom(args: BenchArgs, context: CommandContext): BenchSettings['open'] {
+  if (args.rate.length === 0) return undefined;
+  if (args.seed !== undefined && args.arrivals !== 'poisson') {
+    throw Errors.badInput(
+      `${context.label('seed')} needs --arrivals poisson (a constant schedule has nothing to draw)`,
+    );
+  }
+  return {
+    rates: [...args.rate].sort((a, b) => a - b),
+    arrivals: args.arrivals,
+    seed: args.seed ?? 1,
+    latencyLimitMs: args['latency-limit'] ?? null,
+  };
+}
 
 interface BenchDesigns {
   strategies: StrategyRef[];
@@ -139,7 +188,7 @@ interface BenchDesigns {
  * Payment designs are benched apart from reservation strategies: their throughputs count other answers.
  */
 async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
-  const names = list('strategy', args.strategy);
+  const names = args.strategy;
   const paymentIds = names.filter(isPaymentDesignId);
   const others = names.filter((n) => !isPaymentDesignId(n));
   if (paymentIds.length > 0 && others.length > 0) {
@@ -156,7 +205,7 @@ async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
         ? []
         : (await loadAllBuiltIn()).filter((r) => r.strategy.expect === 'hold');
   const payments = await Promise.all(paymentIds.map(loadPaymentDesign));
-  return withKnobVariants(strategies, payments, paramSweepFrom(args.param));
+  return withKnobVariants(strategies, payments, parseParamSweep(args.param));
 }
 
 /** A payment series is a closed loop of pairs: the burst and the open model drive reservations only. */
@@ -167,47 +216,30 @@ function refusePaymentsWith(designs: BenchDesigns, option: string | undefined): 
   return designs.strategies;
 }
 
-export async function benchCommand(args: BenchArgs): Promise<number> {
-  const bursts = burstSizes(args);
-  const gate = admissionFrom(args.admission);
-  const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
-  if (bursts.length > 0) {
-    const burst = burstSettingsFrom(args, bursts);
-    const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-    const databaseUrl = databaseUrlFrom(args);
-    const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
-    const durabilities = durabilitiesFrom(args.durability);
-    const reports = reportsFolder(args.reports);
-    const settings = {
-      ...burst,
-      strategies: refusePaymentsWith(await benchDesigns(args), '--burst'),
-      durabilities,
-      databaseUrl,
-      postgres,
-      timeoutMs,
-    };
-    return runBurstCommand(
-      gate ? { ...settings, admission: { ...gate, waitMs } } : settings,
-      !!args.json,
-      reports,
-    );
-  }
-  const clients = clientList(args.clients);
-  const warmupMs = boundedInteger('warmup-ms', args['warmup-ms'], 0, 600_000) ?? 1_000;
-  const durationMs = boundedInteger('duration-ms', args['duration-ms'], 100, 3_600_000) ?? 3_000;
-  // Enough that the fastest design (coalesced, ~65k/s on a quiet machine) never sells out in a series.
-  const stock = boundedInteger('stock', args.stock, 1, 2_000_000) ?? 1_000_000;
-  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const threads = boundedInteger('threads', args.threads, 1, 64);
-  const trials = boundedInteger('trials', args.trials, 1, 100) ?? DEFAULT_BENCH_TRIALS;
-  const databaseUrl = databaseUrlFrom(args);
+export async function benchCommand(args: BenchArgs, context: CommandContext): Promise<number> {
+  const gate = args.admission ? { ...args.admission, waitMs: args['wait-ms'] } : undefined;
+  const timeoutMs = args['timeout-ms'];
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const postgres = onePostgresMajor(args.postgres, databaseUrl, ONE_SERVER);
-  const durabilities = durabilitiesFrom(args.durability);
-  const open = openFrom(args);
+  const durabilities = args.durability;
+  if (args.burst.length > 0) {
+    const burst = burstSettingsFrom(args, context.label);
+    const strategies = refusePaymentsWith(await benchDesigns(args), '--burst');
+    const reports = reportsFolder(args.reports, context.label('reports'));
+    const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs };
+    return runBurstCommand(gate ? { ...settings, admission: gate } : settings, {
+      json: args.json,
+      reports,
+      configuration: context.configuration,
+    });
+  }
+  const clients = args.clients.length > 0 ? [...args.clients].sort((a, b) => a - b) : DEFAULT_BENCH_CLIENTS;
+  const { trials, threads } = args;
+  const open = openFrom(args, context);
   const designs = await benchDesigns(args);
   const strategies = refusePaymentsWith(designs, open ? '--rate' : undefined);
   const { payments } = designs;
-  const reports = reportsFolder(args.reports);
+  const reports = reportsFolder(args.reports, context.label('reports'));
 
   const progress = args.json
     ? undefined
@@ -223,13 +255,13 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     strategies,
     payments,
     clients,
-    warmupMs,
-    durationMs,
-    stock,
+    warmupMs: args['warmup-ms'],
+    durationMs: args['duration-ms'],
+    stock: args.stock ?? DEFAULT_BENCH_STOCK,
     timeoutMs,
     trials,
     threads,
-    ...(gate ? { admission: { ...gate, waitMs } } : {}),
+    ...(gate ? { admission: gate } : {}),
     ...(open ? { open } : {}),
     databaseUrl,
     postgres,
@@ -237,7 +269,7 @@ export async function benchCommand(args: BenchArgs): Promise<number> {
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
   });
   progress?.stop();
-  const report = buildBenchReport(result);
+  const report = buildBenchReport(result, context.configuration);
   const folder = writeBenchReportFiles(reports, report);
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

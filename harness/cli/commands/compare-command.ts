@@ -8,9 +8,16 @@ import { compareReports, readBenchReport, renderComparisonMarkdown } from '../..
 import { comparisonJunit } from '../../bench/compare-junit.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { publishResults } from '../ci-results.ts';
-import { boundedInteger, junitFile, shown, single } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, flag, positional, value } from '../command-definition.ts';
-import { junitOption } from './report-options.ts';
+import { junitFile, shown } from '../cli-arguments.ts';
+import {
+  type CommandContext,
+  defineCommand,
+  flag,
+  type ParsedOf,
+  positional,
+} from '../command-definition.ts';
+import { integer } from '../option-types.ts';
+import { junitOption } from './shared-options.ts';
 
 /** Slower by more than this, with 95% confidence, fails `compare` unless told otherwise. */
 export const DEFAULT_REGRESSION_PCT = 10;
@@ -18,26 +25,26 @@ export const DEFAULT_REGRESSION_PCT = 10;
 const OPTIONS = {
   base: positional('report.json of the earlier bench', 'required'),
   new: positional('report.json of the later bench', 'required'),
-  'fail-on-regression': value(
-    `exit 1 when a series is slower by more than PCT% with 95% confidence (${DEFAULT_REGRESSION_PCT})`,
-  ),
+  'fail-on-regression': integer('exit 1 when a series is slower by more than this % with 95% confidence', {
+    min: 0,
+    max: 99,
+    default: DEFAULT_REGRESSION_PCT,
+  }),
   json: flag('print the comparison as JSON, no table'),
   ...junitOption('a test case per series, a regression a failure'),
 };
 
-export type CompareArgs = ArgsOf<typeof OPTIONS>;
+export type CompareArgs = ParsedOf<typeof OPTIONS>;
 
-function reportPath(role: 'BASE' | 'NEW', value: unknown): string {
-  const text = single(role.toLowerCase(), value);
+function reportPath(role: 'BASE' | 'NEW', text: string | undefined): string {
   if (text === undefined || text.trim() === '') {
     throw Errors.badInput(`compare needs BASE.json and NEW.json; ${role} is ${shown(text ?? '')}`);
   }
   return text;
 }
 
-export async function compareCommand(args: CompareArgs): Promise<number> {
-  const pct =
-    boundedInteger('fail-on-regression', args['fail-on-regression'], 0, 99) ?? DEFAULT_REGRESSION_PCT;
+export async function compareCommand(args: CompareArgs, context: CommandContext): Promise<number> {
+  const pct = args['fail-on-regression'];
   const names = { base: reportPath('BASE', args.base), new: reportPath('NEW', args.new) };
   const comparison = compareReports(
     readBenchReport('BASE', names.base),
@@ -45,7 +52,7 @@ export async function compareCommand(args: CompareArgs): Promise<number> {
     pct,
   );
   // Made once every input is known good, as --reports is: a refused comparison leaves no folder behind.
-  const junit = junitFile(args.junit);
+  const junit = args.junit === undefined ? undefined : junitFile(args.junit, context.label('junit'));
   process.stdout.write(
     args.json
       ? `${JSON.stringify({ base: names.base, new: names.new, ...comparison }, null, 2)}\n`

@@ -15,69 +15,75 @@ import { caseLine } from '../../report/terminal.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
 import {
-  boundedInteger,
   databaseUrlFrom,
-  durabilityFrom,
-  list,
+  MAX_SEED,
   reportsFolder,
   resolveStrategies,
   shown,
-  single,
+  wholeNumber,
 } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, value } from '../command-definition.ts';
+import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
+import { integer, parsed } from '../option-types.ts';
 import { progressBar } from '../progress.ts';
-
-const OPTIONS = {
-  strategy: value('the strategy id or module path to explore'),
-  seed: value(
-    `the seed of the programs (default ${EXPLORE_DEFAULTS.seed}); the same seed explores the same programs`,
-  ),
-  budget: value(
-    `how long to explore: a number of programs (${EXPLORE_DEFAULTS.programs} by default) or a time like 60s or 5m`,
-  ),
-  replays: value(
-    `how many times a finding's spec is replayed from its file (default ${EXPLORE_DEFAULTS.replays})`,
-  ),
-  reports: value('where explore/<design>-seed<seed>.spec is written (default reports)'),
-  'database-url': value('PostgreSQL server instead of the embedded one (also DATABASE_URL)'),
-  durability: value('on (default): every commit waits for its WAL flush; off: it does not'),
-  'timeout-ms': value(
-    `longest a program's step may neither complete nor wait (default ${EXPLORE_DEFAULTS.timeoutMs})`,
-  ),
-};
-
-export type ExploreArgs = ArgsOf<typeof OPTIONS>;
+import {
+  databaseOption,
+  durabilityOption,
+  oneStrategyOption,
+  reportsOption,
+  timeoutOption,
+} from './shared-options.ts';
 
 /** `200` programs, or `60s` / `5m` / `1500ms` of time (then programs are not limited). */
-export function exploreBudget(value: unknown): { programs: number; ms?: number } {
-  const text = single('budget', value);
-  if (text === undefined) return { programs: EXPLORE_DEFAULTS.programs };
+export function readBudget(text: string, label: string): { programs: number; ms?: number } {
   const time = /^(\d+)(ms|s|m)$/.exec(text);
   if (time) {
     const ms = Number(time[1]) * { ms: 1, s: 1000, m: 60_000 }[time[2] as 'ms' | 's' | 'm'];
     if (ms < 1 || ms > 24 * 3600_000)
-      throw Errors.badInput(`--budget must be between 1 ms and 24 h, got ${shown(text)}`);
+      throw Errors.badInput(`${label} must be between 1 ms and 24 h, got ${shown(text)}`);
     return { programs: 1_000_000, ms };
   }
-  const programs = boundedInteger('budget', text, 1, 1_000_000);
-  if (programs === undefined)
-    throw Errors.badInput(`--budget takes programs or a time (60s), got ${shown(text)}`);
-  return { programs };
+  return { programs: wholeNumber(text, label, 1, 1_000_000) };
 }
 
-export async function exploreCommand(args: ExploreArgs): Promise<number> {
-  const names = list('strategy', args.strategy);
-  if (names.length !== 1) throw Errors.badInput(`explore takes exactly one --strategy, got ${names.length}`);
-  const seed = boundedInteger('seed', args.seed, 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
-  const budget = exploreBudget(args.budget);
-  const replays = boundedInteger('replays', args.replays, 0, 100) ?? EXPLORE_DEFAULTS.replays;
-  const timeoutMs =
-    boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? EXPLORE_DEFAULTS.timeoutMs;
-  const databaseUrl = databaseUrlFrom(args);
-  const [ref] = await resolveStrategies(names);
+const OPTIONS = {
+  ...oneStrategyOption(
+    'the strategy id or module path to explore',
+    (_label, _text, count) => `explore takes exactly one --strategy, got ${count}`,
+    { absent: 'none: one must be named' },
+  ),
+  seed: integer('the seed of the programs; the same seed explores the same programs', {
+    min: 0,
+    max: MAX_SEED,
+    default: EXPLORE_DEFAULTS.seed,
+  }),
+  budget: parsed('how long to explore: a number of programs, or a time like 60s or 5m', {
+    form: 'N|60s|5m',
+    range: '1–1000000 programs, or 1 ms–24 h',
+    default: String(EXPLORE_DEFAULTS.programs),
+    read: readBudget,
+  }),
+  replays: integer("how many times a finding's spec is replayed from its file", {
+    min: 0,
+    max: 100,
+    default: EXPLORE_DEFAULTS.replays,
+  }),
+  ...reportsOption('explore/<design>-seed<seed>.spec'),
+  ...databaseOption(),
+  ...durabilityOption('on: every commit waits for its WAL flush; off: it does not'),
+  ...timeoutOption("longest a program's step may neither complete nor wait", EXPLORE_DEFAULTS.timeoutMs),
+};
+
+export type ExploreArgs = ParsedOf<typeof OPTIONS>;
+
+export async function exploreCommand(args: ExploreArgs, context: CommandContext): Promise<number> {
+  if (args.strategy === undefined) throw Errors.badInput('explore takes exactly one --strategy, got 0');
+  const { seed, budget, replays } = args;
+  const timeoutMs = args['timeout-ms'];
+  const databaseUrl = databaseUrlFrom(args['database-url']);
+  const [ref] = await resolveStrategies([args.strategy]);
   if (!ref) throw Errors.badInput('explore needs a strategy');
-  const reports = reportsFolder(args.reports);
-  const db = await openRunDatabase({ databaseUrl, durability: durabilityFrom(args.durability) });
+  const reports = reportsFolder(args.reports, context.label('reports'));
+  const db = await openRunDatabase({ databaseUrl, durability: args.durability });
   const bar = progressBar(budget.ms === undefined ? budget.programs : 0, 'explore', 'programs');
   let failed = false;
   try {

@@ -7,18 +7,27 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { Errors, EXIT } from '../../errors.ts';
 import { builtInFile, loadStrategy } from '../../registry/registry.ts';
-import { shown, single } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { shown } from '../cli-arguments.ts';
+import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { starterDesign, starterWorkflow } from '../design-starter.ts';
+import { text } from '../option-types.ts';
 
 const OPTIONS = {
-  from: value('the built-in design to start from, one that holds (default hot-row)'),
-  design: value('the design file to write (default my-design.ts)'),
-  workflow: value('the workflow file to write (default .github/workflows/reservebench.yml)'),
+  from: text('the built-in design to start from, one that holds', { form: 'ID', default: 'hot-row' }),
+  design: text('the design file to write', {
+    form: 'FILE',
+    blank: 'must name a file',
+    default: 'my-design.ts',
+  }),
+  workflow: text('the workflow file to write', {
+    form: 'FILE',
+    blank: 'must name a file',
+    default: '.github/workflows/reservebench.yml',
+  }),
   force: flag('overwrite the files if they exist'),
 };
 
-export type InitArgs = ArgsOf<typeof OPTIONS>;
+export type InitArgs = ParsedOf<typeof OPTIONS>;
 
 function writeNew(file: string, text: string, force: boolean): void {
   if (existsSync(file) && !force) throw Errors.badInput(`${shown(file)} exists; --force overwrites it`);
@@ -27,9 +36,7 @@ function writeNew(file: string, text: string, force: boolean): void {
 }
 
 export async function initCommand(args: InitArgs): Promise<number> {
-  const from = single('from', args.from) ?? 'hot-row';
-  const design = single('design', args.design) ?? 'my-design.ts';
-  const workflow = single('workflow', args.workflow) ?? '.github/workflows/reservebench.yml';
+  const { from, design, workflow } = args;
   const file = builtInFile(from);
   if (!file || (await loadStrategy(from)).strategy.expect !== 'hold')
     throw Errors.badInput(`--from must name a built-in design that holds, got ${shown(from)}`);

@@ -5,11 +5,11 @@ import { loadAllPaymentDesigns } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { SCENARIOS } from '../../scenario/index.ts';
 import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
-import { type ArgsOf, defineCommand, flag } from '../command-definition.ts';
+import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 
 const OPTIONS = { json: flag('print the strategies and scenarios as JSON') };
 
-export async function listCommand({ json }: ArgsOf<typeof OPTIONS>): Promise<number> {
+export async function listCommand({ json }: ParsedOf<typeof OPTIONS>): Promise<number> {
   const strategies = (await loadAllBuiltIn()).map(({ strategy: s }) => ({
     id: s.id,
     expect: s.expect,

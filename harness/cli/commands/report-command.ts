@@ -18,16 +18,23 @@ import { markdownTable } from '../../report/markdown-table.ts';
 import { type Report, refreshLatest, reportFolder, writeRunFiles } from '../../report/report.ts';
 import { reportSchema } from '../../report/report-schema.ts';
 import { render, renderTerminal } from '../../report/terminal.ts';
-import { list, reportsFolder } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, flag, positional, value } from '../command-definition.ts';
+import { reportsFolder } from '../cli-arguments.ts';
+import {
+  type CommandContext,
+  defineCommand,
+  flag,
+  type ParsedOf,
+  positional,
+} from '../command-definition.ts';
+import { reportsOption } from './shared-options.ts';
 
 const OPTIONS = {
   files: positional('saved report.json files: at most one of `run`, any of `bench`', 'required', 'variadic'),
-  reports: value('folder for <stamp>-scorecard/ and latest-scorecard/ (default reports)'),
+  ...reportsOption('<stamp>-scorecard/ and latest-scorecard/'),
   json: flag('print the scorecard rows as JSON, no tables'),
 };
 
-export type ReportArgs = ArgsOf<typeof OPTIONS>;
+export type ReportArgs = ParsedOf<typeof OPTIONS>;
 
 type Saved =
   | { file: string; kind: 'run'; report: Report }
@@ -74,8 +81,8 @@ function scorecardMarkdown(saved: readonly Saved[], table: ReturnType<typeof sco
 
 const folderOf = (s: Saved, i: number) => (s.kind === 'run' ? 'run' : `bench-${i}`);
 
-export async function reportCommand(args: ReportArgs): Promise<number> {
-  const saved = list('files', args.files).map(readSaved);
+export async function reportCommand(args: ReportArgs, context: CommandContext): Promise<number> {
+  const saved = args.files.map(readSaved);
   const runs = saved.filter((s) => s.kind === 'run');
   if (runs.length > 1) throw Errors.badInput(`report takes at most one run report, got ${runs.length}`);
   const run = runs[0]?.report as Report | undefined;
@@ -83,7 +90,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
     run,
     saved.flatMap((s) => (s.kind === 'bench' ? [s.report.bench] : [])),
   );
-  const root = reportsFolder(args.reports);
+  const root = reportsFolder(args.reports, context.label('reports'));
   const folder = reportFolder(root, new Date().toISOString(), 'scorecard');
   saved.forEach((s, i) => {
     const into = join(folder, folderOf(s, i));

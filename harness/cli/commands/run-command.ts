@@ -1,10 +1,10 @@
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
 import { join } from 'node:path';
-import { ISOLATION_LEVELS, type IsolationLevel } from '../../../strategies/contract.ts';
+import { ISOLATION_LEVELS } from '../../../strategies/contract.ts';
 import { runTargetSuite, targetSection } from '../../blackbox/black-box-suite.ts';
 import { HttpBlackBox } from '../../blackbox/http-black-box.ts';
-import { Errors, EXIT } from '../../errors.ts';
+import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
@@ -12,6 +12,7 @@ import { MAX_SESSIONS } from '../../explore/program-arbitrary.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { PAYMENT_DESIGN_IDS } from '../../registry/payment-registry.ts';
 import { BUILT_IN_IDS } from '../../registry/registry.ts';
+import { parseParamSweep } from '../../registry/strategy-variants.ts';
 import { paymentCaseLine } from '../../report/payment-report.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
@@ -25,196 +26,162 @@ import { failsTheRun } from '../../verdict/case-result.ts';
 import { isCoverageGap } from '../../verdict/coverage.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { paymentFailsTheRun } from '../../verdict/payment-case-result.ts';
-import { preflightTarget, targetArgs } from '../black-box-options.ts';
+import { notWithTarget, preflightTarget, TARGET_OPTIONS, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import {
-  boundedInteger,
   databaseUrlFrom,
-  durabilityFrom,
   junitFile,
-  list,
   MAX_CLIENTS,
   MAX_REPEAT,
+  MAX_SEED,
   MAX_STOCK,
-  paramSweepFrom,
   postgresMajorsFrom,
   reportsFolder,
   resolveStrategies,
   shown,
-  single,
 } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { choice, choices, integer, texts } from '../option-types.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
 import { caseProgress } from '../progress.ts';
 import { readSpecFiles } from '../spec-files.ts';
-import { junitOption, reportOptions } from './report-options.ts';
+import {
+  configOption,
+  databaseOption,
+  durabilityOption,
+  junitOption,
+  paramOption,
+  postgresOption,
+  reportsOption,
+  timeoutOption,
+} from './shared-options.ts';
 
 /** More lanes than this would only queue on the connection room and the cores. */
 const MAX_JOBS = 16;
 
 const OPTIONS = {
-  strategy: value(
-    `strategy ids (${BUILT_IN_IDS.join(', ')}), payment design ids (${PAYMENT_DESIGN_IDS.join(', ')}) or module paths; comma-separated or repeated; default all`,
-    { repeatable: true },
+  strategy: texts(
+    `strategy ids (${BUILT_IN_IDS.join(', ')}), payment design ids (${PAYMENT_DESIGN_IDS.join(', ')}) or module paths`,
+    { form: 'ID|PATH,…', absent: 'all, of both contracts', ...notWithTarget('strategy') },
   ),
-  scenario: value(
-    `scenario ids (${[...SCENARIOS, ...PAYMENT_SCENARIOS].map((s) => s.id).join(', ')}), or explore; default all, and explore`,
-    { repeatable: true },
+  scenario: texts(
+    `scenario ids (${[...SCENARIOS, ...PAYMENT_SCENARIOS].map((s) => s.id).join(', ')}), or explore`,
+    { form: 'ID,…', absent: 'all, then every design explored' },
   ),
-  spec: value(
+  spec: texts(
     'a strategy spec to run as a scenario (a finding the explorer wrote); one of PAY steps runs against the payment designs',
-    {
-      repeatable: true,
-    },
+    { form: 'FILE,…' },
   ),
-  'explore-budget': value(
-    `random programs the explorer tries per design after its sweep (default ${EXPLORE_DEFAULTS.perDesignInRun}; 0: no exploration)`,
+  'explore-budget': integer(
+    'random programs the explorer tries per design after its sweep (0: no exploration)',
+    { min: 0, max: 100_000, default: EXPLORE_DEFAULTS.perDesignInRun },
   ),
-  'explore-seed': value(
-    `the seed of the default run's exploration (default ${EXPLORE_DEFAULTS.seed}); the same seed, the same programs`,
-  ),
-  clients: value(`virtual clients per case, 1–${MAX_CLIENTS} (default: the fixture's)`),
-  stock: value("units of the first sku (default: the fixture's)"),
-  repeat: value('run each case this many times (intermittent bugs)'),
+  'explore-seed': integer("the seed of the default run's exploration; the same seed, the same programs", {
+    min: 0,
+    max: MAX_SEED,
+    default: EXPLORE_DEFAULTS.seed,
+  }),
+  clients: integer('virtual clients per case', { min: 1, max: MAX_CLIENTS, absent: "the fixture's" }),
+  stock: integer('units of the first sku', { min: 0, max: MAX_STOCK, absent: "the fixture's" }),
+  repeat: integer('run each case this many times (intermittent bugs)', {
+    min: 1,
+    max: MAX_REPEAT,
+    default: 1,
+  }),
   verbose: flag('a line for every case as it finishes, not only for those that need attention'),
-  ...reportOptions('reports/<stamp>/ and latest/'),
+  json: flag('print the JSON report on stdout, no tables'),
+  ...reportsOption('reports/<stamp>/ and latest/'),
   ...junitOption('a test case per case (docs/ci.md)'),
-  keep: flag('keep the run database for inspection'),
-  'timeout-ms': value('longest wait at a barrier before a case is stuck (60000)'),
-  threads: value(
-    "worker threads that schedule the clients, 1–64 (default: one per core); the nodes are the scenario's",
-  ),
-  jobs: value(
-    `cases run side by side, 1–${MAX_JOBS}, each on a run database of its own (default ${DEFAULT_JOBS}); 1: one after the other`,
-  ),
-  isolation: value('run each case at these levels too: read-committed, repeatable-read, serializable', {
-    repeatable: true,
+  ...timeoutOption('longest wait at a barrier before a case is stuck'),
+  isolation: choices('run each case at these levels too', ISOLATION_LEVELS, {
+    refuse: (label, text) =>
+      `${label} names an unknown isolation level ${shown(text)}; choose from: ${ISOLATION_LEVELS.join(', ')}`,
+    ...notWithTarget('isolation'),
   }),
-  permutations: value(
-    'interleavings: listed (the permutation each spec lists, default) or all orders of its steps',
+  permutations: choice(
+    'interleavings: listed (the permutation each spec lists) or all orders of its steps',
+    ['listed', 'all'],
+    { default: 'listed' },
   ),
-  durability: value('on (default): every commit waits for its WAL flush, as in production; off: it does not'),
-  param: value('a design knob, <id>.<knob>=v1,v2,…: one variant per value (list shows the knobs)', {
-    repeatable: true,
+  ...durabilityOption(
+    'on: every commit waits for its WAL flush, as in production; off: it does not',
+    notWithTarget('durability'),
+  ),
+  ...paramOption(
+    'a design knob, <id>.<knob>=v1,v2,…: one variant per value (list shows the knobs)',
+    notWithTarget('param'),
+  ),
+  ...databaseOption('PostgreSQL server to use instead of the embedded one', notWithTarget('database-url')),
+  ...postgresOption(
+    "the embedded server's major; a list (15,18) runs the suite on each, with a version matrix",
+    notWithTarget('postgres'),
+  ),
+  keep: flag('keep the run database for inspection', notWithTarget('keep')),
+  threads: integer("worker threads that schedule the clients; the nodes are the scenario's", {
+    min: 1,
+    max: 64,
+    absent: 'one per core',
+    ...notWithTarget('threads'),
   }),
-  postgres: value(
-    "the embedded server's major, 14–18 (default 18); a list (15,18) runs the suite on each, with a version matrix",
-    { repeatable: true },
-  ),
+  jobs: integer('cases run side by side, each on a run database of its own; 1: one after the other', {
+    min: 1,
+    max: MAX_JOBS,
+    default: DEFAULT_JOBS,
+    ...notWithTarget('jobs'),
+  }),
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
-  target: value(
-    'drive a service speaking the reservation API (docs/http-api.md) instead of strategies: base URLs, one per node',
-    { repeatable: true },
-  ),
-  'target-setup': value(
-    'command run before each case to load its stock (RESERVEBENCH_STOCK, JSON); default POST /admin/reset',
-  ),
-  'target-restart': value(
-    'command that restarts node RESERVEBENCH_NODE (1-based); without it restart scenarios are n/a',
-  ),
-  'target-expect': value(
-    'hold (default) or violate: the target is a known-unsafe service, caught by --caught-by',
-  ),
-  'caught-by': value(
-    'with --target-expect violate: scenario:check pairs that must catch it (contention:oversold)',
-    { repeatable: true },
-  ),
+  ...TARGET_OPTIONS,
+  ...configOption('run'),
 };
 
-export type RunArgs = ArgsOf<typeof OPTIONS>;
+export type RunArgs = ParsedOf<typeof OPTIONS>;
 
-function isolationLevel(value: string): IsolationLevel {
-  const level = ISOLATION_LEVELS.find((l) => l === value);
-  if (!level)
-    throw Errors.badInput(
-      `unknown isolation level ${shown(value)}; choose from: ${ISOLATION_LEVELS.join(', ')}`,
-    );
-  return level;
-}
-
-function permutationsFrom(value: unknown): 'listed' | 'all' {
-  const text = single('permutations', value) ?? 'listed';
-  if (text === 'listed' || text === 'all') return text;
-  throw Errors.badInput(`--permutations must be listed or all, got ${shown(text)}`);
-}
-
-/** The --target settings, or undefined without --target; the options a target has no use for are refused. */
-function targetOf(args: RunArgs, timeoutMs: number) {
-  return targetArgs(
-    {
-      ...args,
-      strategy: args.strategy,
-      isolation: args.isolation,
-      'database-url': args['database-url'],
-      keep: args.keep,
-      threads: args.threads,
-      jobs: args.jobs,
-      durability: args.durability,
-      param: args.param,
-      postgres: args.postgres,
-    },
-    timeoutMs,
-  );
-}
-
-export async function runCommand(args: RunArgs): Promise<number> {
-  const clients = boundedInteger('clients', args.clients, 1, MAX_CLIENTS);
-  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK);
-  const repeat = boundedInteger('repeat', args.repeat, 1, MAX_REPEAT) ?? 1;
-  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const threads = boundedInteger('threads', args.threads, 1, 64);
-  const jobs = boundedInteger('jobs', args.jobs, 1, MAX_JOBS);
-  const permutations = permutationsFrom(args.permutations);
-  const isolation = list('isolation', args.isolation).map(isolationLevel);
-  const target = targetOf(args, timeoutMs);
-  const strategyNames = list('strategy', args.strategy);
-  const specs = readSpecFiles(list('spec', args.spec), strategyNames);
-  const contracts = await selectContracts(strategyNames, list('scenario', args.scenario), specs);
+export async function runCommand(args: RunArgs, context: CommandContext): Promise<number> {
+  const target = targetArgs(args, context.label);
+  const specs = readSpecFiles(args.spec, args.strategy);
+  const contracts = await selectContracts(args.strategy, args.scenario, specs);
   const scenarios = reservationScenarios(contracts, specs.reservation);
-  const exploreBudget =
-    boundedInteger('explore-budget', args['explore-budget'], 0, 100_000) ?? EXPLORE_DEFAULTS.perDesignInRun;
-  const exploreSeed =
-    boundedInteger('explore-seed', args['explore-seed'], 0, 2 ** 31 - 1) ?? EXPLORE_DEFAULTS.seed;
+  const exploreBudget = args['explore-budget'];
   const explores =
     exploreBudget > 0 && exploresDesigns(contracts, specs.reservation.length + specs.payment.length);
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
-    ...(clients !== undefined ? { clients } : {}),
-    ...(stock !== undefined ? { stock } : {}),
+    ...(args.clients !== undefined ? { clients: args.clients } : {}),
+    ...(args.stock !== undefined ? { stock: args.stock } : {}),
   };
-  if (target) return runAgainstTarget(target, { ...args, scenarios, overrides, repeat, timeoutMs });
-  const databaseUrl = databaseUrlFrom(args);
+  if (target) return runAgainstTarget(target, { ...args, scenarios, overrides }, context);
+  const databaseUrl = databaseUrlFrom(args['database-url']);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
   const swept = withKnobVariants(
     contracts.noReservationStrategy ? [] : await resolveStrategies(contracts.strategyNames),
     contracts.payments.designs,
-    paramSweepFrom(args.param),
+    parseParamSweep(args.param),
   );
   const { strategies } = swept;
   const payments = { ...contracts.payments, designs: swept.payments };
-  const reports = reportsFolder(args.reports);
-  const junit = junitFile(args.junit);
+  const reports = reportsFolder(args.reports, context.label('reports'));
+  const junit = args.junit === undefined ? undefined : junitFile(args.junit, context.label('junit'));
   const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
   const result = await runOnVersions(
     {
       strategies,
       scenarios,
-      ...(explores ? { explore: explorer(exploreBudget, exploreSeed, reports) } : {}),
+      ...(explores ? { explore: explorer(exploreBudget, args['explore-seed'], reports) } : {}),
       payments,
       overrides,
-      repeat,
+      repeat: args.repeat,
       keep: args.keep,
-      timeoutMs,
+      timeoutMs: args['timeout-ms'],
       requireCoverage: args['require-coverage'],
-      permutations,
-      threads,
-      jobs,
-      ...(isolation.length > 0 ? { isolation } : {}),
+      permutations: args.permutations,
+      threads: args.threads,
+      jobs: args.jobs,
+      ...(args.isolation.length > 0 ? { isolation: args.isolation } : {}),
       databaseUrl,
-      durability: durabilityFrom(args.durability),
+      durability: args.durability,
       ...progress?.told,
     },
     majors,
@@ -224,6 +191,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     result,
     strategies.map((r) => r.strategy),
     payments.designs.map((r) => r.design),
+    context.configuration,
   );
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);
@@ -322,27 +290,29 @@ async function runAgainstTarget(
   options: RunArgs & {
     scenarios: Parameters<typeof runTargetSuite>[0]['scenarios'];
     overrides: Parameters<typeof runTargetSuite>[0]['overrides'];
-    repeat: number;
-    timeoutMs: number;
   },
+  context: CommandContext,
 ): Promise<number> {
   const log = new ExchangeLog();
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
   const progress = options.json ? undefined : caseLines(options.verbose, options['require-coverage']);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
-  const reports = reportsFolder(options.reports);
-  const junit = junitFile(options.junit);
+  const reports = reportsFolder(options.reports, context.label('reports'));
+  const junit = options.junit === undefined ? undefined : junitFile(options.junit, context.label('junit'));
   const result = await runTargetSuite({
     target,
     scenarios: options.scenarios,
     overrides: options.overrides,
     repeat: options.repeat,
-    timeoutMs: options.timeoutMs,
+    timeoutMs: options['timeout-ms'],
     requireCoverage: options['require-coverage'],
     ...(progress?.told.onCase ? { onCase: progress.told.onCase } : {}),
   });
   progress?.stop();
-  const report = { ...buildReport(result, [target.strategy]), target: targetSection(target, result.cases) };
+  const report = {
+    ...buildReport(result, [target.strategy], [], context.configuration),
+    target: targetSection(target, result.cases),
+  };
   writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }

@@ -2,101 +2,129 @@
 
 import { Errors } from '../../errors.ts';
 import { serve } from '../../http/serve.ts';
+import { serveInstances } from '../../http/serve-instances.ts';
 import { SCHEMA_NAME } from '../../http/service-tables.ts';
 import { loadStrategy } from '../../registry/registry.ts';
-import {
-  admissionFrom,
-  boundedInteger,
-  databaseUrlFrom,
-  list,
-  MAX_STOCK,
-  onePostgresMajor,
-  shown,
-  single,
-} from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, flag, value } from '../command-definition.ts';
+import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-arguments.ts';
+import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { GATE_OPTIONS, gateChoiceFrom } from '../gate-options.ts';
+import { integer, parsed } from '../option-types.ts';
+import { admissionOption, databaseOption, oneStrategyOption, postgresOption } from './shared-options.ts';
 
-const OPTIONS = {
-  strategy: value('strategy id or module path (hot-row)'),
-  port: value('TCP port on 127.0.0.1 (8080; 0: any free port)'),
-  admission: value('bounded admission LIMIT:WAITING (4:8)'),
-  'wait-ms': value('longest wait for an admission permit (400)'),
-  'work-ms': value('extra work per admitted request, before its transaction (0)'),
-  stock: value('units of sku-lab-01 (40)'),
-  'expire-every-ms': value("period of the expiry job, which runs the strategy's expire (1000; 0: off)"),
-  'log-json': flag('one JSON line per request on stdout'),
-  'database-url': value('PostgreSQL server instead of the embedded one'),
-  postgres: value("the embedded server's major, 14–18 (default 18)"),
-  schema: value(
-    'with --database-url: use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
-  ),
-  node: value('this process is node I of N (I/N, default 1/1): a memory design sells its share'),
-  'allow-reset': flag('turn on POST /admin/reset, which replaces the tables with the stock it is given'),
-};
+/** Instances one `serve --instances` starts at most. */
+export const MAX_INSTANCES = 16;
 
-export type ServeArgs = ArgsOf<typeof OPTIONS>;
+const NOT_WITH_INSTANCES = { excludes: { instances: 'the instances share a schema of their own' } };
 
 /** Nodes a service may be split into (`--node I/N`). */
 const MAX_NODES = 64;
 
 /** `--node I/N`: this process is node I (1-based) of N. */
-function nodeFrom(value: unknown): { index: number; count: number } | undefined {
-  const text = single('node', value);
-  if (text === undefined) return undefined;
+function readNode(text: string, label: string): { index: number; count: number } {
   const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || index > count || count > MAX_NODES) {
-    throw Errors.badInput(`--node must be I/N with 1 ≤ I ≤ N ≤ ${MAX_NODES} (e.g. 2/3), got ${shown(text)}`);
+    throw Errors.badInput(
+      `${label} must be I/N with 1 ≤ I ≤ N ≤ ${MAX_NODES} (e.g. 2/3), got ${shown(text)}`,
+    );
   }
   return { index: index - 1, count };
 }
 
-function schemaFrom(value: unknown, databaseUrl: string | undefined): string | undefined {
-  const schema = single('schema', value);
-  if (schema === undefined) return undefined;
+function readSchema(schema: string, label: string): string {
   if (!SCHEMA_NAME.test(schema)) {
     throw Errors.badInput(
-      `--schema must be a lower-case identifier (a-z, 0-9, _; at most 63), got ${shown(schema)}`,
-    );
-  }
-  if (!databaseUrl) {
-    throw Errors.badInput(
-      '--schema needs --database-url (or DATABASE_URL): serves share tables only on a server they all reach',
+      `${label} must be a lower-case identifier (a-z, 0-9, _; at most 63), got ${shown(schema)}`,
     );
   }
   return schema;
 }
 
-export async function serveCommand(args: ServeArgs): Promise<number> {
-  const names = list('strategy', args.strategy);
-  if (names.length > 1) {
-    throw Errors.badInput(`--strategy: serve runs one strategy, got ${shown(names.join(','))}`);
+const OPTIONS = {
+  ...oneStrategyOption(
+    'the strategy id or module path to serve',
+    (label, text, count) =>
+      count === 0
+        ? `${label} must not be empty, got ${shown(text)}`
+        : `${label}: serve runs one strategy, got ${shown(text)}`,
+    { default: 'hot-row' },
+  ),
+  port: integer('TCP port on 127.0.0.1 (0: any free port)', { min: 0, max: 65_535, default: 8080 }),
+  ...admissionOption('bounded admission: requests served at once, and waiting for a turn', {
+    default: '4:8',
+  }),
+  'wait-ms': integer('longest wait for an admission permit', { min: 1, max: 60_000, default: 400 }),
+  'work-ms': integer('extra work per admitted request, before its transaction', {
+    min: 0,
+    max: 60_000,
+    default: 0,
+  }),
+  stock: integer('units of sku-lab-01', { min: 0, max: MAX_STOCK, default: 40 }),
+  'expire-every-ms': integer("period of the expiry job, which runs the strategy's expire (0: off)", {
+    min: 0,
+    max: 3_600_000,
+    default: 1000,
+  }),
+  'log-json': flag('one JSON line per request on stdout'),
+  ...databaseOption(),
+  ...postgresOption("the embedded server's major (one: a service runs on one server)"),
+  schema: parsed(
+    'with --database-url (or DATABASE_URL): use that database as it is, the tables in this schema (shared by every serve given it; kept at exit)',
+    { form: 'NAME', read: readSchema, ...NOT_WITH_INSTANCES },
+  ),
+  node: parsed('this process is node I of N: a memory design sells its share', {
+    form: 'I/N',
+    range: `N ≤ ${MAX_NODES}`,
+    default: '1/1',
+    read: readNode,
+    ...NOT_WITH_INSTANCES,
+  }),
+  'allow-reset': flag('turn on POST /admin/reset, which replaces the tables with the stock it is given'),
+  instances: integer(
+    'run this many instances of the service on one shared schema, ports P, P+1, … (docs/scale.md)',
+    {
+      min: 1,
+      max: MAX_INSTANCES,
+      absent: '1',
+    },
+  ),
+  ...GATE_OPTIONS,
+};
+
+export type ServeArgs = ParsedOf<typeof OPTIONS>;
+
+export async function serveCommand(args: ServeArgs, context: CommandContext): Promise<number> {
+  const databaseUrl = databaseUrlFrom(args['database-url']);
+  if (args.schema !== undefined && !databaseUrl) {
+    throw Errors.badInput(
+      `${context.label('schema')} needs --database-url (or DATABASE_URL): serves share tables only on a server they all reach`,
+    );
   }
-  const gate = admissionFrom(args.admission) ?? { limit: 4, maxWaiting: 8 };
-  const port = boundedInteger('port', args.port, 0, 65_535) ?? 8080;
-  const waitMs = boundedInteger('wait-ms', args['wait-ms'], 1, 60_000) ?? 400;
-  const workMs = boundedInteger('work-ms', args['work-ms'], 0, 60_000) ?? 0;
-  const stock = boundedInteger('stock', args.stock, 0, MAX_STOCK) ?? 40;
-  const expireEveryMs = boundedInteger('expire-every-ms', args['expire-every-ms'], 0, 3_600_000) ?? 1000;
-  const databaseUrl = databaseUrlFrom(args);
-  const schema = schemaFrom(args.schema, databaseUrl);
   const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
-  const node = nodeFrom(args.node);
-  const ref = await loadStrategy(names[0] ?? 'hot-row');
-  return serve({
-    ref,
-    port,
-    admission: { ...gate, waitMs },
-    workMs,
-    stock,
-    expireEveryMs,
+  const gate = gateChoiceFrom(args, context.label);
+  const admission = { ...args.admission, waitMs: args['wait-ms'] };
+  const common = {
+    port: args.port,
+    admission,
+    gate,
+    workMs: args['work-ms'],
+    stock: args.stock,
+    expireEveryMs: args['expire-every-ms'],
     logJson: args['log-json'],
     allowReset: args['allow-reset'],
     databaseUrl,
     postgres,
-    schema,
-    node,
+  };
+  if (args.instances !== undefined) {
+    return serveInstances({ ...common, instances: args.instances, strategy: args.strategy });
+  }
+  const ref = await loadStrategy(args.strategy);
+  return serve({
+    ...common,
+    ref,
+    schema: args.schema,
+    node: args.node,
   });
 }
 

@@ -10,17 +10,22 @@ import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { runSpec } from '../../interleaving/spec-run.ts';
 import { unifiedDiff } from '../../interleaving/text-diff.ts';
-import { boundedInteger, databaseUrlFrom, fileArgument, shown, single } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
+import { databaseUrlFrom, shown } from '../cli-arguments.ts';
+import { defineCommand, type ParsedOf, positional } from '../command-definition.ts';
+import { text } from '../option-types.ts';
+import { databaseOption, timeoutOption } from './shared-options.ts';
 
 const OPTIONS = {
   file: positional('the .spec file', 'required'),
-  expected: value('compare the output with this .out file instead; exit 1 with a diff when they differ'),
-  'database-url': value('PostgreSQL server instead of the embedded one (also DATABASE_URL)'),
-  'timeout-ms': value('longest a step may neither complete nor block, or stay blocked (60000)'),
+  expected: text('compare the output with this .out file instead; exit 1 with a diff when they differ', {
+    form: 'FILE',
+    blank: 'must name a file',
+  }),
+  ...databaseOption(),
+  ...timeoutOption('longest a step may neither complete nor block, or stay blocked'),
 };
 
-export type SpecArgs = ArgsOf<typeof OPTIONS>;
+export type SpecArgs = ParsedOf<typeof OPTIONS>;
 
 /** Enough of a diff to see what changed; the rest is counted. */
 const DIFF_LINES = 40;
@@ -34,10 +39,10 @@ function readText(path: string, what: string): string {
 }
 
 export async function specCommand(args: SpecArgs): Promise<number> {
-  const timeoutMs = boundedInteger('timeout-ms', args['timeout-ms'], 100, 600_000) ?? 60_000;
-  const expectedPath = fileArgument('expected', args.expected);
-  const databaseUrl = databaseUrlFrom(args);
-  const file = single('file', args.file) ?? '';
+  const timeoutMs = args['timeout-ms'];
+  const expectedPath = args.expected;
+  const databaseUrl = databaseUrlFrom(args['database-url']);
+  const file = args.file ?? '';
   if (file.trim() === '') throw Errors.badInput(`the spec file must be named, got ${shown(file)}`);
   const spec = parseSpec(readText(file, 'spec'), file);
   const strategyStep = spec.sessions

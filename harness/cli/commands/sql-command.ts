@@ -15,12 +15,12 @@ import type { StateFile } from '../../database/run-state.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
 import { sayOnInterrupt } from '../../interrupted.ts';
 import { renderBoxTable } from '../../report/box-table.ts';
-import { single } from '../cli-arguments.ts';
-import { type ArgsOf, defineCommand, positional, value } from '../command-definition.ts';
+import { defineCommand, type ParsedOf, positional } from '../command-definition.ts';
+import { text } from '../option-types.ts';
 
 const OPTIONS = {
   kept: positional('the kept data directory or run database (`clean --dry-run` lists them)', 'optional'),
-  command: value('run this SQL and exit', { alias: 'c' }),
+  command: text('run this SQL and exit', { form: 'SQL', alias: 'c' }),
 };
 
 function kept(): StateFile[] {
@@ -113,9 +113,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function sqlCommand(args: ArgsOf<typeof OPTIONS>): Promise<number> {
-  const sql = single('command', args.command);
-  const { state } = choose(single('kept', args.kept));
+export async function sqlCommand(args: ParsedOf<typeof OPTIONS>): Promise<number> {
+  const sql = args.command;
+  const { state } = choose(args.kept);
   sayOnInterrupt(
     `stopping ${state.dataDir ? 'the kept server' : 'the session'}; the kept run stays as it is`,
   );

@@ -25,7 +25,13 @@ const CELL = {
 } as const;
 const CELLS = Object.keys(CELL).length;
 
-export type Ticket = 'ADMITTED' | 'ADMITTED_AFTER_WAIT' | 'REJECTED_QUEUE_FULL' | 'REJECTED_WAIT_TIMEOUT';
+/** REJECTED_GATE_UNAVAILABLE: only a shared gate gives it, when its store cannot be reached (gate.ts). */
+export type Ticket =
+  | 'ADMITTED'
+  | 'ADMITTED_AFTER_WAIT'
+  | 'REJECTED_QUEUE_FULL'
+  | 'REJECTED_WAIT_TIMEOUT'
+  | 'REJECTED_GATE_UNAVAILABLE';
 
 export interface AdmissionSettings {
   limit: number;
