@@ -15,6 +15,8 @@ import { EXAMPLE_REPORTS } from './example-reports.ts';
 for (const name of readdirSync(EXAMPLE_REPORTS)) {
   const folder = join(EXAMPLE_REPORTS, name);
   const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as Report | BenchReport;
+  // The scale example (scripts/scale-example.ts) is a document of its own, drawn by that script.
+  if (!('cases' in report)) continue;
   if ('bench' in report) writeBenchFiles(folder, report);
   else writeRunFiles(folder, report);
   console.error(`render-examples: docs/examples/${name} re-rendered from its report.json`);
