@@ -27,6 +27,7 @@ import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { caseTable, coverageTable, isolationTable } from '../harness/report/result-tables.ts';
 import { chromiumLaunch } from './chromium.ts';
+import { CHROMIUM_ARGS, shootExamplesIn } from './example-shots.ts';
 import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';
 
@@ -371,17 +372,6 @@ describe('report.html, parsed', () => {
 
 // --- drawn in Chromium ----------------------------------------------------------------------------------
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Distinct colours and the share of non-white pixels of a PNG. */
 function pixelVariety(png: Buffer): { width: number; height: number; colours: number; inked: number } {
   const image = PNG.sync.read(png);
@@ -415,6 +405,10 @@ interface Drawn {
 let browser: { context: BrowserContext; profile: string } | undefined;
 
 async function openPage(): Promise<Page> {
+  return (await browserContext()).newPage();
+}
+
+async function browserContext(): Promise<BrowserContext> {
   if (!browser) {
     const { executablePath, env } = await chromiumLaunch();
     const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
@@ -428,7 +422,7 @@ async function openPage(): Promise<Page> {
     });
     browser = { context, profile };
   }
-  return browser.context.newPage();
+  return browser.context;
 }
 
 afterAll(async () => {
@@ -679,5 +673,20 @@ describe('report.html, drawn in headless Chromium', () => {
       expect(chart.legend.length).toBeGreaterThan(count);
       for (const label of chart.legend) expectInside(label, chart.svg, 'legend label');
     }
+  });
+
+  it('the committed examples as a reviewer sees them: the matrix, a cell opened on its witness, the sweep', async () => {
+    const into = mkdtempSync(`${shots}-examples-`);
+    const taken = await shootExamplesIn(await browserContext(), () => into);
+    expect(taken.problems).toEqual([]);
+    const matrix = pixelVariety(readFileSync(taken.files.matrix));
+    expect(matrix.width).toBeGreaterThan(600);
+    expect(matrix.colours).toBeGreaterThan(8);
+    expect(taken.opened.summary).toMatch(/^◆ \S+\/\S+\n?$/);
+    expect(taken.opened.witness).toMatch(/→ HELD \(model: SOLD_OUT\)/);
+    expect(pixelVariety(readFileSync(taken.files.opened)).inked).toBeGreaterThan(0.02);
+    expect(taken.sweep.series).toEqual(['150 clients']);
+    expect(taken.sweep.ticks).toEqual(expect.arrayContaining(['1', '4', '16', '64', '256']));
+    expect(pixelVariety(readFileSync(taken.files.sweep)).colours).toBeGreaterThan(8);
   });
 });

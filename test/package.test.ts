@@ -3,7 +3,8 @@
  * no network but the npm cache (`npm ci --offline`, from a lockfile made of this one's runtime entries), then
  * `reservebench init` writes a design started from a built-in and a CI workflow, the design type-checks
  * against the package's types (and a design missing members does not), and `npx reservebench run` judges it
- * through one scenario against the shared test server. One pack and one install serve the whole file.
+ * through one scenario against the shared test server, and explores it (the explorer's fast-check is a runtime
+ * dependency). One pack and one install serve the whole file.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -158,5 +159,14 @@ describe('the package, installed into an empty project', () => {
       outcomes: { HELD: 40, SOLD_OUT: 110 },
       invariants: { oversold: 0, drift: 0 },
     });
+  });
+
+  it('explores the design with only the runtime dependencies installed (fast-check among them)', () => {
+    const explored = npx(
+      ['reservebench', 'explore', '--strategy', './my-design.ts', '--budget', '3', '--replays', '1'],
+      { DATABASE_URL: serverUrl },
+    );
+    expect(explored.status, explored.stderr).toBe(0);
+    expect(explored.stdout).toMatch(/my-design/);
   });
 });

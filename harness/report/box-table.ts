@@ -7,7 +7,7 @@
  * cli-table3 truncates a cell's whole text for a debug line on every line it draws, one character at a time
  * when the text is wider in characters than in columns (a line break is one of each): the cost grows with the
  * cube of a cell's length. The tables give it cells of one fact each, a few words, where that costs nothing
- * (test/terminal-cost.test.ts measures the tables of a full run).
+ * (`npm run terminal-bench` measures the tables of a full run).
  */
 import Table from 'cli-table3';
 
