@@ -1,9 +1,10 @@
 /**
- * One expired HELD row, a confirmer and an expiry job (seed C28-08 on a single row, every order with
- * `--permutations all`). Listed: the job has moved the row and holds it uncommitted when the confirmer
- * comes; a design that re-checks `status = 'HELD'` under the row lock makes the confirmer wait and then
- * find the row EXPIRED. In any order the row ends confirmed or expired, never both, and a unit comes back
- * only for an expired row (the invariants see a row both confirmed and returned as drift).
+ * One expired HELD row, a confirmer and an expiry job (the flash-sale lab's confirm-vs-expire race on a
+ * single row, every order with `--permutations all`). Listed: the job has moved the row and holds it
+ * uncommitted when the confirmer comes; a design that re-checks `status = 'HELD'` under the row lock makes
+ * the confirmer wait and then find the row EXPIRED. In any order the row ends confirmed or expired, never
+ * both, and a unit comes back only for an expired row (the invariants see a row both confirmed and returned
+ * as drift).
  */
 import { defineScenario, figure, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
 

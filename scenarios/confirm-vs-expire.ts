@@ -1,9 +1,10 @@
 /**
- * Seed C28-08: 40 expired HELD rows; a confirmer (one transaction per row) and an expirer (one statement)
- * start together. Each row must end CONFIRMED or EXPIRED exactly once, and units come back only for the
- * EXPIRED ones. Both sides win on every run: the confirmer confirms the first quarter before the race and
- * never asks for the last quarter, so at least 10 rows end each way; how the middle half splits is the
- * scheduler's, and only the sums are asserted. (One row in both orders is the confirm-expire-race spec.)
+ * The flash-sale lab's confirm-vs-expire race: 40 expired HELD rows; a confirmer (one transaction per row)
+ * and an expirer (one statement) start together. Each row must end CONFIRMED or EXPIRED exactly once, and
+ * units come back only for the EXPIRED ones. Both sides win on every run: the confirmer confirms the first
+ * quarter before the race and never asks for the last quarter, so at least 10 rows end each way; how the
+ * middle half splits is the scheduler's, and only the sums are asserted. (One row in both orders is the
+ * confirm-expire-race spec.)
  */
 import {
   defineScenario,

@@ -1,5 +1,6 @@
 /**
- * Seed C28-09 (and C28-11 for a design that splits expiry over two transactions): 10 of 10 held, 5 made
+ * The flash-sale lab's kill -9 of the expiry job (and its split-transaction counter-example for a design that
+ * splits expiry over two transactions): 10 of 10 held, 5 made
  * expired; a child process runs expire and is killed -9 at its pause point; the parent waits until the
  * backend is gone, reruns expiry (5, then 0) and lets 10 new clients reserve (5 HELD).
  */

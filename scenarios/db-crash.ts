@@ -29,8 +29,8 @@ type Seen = { heldBeforeRestart: number; heldAfterRestart: number };
  * The drive both crash scenarios share: the clients reserve in a closed loop, the server crashes once
  * BEFORE_CRASH holds have committed, then 10 new clients reserve on the restarted server. Each client's
  * last request waits until the crash has come: however fast the loop runs beside the harness (with
- * synchronous_commit off it took all 400 before the crash once), no client is done before it, so the crash
- * always cuts requests off — a case that did not would fail as not exercised.
+ * synchronous_commit off it can send every request before the crash), no client is done before it, so the
+ * crash always cuts requests off — a case that did not would fail as not exercised.
  */
 export async function crashUnderLoad(ctx: ScriptContext<Seen>): Promise<void> {
   const total = ctx.params.stock[0]?.total ?? 0;

@@ -19,7 +19,7 @@ import { defineScenario, LAB_SKU, type Problem, TTL_MS } from '../harness/scenar
 export default defineScenario<{ disabled: number }>({
   id: 'disable-in-flight',
   kind: 'interleaving',
-  summary: 'a disable while a booking is in flight returns only after the booking ended (seed 001)',
+  summary: 'a disable while a booking is in flight returns only after the booking ended (LabReserve)',
   input: { clients: 2, stock: [{ sku: LAB_SKU, total: 5 }], user: 'user-0001', ttlMs: TTL_MS },
   operations: ['disable'],
   requires: [{ operation: 'reserve', anyOf: ['before-commit'] }],

@@ -1,5 +1,5 @@
 /**
- * Seed 001's reason for the resource lock: an administrator disables a sku while bookings are in flight.
+ * LabReserve's reason for the resource lock: an administrator disables a sku while bookings are in flight.
  * Listed: a booking is held at `before-commit` (transaction open); the disable comes and, in a design that
  * coordinates the two (row-lock-count: the booking holds the resource FOR SHARE), waits for it; the
  * booking commits, the disable goes on and stays uncommitted at its own `before-commit`; a second booking
@@ -20,7 +20,7 @@ import { defineScenario, LAB_SKU, type Problem, TTL_MS } from '../harness/scenar
 export default defineScenario<{ disabled: number }>({
   id: 'disable-vs-reserve',
   kind: 'interleaving',
-  summary: 'a disable meets a booking in flight, then a booking meets the uncommitted disable (seed 001)',
+  summary: 'a disable meets a booking in flight, then a booking meets the uncommitted disable (LabReserve)',
   input: { clients: 3, stock: [{ sku: LAB_SKU, total: 5 }], user: 'user-0001', ttlMs: TTL_MS },
   operations: ['disable'],
   requires: [

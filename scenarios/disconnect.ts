@@ -1,8 +1,8 @@
 /**
- * Seed C28-06: a raw socket sends a complete POST and closes after 100 ms, while the service needs
- * 600 ms. Admitted, the request still runs to its end. The client learns the result by asking (a 404 only
- * means "nothing committed yet"), then replays the POST with the same key: REPLAY, and the stock went
- * down by exactly one.
+ * The flash-sale lab's disconnect run: a raw socket sends a complete POST and closes after 100 ms, while the
+ * service needs 600 ms. Admitted, the request still runs to its end. The client learns the result by asking
+ * (a 404 only means "nothing committed yet"), then replays the POST with the same key: REPLAY, and the stock
+ * went down by exactly one.
  */
 import { connect } from 'node:net';
 import { setTimeout as wait } from 'node:timers/promises';

@@ -1,4 +1,7 @@
-/** Every client sends the same request at once: one reservation, the rest replays (seed C28-04). */
+/**
+ * Every client sends the same request at once: one reservation, the rest replays (the flash-sale lab's
+ * duplicate-request run).
+ */
 import {
   defineScenario,
   firstSku,

@@ -1,7 +1,8 @@
 /**
- * Seed C28-10: 10 of 10 held, 5 made expired; expiry runs, is replayed once, then 10 new clients reserve.
- * A correct expiry returns 5 then 0 and lets 5 new clients in; one that returns a unit per id it was
- * given, HELD or not, returns 5 twice and oversells by 5 — while `available <= total` never fires.
+ * The flash-sale lab's unconditional-expiry counter-example: 10 of 10 held, 5 made expired; expiry runs, is
+ * replayed once, then 10 new clients reserve. A correct expiry returns 5 then 0 and lets 5 new clients in;
+ * one that returns a unit per id it was given, HELD or not, returns 5 twice and oversells by 5 — while
+ * `available <= total` never fires.
  */
 import {
   defineScenario,

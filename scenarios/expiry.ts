@@ -1,7 +1,7 @@
 /**
- * Seed C28-07: expiry returns stock exactly once. 20 held; 8 made expired and expired (8); replayed (0);
- * replayed by 4 concurrent jobs (0 in total); the other 12 made expired and expired by 4 concurrent jobs
- * (12 in total).
+ * The flash-sale lab's expiry run: expiry returns stock exactly once. 20 held; 8 made expired and expired
+ * (8); replayed (0); replayed by 4 concurrent jobs (0 in total); the other 12 made expired and expired by 4
+ * concurrent jobs (12 in total).
  */
 import {
   defineScenario,

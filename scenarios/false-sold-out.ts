@@ -1,7 +1,8 @@
 /**
- * Seed C28-14, deterministic: 2 units; t1 takes one and stays uncommitted at `before-commit`; t2 takes
- * the other; t3 asks; t1 rolls back. A design that waits shows t3 blocked (pg_blocking_pids) and then
- * HELD; a design that skips locked units answers t3 SOLD_OUT while one unit is in fact left.
+ * The flash-sale lab's false sold-out, deterministic: 2 units; t1 takes one and stays uncommitted at
+ * `before-commit`; t2 takes the other; t3 asks; t1 rolls back. A design that waits shows t3 blocked
+ * (pg_blocking_pids) and then HELD; a design that skips locked units answers t3 SOLD_OUT while one unit is in
+ * fact left.
  */
 import {
   defineScenario,
@@ -14,7 +15,8 @@ import {
 export default defineScenario({
   id: 'false-sold-out',
   kind: 'interleaving',
-  summary: '2 units: t1 holds one uncommitted, t2 takes the other, t3 asks, t1 rolls back (seed C28-14)',
+  summary:
+    "2 units: t1 holds one uncommitted, t2 takes the other, t3 asks, t1 rolls back (the flash-sale lab's false sold-out)",
   input: { clients: 3, stock: [{ sku: LAB_SKU, total: 2 }], user: 'user-0001', ttlMs: TTL_MS },
   requires: [{ operation: 'reserve', anyOf: ['before-commit'] }],
   spec: `

@@ -1,8 +1,9 @@
 /**
- * Seed C28-05: 120 clients arrive together at the HTTP service (admission 4:8, 400 ms wait, 30 ms work,
- * 30 units). A 503 only ever comes before the database was touched, so each client retries with the same
- * key until it gets 201 or 409. Stable: 30 × 201, 90 × 409, admitted exactly once per client, every 503
- * matched by a rejection counter, in flight ≤ 4, waiting ≤ 8. How many 503s there are is the scheduler's.
+ * The flash-sale lab's HTTP admission run: 120 clients arrive together at the HTTP service (admission 4:8,
+ * 400 ms wait, 30 ms work, 30 units). A 503 only ever comes before the database was touched, so each client
+ * retries with the same key until it gets 201 or 409. Stable: 30 × 201, 90 × 409, admitted exactly once per
+ * client, every 503 matched by a rejection counter, in flight ≤ 4, waiting ≤ 8. How many 503s there are is
+ * the scheduler's.
  */
 import { setTimeout as backOff } from 'node:timers/promises';
 import type { RequestResult } from '../harness/driver/client-task.ts';
@@ -20,7 +21,10 @@ import type { Outcome } from '../strategies/contract.ts';
 
 const ADMISSION = { limit: 4, maxWaiting: 8, waitMs: 400 };
 const WORK_MS = 30;
-/** A client that got 503 waits 20 ms × its attempt before retrying with the same key (seed C28-05). */
+/**
+ * A client that got 503 waits 20 ms × its attempt before retrying with the same key (the flash-sale lab's
+ * HTTP admission run).
+ */
 const BACKOFF_STEP_MS = 20;
 
 type Seen = {

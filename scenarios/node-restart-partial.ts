@@ -1,8 +1,8 @@
 /**
- * A node restarts while every node still has stock (seed C28-15's restart, mid-sale): 2 nodes × 20 of 40;
- * each node sells 10, node-1 restarts, then 15 buyers come to node-1 and 15 to node-2. A design that
- * rebuilds node-1's count from its ledger sells exactly the 20 left (40 in all, 10 SOLD_OUT); one that
- * starts from the configured share sells node-1's 20 again; one that forgets the other node's sales or
+ * A node restarts while every node still has stock (the flash-sale lab's memory-quota restart, mid-sale): 2
+ * nodes × 20 of 40; each node sells 10, node-1 restarts, then 15 buyers come to node-1 and 15 to node-2. A
+ * design that rebuilds node-1's count from its ledger sells exactly the 20 left (40 in all, 10 SOLD_OUT); one
+ * that starts from the configured share sells node-1's 20 again; one that forgets the other node's sales or
  * its own loses units. Designs without memory sell the same 40 from the shared stock.
  */
 import { defineScenario, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';

@@ -1,12 +1,12 @@
 /**
- * Seed 000's intermittent {HELD 1, REPLAY 14, USER_LIMIT 1}, the decision made deterministic: a replay of
- * a key whose first request has written its row but not committed. The replay meets that row in a unique
- * index, waits, and once the first commits either finds the key (ON CONFLICT on the key) or gets a unique
- * violation. A design that inserts without ON CONFLICT and calls every 23505 USER_LIMIT fails here on every
- * run. Seed 000's own window — a replay passing the key's pre-check inside one INSERT just before the first
- * row lands, so that the violation comes from the one-active-per-user index — lies inside one statement
- * and no pause point can hold it: a design with ON CONFLICT on the key that skips the lookup is only
- * caught when `duplicate-key`'s scheduler happens to produce it.
+ * The flash-sale lab's intermittent {HELD 1, REPLAY 14, USER_LIMIT 1}, the decision made deterministic: a
+ * replay of a key whose first request has written its row but not committed. The replay meets that row in a
+ * unique index, waits, and once the first commits either finds the key (ON CONFLICT on the key) or gets a
+ * unique violation. A design that inserts without ON CONFLICT and calls every 23505 USER_LIMIT fails here on
+ * every run. The flash-sale lab's own window — a replay passing the key's pre-check inside one INSERT just
+ * before the first row lands, so that the violation comes from the one-active-per-user index — lies inside
+ * one statement and no pause point can hold it: a design with ON CONFLICT on the key that skips the lookup is
+ * only caught when `duplicate-key`'s scheduler happens to produce it.
  */
 import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
 

@@ -1,8 +1,8 @@
 /**
- * Seed C28-15: 2 nodes share 40 units (20 each). Two thirds of the clients go to the nodes evenly, so each
- * sells out its share; node-1 then restarts (its memory is gone) and the last third go to it. A node that
- * rebuilds its count from the ledger sells nothing more; one that starts from its configured share sells
- * its 20 again (60 sales for 40 units).
+ * The flash-sale lab's memory-quota restart: 2 nodes share 40 units (20 each). Two thirds of the clients go
+ * to the nodes evenly, so each sells out its share; node-1 then restarts (its memory is gone) and the last
+ * third go to it. A node that rebuilds its count from the ledger sells nothing more; one that starts from its
+ * configured share sells its 20 again (60 sales for 40 units).
  */
 import { defineScenario, firstSku, LAB_SKU, requestsFor, TTL_MS } from '../harness/scenario/scenario.ts';
 
@@ -12,7 +12,8 @@ export default defineScenario<{ heldBeforeRestart: number; heldAfterRestart: num
   id: 'restart',
   kind: 'script',
   access: ['node-restart'],
-  summary: '2 nodes × 20 of 40; node-1 sells out, restarts, and is sent more clients (seed C28-15)',
+  summary:
+    "2 nodes × 20 of 40; node-1 sells out, restarts, and is sent more clients (the flash-sale lab's memory-quota restart)",
   input: {
     clients: 120,
     stock: [{ sku: LAB_SKU, total: 40 }],

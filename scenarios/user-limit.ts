@@ -1,4 +1,7 @@
-/** One user, N different keys at once: one active hold per user and sku (seed C28-04). */
+/**
+ * One user, N different keys at once: one active hold per user and sku (the flash-sale lab's same-user
+ * run).
+ */
 import {
   defineScenario,
   exactly,

@@ -1,14 +1,16 @@
 /**
- * Seed C28-12: one user, two keys, two sessions; each runs to `after-read` before either goes on. A
- * design that checks "has this user an active hold?" in the application lets both through (2 active
- * holds); with the partial unique index the second insert waits for the first and answers USER_LIMIT.
+ * The flash-sale lab's user-index counter-example: one user, two keys, two sessions; each runs to
+ * `after-read` before either goes on. A design that checks "has this user an active hold?" in the application
+ * lets both through (2 active holds); with the partial unique index the second insert waits for the first and
+ * answers USER_LIMIT.
  */
 import { defineScenario, LAB_SKU, TTL_MS } from '../harness/scenario/scenario.ts';
 
 export default defineScenario({
   id: 'user-race',
   kind: 'interleaving',
-  summary: 'one user, two keys: both sessions read before either writes (seed C28-12)',
+  summary:
+    "one user, two keys: both sessions read before either writes (the flash-sale lab's user-index counter-example)",
   input: { clients: 2, stock: [{ sku: LAB_SKU, total: 40 }], user: 'user-0042', ttlMs: TTL_MS },
   requires: [{ operation: 'reserve', anyOf: ['after-read'] }],
   spec: `

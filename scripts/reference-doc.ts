@@ -89,7 +89,7 @@ const BLACK_BOX = new HttpBlackBox({
 
 /** Whether the scenario runs against a black box, or why not (docs/http-api.md). */
 function blackBoxFact(scenario: Scenario): string {
-  const reason = BLACK_BOX.notApplicable(scenario);
+  const reason = BLACK_BOX.notApplicable(scenario) ?? scenario.sitsOut?.(BLACK_BOX.strategy);
   if (reason) return `n/a — ${reason.replace(/^black box: /, '')}`;
   const missing = missingFor(scenario, BLACK_BOX.strategy);
   return missing.length > 0 ? `not covered — ${missing.join('; ')}` : 'runs';

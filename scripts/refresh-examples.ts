@@ -6,11 +6,11 @@
  *   npm run examples -- run       # only the run report
  *   npm run examples -- bench     # only the bench report
  *   npm run examples -- target    # only the black-box example (scripts/target-example.ts publishes it)
- *   npm run examples -- buckets   # seed 004's bucket sweep: hot-row and bucketed × 1…256 buckets, 150 clients
+ *   npm run examples -- buckets   # the bucket sweep: hot-row and bucketed × 1…256 buckets, 150 clients
  *   npm run examples -- burst     # the flash sale: 150 and 10,000 users on 40 units, with and without 4:8
  *   npm run examples -- durability  # issue 26's four designs at 16 and 150 clients, durable and not: the cost
  *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
- *   npm run examples -- payments  # seed 004's rule: on-conflict beside it with a call of 0 and 800 ms inside
+ *   npm run examples -- payments  # on-conflict beside it with a call of 0 and 800 ms inside the transaction
  *   npm run examples -- scale     # 150 on 40 through 1, 2 and 4 instances, per-process and shared gates
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.

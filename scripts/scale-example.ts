@@ -1,5 +1,5 @@
 /**
- * The committed example of docs/scale.md (docs/examples/scale/): seed 000's flash sale — 150 users on 40
+ * The committed example of docs/scale.md (docs/examples/scale/): the flash-sale lab's sale — 150 users on 40
  * units, admission 4:8 — through HTTP against 1, 2 and 4 `serve` instances on one embedded PostgreSQL,
  * each count once with a gate per process (`local`) and once with one gate shared through PostgreSQL.
  * Per row: the most requests the database was seen holding inside at once (pg_stat_activity), the 503s

@@ -88,6 +88,9 @@ export const CHECKS = [
   'ledgerReplayDrift',
   'linearizable',
   'heldAfterDisable',
+  'sellsWhatRemains',
+  'booksMatchAnswers',
+  'gaveUpWrote',
 ] as const;
 export type CheckName = (typeof CHECKS)[number];
 
@@ -116,6 +119,12 @@ export const CHECK_MEANING: Readonly<Record<CheckName, string>> = {
     "no order of the case's operations, consistent with real time, gives every recorded answer under the contract's model (docs/history-checker.md)",
   heldAfterDisable:
     'bookings answered HELD although they were sent (or let go on from a pause before committing) after a disable of their sku had returned',
+  sellsWhatRemains:
+    'after the final read, reserving with fresh keys and users on every node, node by node, did not sell exactly remaining(sku) units and then answer SOLD_OUT (a leak derived accounting hides, or phantom stock)',
+  booksMatchAnswers:
+    "the design's books (audit().books: units sold, units frozen) disagree with the answers the harness recorded (confirms answered true; HELD less released, confirmed and expired)",
+  gaveUpWrote:
+    'a request answered GAVE_UP left something behind: its key reads other than NOT_FOUND, where no other answer for the key explains it',
 };
 
 /**
@@ -176,11 +185,24 @@ export interface StrategyAudit {
   /** request_keys whose reservation the lifecycle ended (EXPIRED or RELEASED): acknowledged, not lost. */
   endedKeys: string[];
   /**
-   * For designs that keep books (counters moved by a ledger, seed 004): whether every sku's counters add up
-   * (`available + frozen + sold = total`), and how far replaying the ledger from zero lands from today's
-   * counters (Σ of the absolute differences). Reported as invariants; either failing fails a `hold` case.
+   * For designs that keep books (counters moved by a ledger, the frozen-stock chapter): whether every sku's
+   * counters add up (`available + frozen + sold = total`), and how far replaying the ledger from zero lands
+   * from today's counters (Σ of the absolute differences). Reported as invariants; either failing fails a
+   * `hold` case. `skus`, where the books keep them: each sku's frozen and sold units, which the harness
+   * checks against the answers it recorded (sold against confirms answered true, frozen against HELD
+   * answers less the holds that ended).
    */
-  books?: { reconciled: boolean; ledgerReplayDrift: number };
+  books?: { reconciled: boolean; ledgerReplayDrift: number; skus?: BookFigures[] };
+}
+
+/**
+ * What a design's books say of one sku beside `available`: units frozen by holds not yet ended, and units
+ * sold (confirmed). The harness compares them with the answers it recorded (`booksMatchAnswers`).
+ */
+export interface BookFigures {
+  sku: string;
+  frozen: number;
+  sold: number;
 }
 
 export type Expectation = 'hold' | 'violate';
@@ -244,6 +266,13 @@ export interface Strategy {
   /** The design with these knob values (every declared knob given, each within its bounds). */
   configure?(values: Readonly<Record<string, number>>): Strategy;
   /**
+   * For a design that retries and answers GAVE_UP when its attempts run out: the knob (in `parameters`)
+   * that bounds a reserve's attempts. The give-up scenario runs the design with it at its least (2, or the
+   * knob's `min`) and makes every attempt lose at `after-read`, so the give-up path is driven on purpose
+   * and judged (GAVE_UP writes nothing). A design without it takes no part there.
+   */
+  retryBound?: string;
+  /**
    * A negative control's reason to exist: per scenario, the checks that must catch it (any one of them).
    * Required with `expect: 'violate'`; its keys are the only scenarios the control runs in. Caught only by
    * another check, the case fails as "caught for the wrong reason".
@@ -279,7 +308,7 @@ export interface Strategy {
   /** Test hook: moves these reservations' expiry into the past, so expiry is tested without waiting. */
   backdate?(db: ClientBase, requestKeys: readonly string[]): Promise<void>;
   /**
-   * An administrator stops selling `sku` (seed 001's "disable the resource"): waits for reservations in
+   * An administrator stops selling `sku` (LabReserve's "disable the resource"): waits for reservations in
    * flight, and every reserve after it answers SOLD_OUT without booking anything. True when this call
    * disabled it.
    */

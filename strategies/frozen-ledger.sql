@@ -1,9 +1,9 @@
--- Seed 004's books: per sku the counters the seed keeps (available, frozen, total) and `sold` for the
--- units a payment took out of `frozen`. Every move is a conditional UPDATE that moves a unit from one
+-- The frozen-stock chapter's books: per sku the counters it keeps (available, frozen, total) and `sold` for
+-- the units a payment took out of `frozen`. Every move is a conditional UPDATE that moves a unit from one
 -- counter to another, so available + frozen + sold = total holds after each committed statement.
 -- Of the moving counters only `available` has a CHECK (>= 0, which the freeze's condition already keeps).
--- The identity is reconciled, as the seed does every day, not CHECKed: a CHECK would stop a release that
--- forgets `available` at its statement (23514), whereas the seed's design, and its controls in
+-- The identity is reconciled, as the chapter does every day, not CHECKed: a CHECK would stop a release that
+-- forgets `available` at its statement (23514), whereas the chapter's design, and its controls in
 -- strategies/controls/, are about what the reconciliation and the ledger find afterwards.
 CREATE TABLE stock_account (
   sku       text PRIMARY KEY,
@@ -24,10 +24,10 @@ ALTER TABLE reservation ADD COLUMN stock_frozen boolean NOT NULL DEFAULT true;
 -- account row through its own UPDATE, so the check adds no locker beside the updater.
 ALTER TABLE reservation ADD FOREIGN KEY (sku) REFERENCES stock_account DEFERRABLE INITIALLY DEFERRED;
 
--- One entry per move, written by the statement that moves the counters (seed 004's 流水: order number,
--- action, quantity, time). STOCK_IN puts the stock on the books at setup, so replaying the ledger from zero
--- gives every counter. request_key has no foreign key: an entry is evidence and outlives whatever happens
--- to the order.
+-- One entry per move, written by the statement that moves the counters (the frozen-stock chapter's 流水: order
+-- number, action, quantity, time). STOCK_IN puts the stock on the books at setup, so replaying the ledger
+-- from zero gives every counter. request_key has no foreign key: an entry is evidence and outlives whatever
+-- happens to the order.
 CREATE TABLE stock_ledger (
   entry_id    bigserial   PRIMARY KEY,
   sku         text        NOT NULL REFERENCES stock_account DEFERRABLE INITIALLY DEFERRED,
@@ -38,7 +38,7 @@ CREATE TABLE stock_ledger (
   CHECK ((action = 'STOCK_IN') = (request_key IS NULL))
 );
 
--- Append-only: a correction is a new entry, never an edit of history (the seed's discipline), so the
+-- Append-only: a correction is a new entry, never an edit of history (the chapter's discipline), so the
 -- ledger stays a complete chain of evidence the counters can be replayed from.
 CREATE FUNCTION stock_ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

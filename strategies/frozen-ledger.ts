@@ -1,25 +1,26 @@
 /**
- * frozen-ledger — seed 004's "先占后扣" (hold first, deduct on payment) kept as books: per sku the counters
- * `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional updates,
- * with an append-only stock ledger entry for every move.
+ * frozen-ledger — the frozen-stock chapter's "先占后扣" (hold first, deduct on payment) kept as books: per sku
+ * the counters `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional
+ * updates, with an append-only stock ledger entry for every move.
  *
  * How it stays correct: a reserve claims its key (claimRequestKey: unique key, partial unique index, a
  * 23505 looked up by key) and freezes a unit with `available = available - 1, frozen = frozen + 1 WHERE
  * available >= 1`, re-evaluated under the account row's lock as in hot-row. `audit` reconciles the books
  * (available + frozen + sold = total for every sku) and replays the ledger from zero against today's
- * counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`.
+ * counters; the harness turns both into the checks `reconciled` and `ledgerReplayDrift`, and holds the
+ * frozen and sold counters to the answers it recorded (`booksMatchAnswers`).
  *
  * When it breaks: a move that forgets one side of its pair (the control release-frozen-only) no longer
  * reconciles, and its ledger no longer replays to the counters. A release guarded by the order's status
  * instead of its own flag (the control release-twice) moves a unit twice while the books still add up
  * (every move was booked); the harness's drift is what catches it. Every freeze queues on the sku's one
- * account row, as in hot-row, plus a ledger insert inside that lock: seed 004's hot-SKU ceiling, whose
- * remedy is bucketed.ts.
+ * account row, as in hot-row, plus a ledger insert inside that lock: the frozen-stock chapter's hot-SKU
+ * ceiling, whose remedy is bucketed.ts.
  *
  * Lifecycle: confirm (frozen → sold), release and expire (frozen → available) move a reservation only
  * `WHERE status = 'HELD' AND stock_frozen` and clear the flag in the one statement that moves the counters
  * and books the entry: a timeout job racing a payment callback, a replay, or a rerun after a crash finds
- * the flag cleared and moves nothing (seed 004: "只有 stock_frozen=1 才执行，同时更新标记位").
+ * the flag cleared and moves nothing (the frozen-stock chapter: "只有 stock_frozen=1 才执行，同时更新标记位").
  *
  * Pause points: reserve `after-read` once the key is claimed (nothing locked another client needs),
  * `before-commit` with the unit frozen and booked; expire `before-commit` (the crash runner kills it there).
@@ -60,7 +61,7 @@ const SQL = {
               SELECT sku, request_key, 'CONFIRM', 1 FROM moved)
             UPDATE stock_account s SET frozen = s.frozen - 1, sold = s.sold + 1
               FROM moved WHERE s.sku = moved.sku`,
-  books: `SELECT a.sku, a.total, a.available,
+  books: `SELECT a.sku, a.total, a.available, a.frozen, a.sold,
                  a.available + a.frozen + a.sold = a.total AS reconciled,
                  (abs(a.total - r.total) + abs(a.available - r.available) + abs(a.frozen - r.frozen)
                   + abs(a.sold - r.sold))::int AS replay_drift
@@ -124,6 +125,8 @@ async function auditBooks(db: ClientBase): Promise<StrategyAudit> {
     sku: string;
     total: number;
     available: number;
+    frozen: number;
+    sold: number;
     reconciled: boolean;
     replay_drift: number;
   }>(SQL.books);
@@ -138,6 +141,7 @@ async function auditBooks(db: ClientBase): Promise<StrategyAudit> {
     books: {
       reconciled: rows.every((r) => r.reconciled),
       ledgerReplayDrift: rows.reduce((sum, r) => sum + r.replay_drift, 0),
+      skus: rows.map((r) => ({ sku: r.sku, frozen: r.frozen, sold: r.sold })),
     },
   };
 }

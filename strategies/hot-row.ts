@@ -1,5 +1,5 @@
 /**
- * hot-row — one stock row per sku, decremented by a conditional UPDATE (seed 000, design A).
+ * hot-row — one stock row per sku, decremented by a conditional UPDATE (the flash-sale lab, design A).
  *
  * How it stays correct: `available > 0` is evaluated under the row lock: in READ COMMITTED an UPDATE that
  * meets a row a concurrent transaction changed waits for it, then re-evaluates its WHERE on the newest

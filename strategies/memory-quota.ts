@@ -1,6 +1,6 @@
 /**
  * memory-quota — each node (process, or worker thread standing for one) sells its share of the stock from
- * an in-memory count, then appends the sale to a ledger table (seed 000, design C).
+ * an in-memory count, then appends the sale to a ledger table (the flash-sale lab, design C).
  *
  * How it stays correct: the shares add up to the stock, and a node that starts (or restarts) rebuilds its
  * count from the ledger: share − its sales recorded there. A unit decremented in memory but never written

@@ -1,5 +1,6 @@
 /**
- * optimistic-cas — a version column on the stock row, compare-and-set (seed 002's "RC version CAS").
+ * optimistic-cas — a version column on the stock row, compare-and-set (the isolation-matrix chapter's "RC
+ * version CAS").
  *
  * How it stays correct: the decision (`available > 0`) is made in the application on a row read without
  * a lock, and the write lands only if nothing changed the row since: `UPDATE … SET available = available
@@ -9,7 +10,8 @@
  * hold per user are claimed first (claimRequestKey); SOLD_OUT, BAD_REQUEST and GAVE_UP roll back to that
  * claim. The retry bound: a client's read→UPDATE windows do not overlap, so it loses at most once per
  * write to the row (40 in `contention`); MAX_ATTEMPTS (300) leaves room for the lifecycle, and a request
- * that loses that often (the bench's unbounded load) answers GAVE_UP.
+ * that loses that often (the bench's unbounded load) answers GAVE_UP, having rolled back to its claim. The
+ * bound is the knob `attempts` (retryBound): the give-up scenario sets it to 2 and makes both rounds lose.
  *
  * When it breaks: a write to `available` that does not bump the version (controls/cas-without-version.ts
  * leaves the check out), a retry that re-uses the old read, or any isolation above READ COMMITTED (at
@@ -23,17 +25,15 @@
  * first), `before-commit` once the version check has landed; expire `before-commit`.
  */
 import type { ClientBase } from 'pg';
-import type { ReserveResult, Strategy } from './contract.ts';
+import type { ReserveRequest, ReserveResult, Strategy } from './contract.ts';
 import { claimRequestKey, lifecycleFromStatements } from './support/reservation-table.ts';
+import { attemptsKnob, MAX_ATTEMPTS } from './support/retry-bound.ts';
 import {
   auditStockAndReservation,
   createStockAndReservation,
   stockRowRemaining,
 } from './support/stock-and-reservation.ts';
 import { inTransaction } from './support/transaction.ts';
-
-/** Attempts per request (see "The retry bound" above). */
-export const MAX_ATTEMPTS = 300;
 
 export interface StockRead {
   available: number;
@@ -70,19 +70,31 @@ const SQL = {
               FROM moved WHERE s.sku = moved.sku`,
 } as const;
 
-const compareAndSet: TakeUnit = async (db, sku, read) =>
+/** The version check: the write lands only on the row as it was read. */
+export const compareAndSet: TakeUnit = async (db, sku, read) =>
   (await db.query(SQL.compareAndSet, [sku, read.version])).rowCount === 1;
+
+/** What a reserve that ran out of attempts does before it answers GAVE_UP, inside its transaction. */
+export type GiveUp = (db: ClientBase, request: ReserveRequest) => Promise<unknown>;
+
+/** GAVE_UP writes nothing: the claim is rolled back with everything after it. */
+const rollBackClaim: GiveUp = (db) => db.query('ROLLBACK TO SAVEPOINT claim');
 
 /**
  * The optimistic reserve around a given write: claim the key, then read → decide → write until the write
- * lands, the stock is gone, or MAX_ATTEMPTS reads were spent. The control passes a write without the check.
+ * lands, the stock is gone, or `attempts` reads were spent. The controls pass a write without the check,
+ * or a give-up that keeps something.
  */
-export function reserveOptimistically(takeUnit: TakeUnit): Strategy['reserve'] {
+export function reserveOptimistically(
+  takeUnit: TakeUnit,
+  attempts = MAX_ATTEMPTS,
+  giveUp: GiveUp = rollBackClaim,
+): Strategy['reserve'] {
   return (ctx, request) =>
     inTransaction(ctx.db, async (): Promise<ReserveResult> => {
       const claim = await claimRequestKey(ctx.db, request);
       if (claim !== 'claimed') return claim;
-      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      for (let attempt = 1; attempt <= attempts; attempt++) {
         if (attempt > 1) ctx.retried?.('version');
         const read = (await ctx.db.query<StockRead>(SQL.read, [request.sku])).rows[0];
         await ctx.pause('after-read');
@@ -95,12 +107,21 @@ export function reserveOptimistically(takeUnit: TakeUnit): Strategy['reserve'] {
           return { outcome: 'HELD', status: 'HELD' };
         }
       }
-      await ctx.db.query('ROLLBACK TO SAVEPOINT claim');
+      await giveUp(ctx.db, request);
       return { outcome: 'GAVE_UP' };
     });
 }
 
-const optimisticCas: Strategy = {
+/** optimistic-cas with `attempts` as its retry bound (the knob `attempts`). */
+function optimisticCasWith(attempts: number): Strategy {
+  return {
+    ...optimisticCasBase,
+    reserve: reserveOptimistically(compareAndSet, attempts),
+    ...attemptsKnob(optimisticCasWith),
+  };
+}
+
+const optimisticCasBase: Strategy = {
   id: 'optimistic-cas',
   title: 'Optimistic CAS: version column, retry on a lost version check',
   guarantee: '`WHERE version = <read>`: one write lands per version, the others re-read and retry (bounded)',
@@ -118,5 +139,7 @@ const optimisticCas: Strategy = {
   remaining: stockRowRemaining,
   audit: auditStockAndReservation,
 };
+
+const optimisticCas = optimisticCasWith(MAX_ATTEMPTS);
 
 export default optimisticCas;

@@ -1,4 +1,4 @@
--- Seed 001 (LabReserve): a resource (an instrument) owns slots with a fixed capacity, and the slot's active
+-- LabReserve: a resource (an instrument) owns slots with a fixed capacity, and the slot's active
 -- reservations are the only count of what is taken: no counter beside them. Here each sku is a slot. The
 -- harness's stock lines name no resource, and the contract's disable stops one sku, so every sku gets a
 -- resource of its own.

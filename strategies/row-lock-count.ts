@@ -1,6 +1,6 @@
 /**
  * row-lock-count — no stock counter: a sku's active (HELD/CONFIRMED) reservations, counted under its slot
- * row's lock, are its stock state (seed 001, LabReserve).
+ * row's lock, are its stock state (LabReserve).
  *
  * How it stays correct: reserve (READ COMMITTED) takes the sku's resource row FOR SHARE, claims its key
  * (claimRequestKey: unique key, partial unique index, a 23505 looked up by key), locks the slot row FOR
@@ -50,7 +50,7 @@ export const ROW_LOCK_COUNT_SQL = {
 } as const;
 
 const SQL = {
-  // Pinned like the seed's BeginTx: at REPEATABLE READ the COUNT would read the transaction's first
+  // Pinned like LabReserve's BeginTx: at REPEATABLE READ the COUNT would read the transaction's first
   // snapshot, taken before the lock wait, and since the slot row is only locked, never updated, taking it
   // raises no serialization error: the count misses the previous holder's hold and oversells.
   loadResources:

@@ -1,7 +1,8 @@
 /**
  * serializable — check-then-act made safe by the isolation level: read, decide in the application, write,
  * all under `BEGIN ISOLATION LEVEL SERIALIZABLE`, and the whole transaction retried on a serialization
- * failure (seed 002's "RR stale row write → whole transaction retry", and its write skew under SSI).
+ * failure (the isolation-matrix chapter's "RR stale row write → whole transaction retry", and its write skew
+ * under SSI).
  *
  * How it stays correct: one statement reads everything the decision depends on (the key's row, the user's
  * active hold, `available`); the application decides, writes `available = <read> - 1` (the very write that
@@ -11,7 +12,8 @@
  * ends the attempt with nothing written and the whole transaction runs again on a new snapshot (40P01 too;
  * a 23505 is retried, not looked up, since this snapshot cannot see the row behind it: the manual, 13.5).
  * The retry bound: a failure needs a concurrent write to what the attempt read, so in `contention` a client
- * fails about once per sale made while it tries (≤ ~40); past MAX_ATTEMPTS (300) it answers GAVE_UP.
+ * fails about once per sale made while it tries (≤ ~40); past MAX_ATTEMPTS (300) it answers GAVE_UP. The
+ * bound is the knob `attempts` (retryBound): the give-up scenario sets it to 2 and makes both rounds lose.
  *
  * When it breaks: at any lower level (READ COMMITTED: check-then-act's lost update; REPEATABLE READ: safe
  * on the stock row, but the same read-then-insert on a COUNT lets write skew through, see
@@ -36,6 +38,7 @@ import type {
   Strategy,
 } from './contract.ts';
 import { ACTIVE } from './support/reservation-table.ts';
+import { attemptsKnob, MAX_ATTEMPTS } from './support/retry-bound.ts';
 import { SQLSTATE, sqlstateOf } from './support/sqlstate.ts';
 import {
   auditStockAndReservation,
@@ -44,9 +47,6 @@ import {
   stockRowRemaining,
 } from './support/stock-and-reservation.ts';
 import { inTransaction } from './support/transaction.ts';
-
-/** Attempts per request (see "The retry bound" above). */
-export const MAX_ATTEMPTS = 300;
 
 /** serialization_failure: strategies/sqlstate.ts has no name for it yet. */
 const SERIALIZATION_FAILURE = '40001';
@@ -110,7 +110,28 @@ async function decideAndWrite(ctx: SessionContext, request: ReserveRequest): Pro
   return { outcome: 'HELD', status: 'HELD' };
 }
 
-const serializable: Strategy = {
+/** The whole transaction retried on RETRYABLE, until `attempts` were spent: then GAVE_UP. */
+function reserveRetrying(attempts: number): Strategy['reserve'] {
+  return async (ctx, request) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await reserveOnce(ctx, request);
+      } catch (error: unknown) {
+        const sqlstate = sqlstateOf(error);
+        if (sqlstate === undefined || !RETRYABLE.has(sqlstate)) throw error;
+        if (attempt >= attempts) return { outcome: 'GAVE_UP' };
+        ctx.retried?.(sqlstate);
+      }
+    }
+  };
+}
+
+/** serializable with `attempts` as its retry bound (the knob `attempts`). */
+function serializableWith(attempts: number): Strategy {
+  return { ...serializableBase, reserve: reserveRetrying(attempts), ...attemptsKnob(serializableWith) };
+}
+
+const serializableBase: Strategy = {
   id: 'serializable',
   title: 'SERIALIZABLE check-then-act, whole transaction retried on 40001',
   guarantee: 'read, decide, write under SERIALIZABLE; a 40001 retries the whole transaction (bounded)',
@@ -120,22 +141,13 @@ const serializable: Strategy = {
 
   setup: (db, stock) => createStockAndReservation(db, stock, { oneActivePerUser: true }),
 
-  reserve: async (ctx, request) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await reserveOnce(ctx, request);
-      } catch (error: unknown) {
-        const sqlstate = sqlstateOf(error);
-        if (sqlstate === undefined || !RETRYABLE.has(sqlstate)) throw error;
-        if (attempt >= MAX_ATTEMPTS) return { outcome: 'GAVE_UP' };
-        ctx.retried?.(sqlstate);
-      }
-    }
-  },
+  reserve: reserveRetrying(MAX_ATTEMPTS),
 
   ...stockRowLifecycle,
   remaining: stockRowRemaining,
   audit: auditStockAndReservation,
 };
+
+const serializable = serializableWith(MAX_ATTEMPTS);
 
 export default serializable;

@@ -1,5 +1,5 @@
--- Stock pre-split into one row per unit (seed 000, design B). A slot is free while holder_key is NULL;
--- the holder is the reservation's request_key, so a slot can only be held by a recorded reservation.
+-- Stock pre-split into one row per unit (the flash-sale lab, design B). A slot is free while holder_key is
+-- NULL; the holder is the reservation's request_key, so a slot can only be held by a recorded reservation.
 CREATE TABLE sku (
   sku   text PRIMARY KEY,
   total int  NOT NULL CHECK (total >= 0)

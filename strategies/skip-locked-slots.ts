@@ -1,6 +1,6 @@
 /**
  * skip-locked-slots — one row per unit of stock; a reservation claims a free slot with
- * `SELECT … FOR UPDATE SKIP LOCKED LIMIT 1` (seed 000, design B).
+ * `SELECT … FOR UPDATE SKIP LOCKED LIMIT 1` (the flash-sale lab, design B).
  *
  * How it stays correct: a slot row holds at most one holder_key (a unique reservation key), so the held
  * slots can never exceed the slots there are; contenders spread over many rows instead of queueing on one.
@@ -8,7 +8,7 @@
  *
  * When it breaks: SKIP LOCKED skips a slot that another transaction has locked but may still roll back.
  * When every free slot is locked, the request answers SOLD_OUT although a unit comes back a moment later:
- * the "false sold-out" (seed C28-14). It never oversells; it may undersell under aborts.
+ * the flash-sale lab's "false sold-out". It never oversells; it may undersell under aborts.
  *
  * Lifecycle: confirm, release and expire move rows only `WHERE status = 'HELD'`; release and expire free
  * exactly the slots those rows held, in the same statement.

@@ -1,7 +1,7 @@
 /**
- * Seed C28-02's deterministic schedule: limit 2, one waiting place, 300 ms wait. The test waits for the
- * waiter to be in place by watching the waiting counter, never by sleeping; the 300 ms is the wait under
- * test.
+ * The flash-sale lab's deterministic admission schedule: limit 2, one waiting place, 300 ms wait. The test
+ * waits for the waiter to be in place by watching the waiting counter, never by sleeping; the 300 ms is the
+ * wait under test.
  */
 import { describe, expect, it } from 'vitest';
 import { Admission, parseAdmission } from '../harness/gate/admission.ts';

@@ -248,7 +248,7 @@ describe('the burst report', () => {
   const folder = new URL('../docs/examples/bench-burst/', import.meta.url).pathname;
   const example = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport;
 
-  it('is a bench report by its schema, with bursts and no series, the seeds’ scale first', () => {
+  it('is a bench report by its schema, with bursts and no series, the flash-sale lab’s scale first', () => {
     expect(schemaErrors(example, 'docs/bench-report.schema.json')).toEqual([]);
     expect(benchReportSchema.safeParse(example).success).toBe(true);
     expect(example.bench).toEqual([]);

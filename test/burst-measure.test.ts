@@ -54,7 +54,7 @@ describe('burst plan', () => {
     }
   });
 
-  it("takes seed 000's 150 connections at most, one process per 2,500 requests", () => {
+  it("takes the flash-sale lab's 150 connections at most, one process per 2,500 requests", () => {
     expect(burstLayout(150, { threads: 2 })).toMatchObject({ connections: 150, processes: 1 });
     expect(burstLayout(40, { threads: 2 })).toMatchObject({ connections: 40, processes: 1 });
     expect(burstLayout(10_000, { threads: 2 })).toMatchObject({ connections: 150, processes: 4 });

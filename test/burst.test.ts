@@ -45,7 +45,7 @@ function expectAnsweredInFull(e: BurstEntry | undefined): void {
 }
 
 describe('reservebench bench --burst', () => {
-  it("runs seed 000's scale, with and without admission 4:8, answered in full", async () => {
+  it("runs the flash-sale lab's scale, with and without admission 4:8, answered in full", async () => {
     const { code, report, stderr } = await burstReport([
       '--burst',
       '150',

@@ -27,7 +27,13 @@ interface Breaker {
 }
 
 const BREAKERS: Breaker[] = [
-  { check: 'drift', strategy: 'leaky-counter', scenario: 'duplicate-key', alsoFires: ['linearizable'] },
+  {
+    check: 'drift',
+    strategy: 'leaky-counter',
+    scenario: 'duplicate-key',
+    // It never takes a unit: the probe sells 41 where remaining() says 40.
+    alsoFires: ['linearizable', 'sellsWhatRemains'],
+  },
   { check: 'duplicateKey', strategy: 'replay-logged-as-row', scenario: 'duplicate-key', alsoFires: [] },
   { check: 'auditMismatch', strategy: 'miscounted-audit', scenario: 'contention', alsoFires: [] },
   {
@@ -62,6 +68,9 @@ const BREAKERS: Breaker[] = [
     scenario: 'disable-in-flight',
     alsoFires: [],
   },
+  { check: 'sellsWhatRemains', strategy: 'remaining-from-holds', scenario: 'user-limit', alsoFires: [] },
+  { check: 'booksMatchAnswers', strategy: 'confirm-unbooked', scenario: 'lifecycle-matrix', alsoFires: [] },
+  { check: 'gaveUpWrote', strategy: 'give-up-keeps-key', scenario: 'give-up', alsoFires: ['linearizable'] },
 ];
 
 describe('each check fails a strategy that breaks it', () => {
@@ -80,7 +89,7 @@ describe('each check fails a strategy that breaks it', () => {
     expect([...fired].sort()).toEqual([check, ...alsoFires].sort());
   });
 
-  it('oversold and duplicateActive: the seed controls are caught by the check they name (check-then-act, no-active-index)', async () => {
+  it("oversold and duplicateActive: the flash-sale lab's controls are caught by the check they name (check-then-act, no-active-index)", async () => {
     const { run, report } = await runJson(serverUrl, [
       '--strategy',
       'check-then-act,no-active-index',
@@ -93,6 +102,29 @@ describe('each check fails a strategy that breaks it', () => {
     for (const id of ['contention/check-then-act', 'user-race/no-active-index']) {
       expect(measured(report.cases, id).status).toBe('pass');
     }
+  });
+
+  it('the probes: each of their controls is caught by its own check, and by no other', async () => {
+    const controls = {
+      'user-limit/take-before-claim': ['sellsWhatRemains'],
+      'lifecycle-matrix/confirm-off-the-books': ['booksMatchAnswers'],
+      'give-up/give-up-releases-claim': ['gaveUpWrote', 'linearizable'],
+    };
+    const { run, report } = await runJson(serverUrl, [
+      '--strategy',
+      'take-before-claim,confirm-off-the-books,give-up-releases-claim',
+      '--scenario',
+      'user-limit,lifecycle-matrix,give-up',
+    ]);
+    expect(run.code).toBe(0);
+    for (const [id, checks] of Object.entries(controls)) {
+      const c = measured(report.cases, id);
+      expect(c.status).toBe('pass');
+      expect([...c.fired].sort()).toEqual([...checks].sort());
+    }
+    expect(measured(report.cases, 'user-limit/take-before-claim').sellsWhatRemains).toEqual([
+      { sku: 'sku-lab-01', expected: 39, sold: 32, answers: { HELD: 32, SOLD_OUT: 2 } },
+    ]);
   });
 
   it('a control caught only by another check fails as "caught for the wrong reason"', async () => {

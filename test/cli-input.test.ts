@@ -200,6 +200,9 @@ describe('list and help', () => {
       ['release-frozen-only', 'violate'],
       ['release-twice', 'violate'],
       ['bucketed-no-fallback', 'violate'],
+      ['take-before-claim', 'violate'],
+      ['confirm-off-the-books', 'violate'],
+      ['give-up-releases-claim', 'violate'],
     ]);
     // One scenario per file in scenarios/, listed by id.
     const files = readdirSync(new URL('../scenarios/', import.meta.url))

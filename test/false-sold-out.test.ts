@@ -1,6 +1,7 @@
 /**
- * skip-locked-slots beside hot-row: both never oversell; the deterministic C28-14 interleaving shows the
- * one boundary where they differ (skip → SOLD_OUT while a unit is left; wait → blocked, then HELD).
+ * skip-locked-slots beside hot-row: both never oversell; the flash-sale lab's false sold-out, as a
+ * deterministic interleaving, shows the one boundary where they differ (skip → SOLD_OUT while a unit is left;
+ * wait → blocked, then HELD).
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { MeasuredCase } from '../harness/verdict/case-result.ts';

@@ -1,6 +1,6 @@
 /**
  * `reservebench serve` driven by a real HTTP client over loopback (no injected handler calls), and the
- * http / disconnect scenarios (seed C28-05, C28-06) through `run`.
+ * http / disconnect scenarios (the flash-sale lab's HTTP admission and disconnect runs) through `run`.
  */
 import { createServer } from 'node:net';
 import { setTimeout as nextLook } from 'node:timers/promises';

@@ -271,7 +271,7 @@ describe("spec grammar: the engine's own steps", () => {
 });
 
 describe('spec grammar: PAY, the payment contract', () => {
-  it("parses PAY with seed 002's payload, AMOUNT and UNTIL in either order, and its fingerprint", () => {
+  it("parses PAY with the isolation-matrix chapter's payload, AMOUNT and UNTIL in either order, and its fingerprint", () => {
     const spec = parseSpec(
       [
         'session w1',
@@ -468,7 +468,7 @@ describe("the tester's output format", () => {
 
 describe('strategy steps from a spec run through the engine', () => {
   const source = [
-    '# Seed C28-14 (false-sold-out) written as a spec: 2 units.',
+    "# The flash-sale lab's false sold-out written as a spec: 2 units.",
     'session t1',
     'step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 UNTIL before-commit }',
     'step "t1-rollback" { RESUME ROLLBACK }',

@@ -1,6 +1,6 @@
 /**
- * Expiry, confirm and crash recovery on the safe designs, and the seed's three counter-examples caught
- * on every run (seed C28-07 … C28-12). A real child process is killed with SIGKILL.
+ * Expiry, confirm and crash recovery on the safe designs, and the flash-sale lab's three counter-examples
+ * (docs/sources.md) caught on every run. A real child process is killed with SIGKILL.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { defaultRun } from './default-run.ts';
@@ -9,7 +9,7 @@ import { measured, runJson } from './run-cli.ts';
 const serverUrl = inject('serverUrl');
 const SAFE = ['hot-row', 'skip-locked-slots'];
 
-describe('expiry returns stock exactly once (C28-07, C28-08)', () => {
+describe('expiry returns stock exactly once (the expiry run and the confirm-vs-expire race)', () => {
   it('expiry: 8, replay 0, 4 concurrent replays 0, the other 12 by 4 concurrent jobs 12; confirm-vs-expire handles each row once', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
@@ -35,7 +35,7 @@ describe('expiry returns stock exactly once (C28-07, C28-08)', () => {
   });
 });
 
-describe('crash recovery with kill -9 (C28-09)', () => {
+describe('crash recovery with kill -9 of the expiry job', () => {
   it('nothing is returned while the child is stopped or after it is killed; the rerun returns 5, then 0; 5 of 10 new clients are HELD', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
@@ -60,8 +60,8 @@ describe('crash recovery with kill -9 (C28-09)', () => {
   });
 });
 
-describe('the seed counter-examples are caught every run (expect: violate)', () => {
-  it('unconditional-expire (C28-10): replayed expiry oversells by 5 although available never exceeds total', async () => {
+describe("the flash-sale lab's counter-examples are caught every run (expect: violate)", () => {
+  it('unconditional-expire: replayed expiry oversells by 5 although available never exceeds total', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
       'expire-replay',
@@ -79,7 +79,7 @@ describe('the seed counter-examples are caught every run (expect: violate)', () 
     expect(run.code).toBe(0);
   });
 
-  it('split-tx-release (C28-11): killed between its transactions, the rerun returns the units again: oversold 5', async () => {
+  it('split-tx-release: killed between its transactions, the rerun returns the units again: oversold 5', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
       'crash-recovery',
@@ -99,7 +99,7 @@ describe('the seed counter-examples are caught every run (expect: violate)', () 
     expect(run.code).toBe(0);
   });
 
-  it('no-active-index (C28-12): both sessions read before either writes → 2 active holds for one user; hot-row: HELD 1 + USER_LIMIT 1', async () => {
+  it('no-active-index: both sessions read before either writes → 2 active holds for one user; hot-row: HELD 1 + USER_LIMIT 1', async () => {
     const { run, report } = await runJson(serverUrl, [
       '--scenario',
       'user-race',

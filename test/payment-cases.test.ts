@@ -1,7 +1,7 @@
 /**
  * Every payment design through every payment scenario on real PostgreSQL: each safe design passes each
- * scenario with the seed's figures, each control is caught in its scenarios by the check it names (and
- * sits the others out), and the same control judged as if it held fails for that check.
+ * scenario with the payment drill's figures, each control is caught in its scenarios by the check it names
+ * (and sits the others out), and the same control judged as if it held fails for that check.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { loadAllPaymentDesigns, loadPaymentDesign } from '../harness/registry/payment-registry.ts';
@@ -21,7 +21,8 @@ const scenario = (id: string) => {
   return found;
 };
 
-const SEED_FIGURES = { requests: 2, inserted: 1, reused: 1, distinctResponses: 1, payment: 1, outbox: 1 };
+/** The payment drill's figures (docs/sources.md): two workers, one key, one payment. */
+const DRILL_FIGURES = { requests: 2, inserted: 1, reused: 1, distinctResponses: 1, payment: 1, outbox: 1 };
 
 describe('payment cases', () => {
   it('finds the payment scenarios', () => {
@@ -67,7 +68,7 @@ describe('payment cases', () => {
     'payment-serializable',
     'payment-external-call-inside',
   ]) {
-    it(`${id} passes every payment scenario, with seed 002's figures`, async () => {
+    it(`${id} passes every payment scenario, with the isolation-matrix chapter's figures`, async () => {
       const ref = await loadPaymentDesign(id);
       const results = [];
       for (const s of UP) results.push(await runPaymentCase(db(), ref, s, SETTINGS));
@@ -77,9 +78,9 @@ describe('payment cases', () => {
       ).toEqual(UP.map((s) => `${s.id}:pass`));
       // Every case's pays and reads were checked against the payment model, none left unchecked.
       expect(results.map((r) => r.history?.status)).toEqual(UP.map(() => 'linearizable'));
-      const seed = results.find((r) => r.scenario === 'payment-seed-workers');
-      expect(seed?.observations?.figures).toEqual(SEED_FIGURES);
-      expect(seed?.counts).toEqual({ payments: 1, outbox: 1 });
+      const drill = results.find((r) => r.scenario === 'payment-seed-workers');
+      expect(drill?.observations?.figures).toEqual(DRILL_FIGURES);
+      expect(drill?.counts).toEqual({ payments: 1, outbox: 1 });
       const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
       expect(mismatch?.outcomes).toEqual({ CREATED: 1, MISMATCH: 1 });
       expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
@@ -111,7 +112,7 @@ describe('payment cases', () => {
     expect(seen['payment-serializable']).not.toBe('blocked');
   });
 
-  it("runs the seed's workers as a spec on the engine: w1 held, w2 seen blocked, w1's commit answers", async () => {
+  it("runs the payment drill's workers as a spec on the engine: w1 held, w2 seen blocked, w1's commit answers", async () => {
     const r = await runPaymentCase(
       db(),
       await loadPaymentDesign('payment-on-conflict'),

@@ -71,7 +71,7 @@ const paid = (id: string): PaymentHistoryAnswer => ({
 const status = (rows: Row[]) => checkPaymentHistory(history(rows)).status;
 
 describe('the payment history checker', () => {
-  it('accepts seed 002 in order: CREATED, REUSED with its response, MISMATCH for another payload, the read', () => {
+  it('accepts the payment drill in order: CREATED, REUSED with its response, MISMATCH for another payload, the read', () => {
     expect(
       status([
         [pay('p1'), 0, 1, CREATED('p1')],

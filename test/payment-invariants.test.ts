@@ -1,7 +1,7 @@
 /**
- * Every payment invariant proves it can fail: a healthy reading (seed 002's two workers, one payment, one
- * outbox row, the loser REUSED) fires nothing, and each fixture below breaks one check, which fires; the
- * exact list says what else a break of that shape necessarily fires. The designs' cases
+ * Every payment invariant proves it can fail: a healthy reading (the isolation-matrix chapter's two workers,
+ * one payment, one outbox row, the loser REUSED) fires nothing, and each fixture below breaks one check,
+ * which fires; the exact list says what else a break of that shape necessarily fires. The designs' cases
  * (payment-cases.test.ts) show the controls caught by these checks on real rows. Last, the answers these
  * checks take, as a payment spec's are read off the interleaving engine's records.
  */
@@ -49,7 +49,7 @@ const fired = (answers: readonly PaymentAnswer[], key: KeyReading, audit: Paymen
 };
 
 describe('payment invariants', () => {
-  it('fire nothing on seed 002 figures: one payment, one outbox row, the loser REUSED', () => {
+  it("fire nothing on the payment drill's figures: one payment, one outbox row, the loser REUSED", () => {
     expect(fired(HEALTHY_ANSWERS, healthyKey)).toEqual([]);
   });
 

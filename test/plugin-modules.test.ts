@@ -233,7 +233,7 @@ describe('a strategy module that never finishes loading is refused in one line (
 
 describe('a payment design in a module of its own (contract: payment)', () => {
   const onConflict = new URL('../strategies/payment/on-conflict.ts', import.meta.url).href;
-  /** The seed's design, renamed, with `audit` changed by `auditChange` (a TypeScript expression on `a`). */
+  /** payment-on-conflict, renamed, with `audit` changed by `auditChange` (a TypeScript expression on `a`). */
   const paymentPlugin = (id: string, auditChange: string) => `
 import design from '${onConflict}';
 export default {

@@ -76,7 +76,8 @@ describe('reports checked against their schema', () => {
     expect([...statuses].sort()).toEqual(['broken', 'fail', 'n/a', 'pass']);
     expect(report.cases.some((c) => 'steps' in c && c.steps)).toBe(true);
     expect(report.cases.some((c) => 'observations' in c && c.observations)).toBe(true);
-    // Seed 002's manifest: which code ran, every design (a plug-in too) and scenario, and the client.
+    // The isolation-matrix chapter's manifest: which code ran, every design (a plug-in too) and scenario, and
+    // the client.
     const sources = report.sources ?? [];
     expect(sources.map((s) => `${s.kind} ${s.id}`).sort()).toEqual([
       'design check-then-act',

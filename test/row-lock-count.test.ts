@@ -1,5 +1,5 @@
 /**
- * row-lock-count (seed 001, LabReserve): the slot row FOR UPDATE, then a COUNT of the active holds; the
+ * row-lock-count (LabReserve): the slot row FOR UPDATE, then a COUNT of the active holds; the
  * resource FOR SHARE against an administrator's disable. Its control counts without the lock and is
  * caught overselling; disable-vs-reserve holds in every order of its steps.
  */

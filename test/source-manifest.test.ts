@@ -1,6 +1,7 @@
 /**
- * The report's sources (seed 002's manifest): a digest changes when any file a design pulls in changes —
- * its module, a helper it imports, SQL it reads — and not when nothing did; the harness is not followed.
+ * The report's sources (the isolation-matrix chapter's manifest): a digest changes when any file a design
+ * pulls in changes — its module, a helper it imports, SQL it reads — and not when nothing did; the harness is
+ * not followed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

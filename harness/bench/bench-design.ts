@@ -9,6 +9,9 @@ import type { BenchContract, BenchThreadResult } from './bench-task.ts';
 
 export const BENCH_SKU = 'sku-bench-01';
 
+/** What the audit reads of a trial's counts, summed over every client wherever it ran. */
+export type BenchCounted = Pick<BenchThreadResult, 'heldTotal' | 'outcomes' | 'payments'>;
+
 /** The harness's audit of a trial: drift and oversold are the stock's (0 in a payment series). */
 export interface BenchAudit {
   drift: number;
@@ -24,7 +27,7 @@ export interface BenchDesign {
   /** The answer throughput counts: a unit held, a payment made. */
   counted: 'HELD' | 'CREATED';
   setup(db: ClientBase, stock: number): Promise<void>;
-  audit(db: ClientBase, stock: number, merged: BenchThreadResult): Promise<BenchAudit>;
+  audit(db: ClientBase, stock: number, counted: BenchCounted): Promise<BenchAudit>;
 }
 
 /** A reservation strategy's series: every HELD answer against what the design says remains. */

@@ -13,6 +13,14 @@ import { writeHtmlReport } from '../report/html-report.ts';
 import { markdownTable } from '../report/markdown-table.ts';
 import { refreshLatest, reportFolder } from '../report/report.ts';
 import { sourceLines } from '../report/source-lines.ts';
+import {
+  AGENT_HEADERS,
+  AGENT_NOTE,
+  agentRows,
+  BURST_AGENT_HEADERS,
+  BURST_AGENT_NOTE,
+  burstAgentRows,
+} from './agents/agent-tables.ts';
 import { benchCharts } from './bench-charts.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
@@ -258,6 +266,13 @@ function openLines(bench: readonly BenchEntry[]): string[] {
   ];
 }
 
+/** The load agents' section, where the series ran on agents (`--agents`). */
+function agentLines(bench: readonly BenchEntry[]): string[] {
+  const rows = agentRows(bench);
+  if (rows.length === 0) return [];
+  return ['## Load agents', '', AGENT_NOTE, '', markdownTable([AGENT_HEADERS, ...rows]), ''];
+}
+
 /** The durability section, where some series ran both durable and not (`--durability on,off`). */
 function durabilityLines(bench: readonly BenchEntry[]): string[] {
   const costs = durabilityCosts(bench);
@@ -291,7 +306,13 @@ function environmentLines(report: BenchReport, verdict: { ok: string; failed: st
   ];
 }
 
-/** The report of `bench --burst`: the environment, then the burst table. */
+/** The load agents' section of a burst report, where the bursts ran on agents. */
+function burstAgentLines(burst: readonly BurstEntry[]): string[] {
+  const rows = burstAgentRows(burst);
+  if (rows.length === 0) return [];
+  return ['## Load agents', '', BURST_AGENT_NOTE, '', markdownTable([BURST_AGENT_HEADERS, ...rows]), ''];
+}
+
 /** The charts of the report, each an image link and a blank line (bench-charts.ts draws them). */
 function chartLinks(report: BenchReport): string[] {
   return chartsOf(report).flatMap((chart) => [`![${chart.alt}](${chart.file})`, '']);
@@ -300,6 +321,7 @@ function chartLinks(report: BenchReport): string[] {
 const chartsOf = (report: BenchReport) =>
   benchCharts(report.bench, report.burst, paysIn(report.bench) ? 'payments / s' : 'reservations / s');
 
+/** The report of `bench --burst`: the environment, then the burst table and its charts. */
 function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): string {
   return [
     ...environmentLines(report, {
@@ -314,6 +336,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     '',
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
+    ...burstAgentLines(burst),
     ...chartLinks(report),
     ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
@@ -330,6 +353,7 @@ export function renderBenchMarkdown(report: BenchReport): string {
     '',
     ...paymentLines(report.bench),
     ...openLines(report.bench),
+    ...agentLines(report.bench),
     ...uncontendedLines(report.uncontended),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),

@@ -1,5 +1,6 @@
 /** The bench table on the terminal. */
 import { renderBoxTable } from '../report/box-table.ts';
+import { AGENT_TERMINAL_HEADERS, agentRows, burstAgentRows } from './agents/agent-tables.ts';
 import { type BenchReport, paysIn } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
 import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
@@ -9,10 +10,19 @@ import { admissionFactors, benchCommitsLine, durabilityCosts } from './series-fa
 /** `bench --burst`: the commits, then one row per burst. */
 function renderBurstTerminal(report: BenchReport, burst: NonNullable<BenchReport['burst']>): string {
   const table = renderBoxTable({ head: BURST_TERMINAL_HEADERS, rows: burstTerminalRows(burst) });
+  const agents = burstAgentRows(burst);
   return [
     benchCommitsLine(burst, report.environment.settings),
     table,
     'times in ms from the one release instant; fair: HELD among the first min(stock, requests) arrivals; sold: the final read of the stock',
+    ...(agents.length > 0
+      ? [
+          renderBoxTable({
+            head: ['burst', 'agent', 'host', 'threads', 'requests', 'held', 'cores', 'bound'],
+            rows: agents,
+          }),
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -64,6 +74,7 @@ export function renderBenchTerminal(report: BenchReport): string {
   const costs = durabilityCosts(report.bench).map(
     (c) => `${c.strategy}${c.admission ? ` [${c.admission}]` : ''} × ${c.clients}: ${c.factor}`,
   );
+  const agents = agentRows(report.bench);
   const open = openRows(report.bench);
   const openTable = renderBoxTable({ head: OPEN_TERMINAL_HEADERS, rows: open });
   return [
@@ -73,6 +84,12 @@ export function renderBenchTerminal(report: BenchReport): string {
       ? [
           "open model, ms: latency from each arrival's due time (due: queueing for a free client included) beside the service time (svc)",
           openTable,
+        ]
+      : []),
+    ...(agents.length > 0
+      ? [
+          'load agents: answers and dropped arrivals summed over the trials; cores, p50 and p99 their medians',
+          renderBoxTable({ head: AGENT_TERMINAL_HEADERS, rows: agents }),
         ]
       : []),
     `medians over ${trials} trial(s) with 95% intervals${trials > 1 && trials < 10 ? ' (wide with so few trials; --trials 10 narrows them)' : ''}; CLIENT-BOUND: the generator used ≥ ${CLIENT_BOUND_CORES} core in some trial`,

@@ -26,19 +26,26 @@ async function sharesWaiting(admin: pg.ClientBase, key: number): Promise<number>
   return rows[0]?.n ?? 0;
 }
 
+/** The instant the holder let go: on this process's clock (sharedClockMs) and on the server's (ms since the epoch). */
+export interface ReleaseInstant {
+  at: number;
+  serverMs: number;
+}
+
 /**
- * Waits until `shares` sessions wait on the lock, then lets go; returns the release instant (sharedClockMs).
- * `ended` says the children stopped early (a failed connect), so the wait ends with their error instead.
+ * Waits until `shares` sessions wait on the lock, then lets go; returns the release instant.
+ * `ended` says the children (or agents) stopped early (a failed connect), so the wait ends with their error
+ * instead.
  */
 export async function releaseWhenAllWait(
   admin: pg.ClientBase,
   key: number,
   shares: number,
-  { timeoutMs, ended }: { timeoutMs: number; ended: () => boolean },
-): Promise<number> {
+  { timeoutMs, ended }: { timeoutMs: number; ended: () => boolean | Promise<boolean> },
+): Promise<ReleaseInstant> {
   const deadline = performance.now() + timeoutMs;
   for (let waiting = 0; waiting < shares; waiting = await sharesWaiting(admin, key)) {
-    if (ended()) throw new Error('the burst processes ended before the release');
+    if (await ended()) throw new Error('the burst processes ended before the release');
     if (performance.now() > deadline) {
       throw Errors.barrierTimeout(
         `the burst release (${waiting} of ${shares} shares waiting)`,
@@ -47,7 +54,12 @@ export async function releaseWhenAllWait(
     }
     await nextLook(5);
   }
-  const releasedAt = sharedClockMs();
-  await admin.query('SELECT pg_advisory_unlock($1, $2)', [BURST_LOCK_CLASS, key]);
-  return releasedAt;
+  const at = sharedClockMs();
+  // The server's clock is read in the statement that lets go, before it does.
+  const { rows } = await admin.query<{ server_ms: number }>(
+    `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS server_ms,
+            pg_advisory_unlock($1, $2)`,
+    [BURST_LOCK_CLASS, key],
+  );
+  return { at, serverMs: rows[0]?.server_ms ?? Number.NaN };
 }

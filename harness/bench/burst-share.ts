@@ -20,6 +20,8 @@ import {
   type BurstRecord,
   type BurstShareTask,
   GAVE_UP,
+  type ShareRelease,
+  type ShareResult,
   sharedClockMs,
 } from './burst-task.ts';
 
@@ -81,22 +83,31 @@ async function sendRequest(share: Share, request: number): Promise<BurstRecord> 
   }
 }
 
-/** Opens every connection of the share, then blocks one of them on the release lock until it is granted. */
-async function connectAndAwaitRelease(task: BurstShareTask, pool: pg.Pool): Promise<void> {
+/**
+ * Opens every connection of the share, then blocks one of them on the release lock until it is granted;
+ * returns when that was, on this process's clock and on the server's.
+ */
+async function connectAndAwaitRelease(task: BurstShareTask, pool: pg.Pool): Promise<ShareRelease> {
   const clients = await Promise.all(Array.from({ length: task.spec.connections }, () => pool.connect()));
   const [waiter, ...idle] = clients;
   for (const client of idle) client.release();
   if (!waiter) throw new Error('a burst share needs a connection');
   try {
     // Session-level and shared: every share's waiter is granted at once when the parent lets go; the
-    // two-key form never meets a design's own one-key advisory locks.
-    await waiter.query('SELECT pg_advisory_lock_shared($1, $2)', [BURST_LOCK_CLASS, task.releaseLock]);
+    // two-key form never meets a design's own one-key advisory locks. The server's clock is read in the
+    // same statement, after the lock is granted.
+    const { rows } = await waiter.query<{ server_ms: number }>(
+      `SELECT pg_advisory_lock_shared($1, $2),
+              (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS server_ms`,
+      [BURST_LOCK_CLASS, task.releaseLock],
+    );
+    return { grantedAt: sharedClockMs(), serverMs: rows[0]?.server_ms ?? Number.NaN };
   } finally {
     waiter.release();
   }
 }
 
-export default async function runBurstShare(task: BurstShareTask): Promise<BurstRecord[]> {
+export default async function runBurstShare(task: BurstShareTask): Promise<ShareResult> {
   const pool = new pg.Pool({
     connectionString: task.connection.connectionString,
     application_name: `${BURST_APPLICATION_PREFIX}${task.spec.share}`,
@@ -113,8 +124,9 @@ export default async function runBurstShare(task: BurstShareTask): Promise<Burst
       gate: task.admission && new Admission(task.admission.settings, task.admission.buffer),
       backoff: backoffs(task.retry, task.spec.share),
     };
-    await connectAndAwaitRelease(task, pool);
-    return await Promise.all(task.spec.requests.map((request) => sendRequest(share, request)));
+    const release = await connectAndAwaitRelease(task, pool);
+    const records = await Promise.all(task.spec.requests.map((request) => sendRequest(share, request)));
+    return { records, release };
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -65,6 +65,22 @@ export interface BurstRecord {
 }
 
 /**
+ * When a share's release lock was granted: on its own process's clock (sharedClockMs) and on the server's
+ * (ms since the epoch, read by the waiting statement itself once the lock was its). Agents on other hosts
+ * move their times onto the server's clock through it: their own clocks are not the bench's.
+ */
+export interface ShareRelease {
+  grantedAt: number;
+  serverMs: number;
+}
+
+/** What one share sends back: a record per request, and its release. */
+export interface ShareResult {
+  records: BurstRecord[];
+  release: ShareRelease;
+}
+
+/**
  * The clock every process and thread of a burst reads: CLOCK_MONOTONIC (process.hrtime), one clock for the
  * whole machine, in ms with sub-millisecond resolution. Not performance.now(): each process counts that
  * from its own start, and timeOrigin + now() drifts from another process's as the wall clock is slewed.

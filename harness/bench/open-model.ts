@@ -97,17 +97,42 @@ export interface OpenTrial extends OpenSettings {
 const tenths = (x: number) => Math.round(x * 10) / 10;
 const hundredths = (x: number) => Math.round(x * 100) / 100;
 
-export function openTrial(settings: OpenSettings, tally: OpenTally, seconds: number): OpenTrial {
-  const sent = tally.correctedMs.length;
+/** What became of a trial's arrivals, counted (summed over threads or over agents). */
+export interface OpenCounts {
+  sent: number;
+  dropped: number;
+  late: number;
+  goodHeld: number;
+}
+
+/** The counts of a tally: one per answer sent, and the drops, late answers and good HELDs. */
+export const openCounts = (tally: OpenTally): OpenCounts => ({
+  sent: tally.correctedMs.length,
+  dropped: tally.dropped,
+  late: tally.late,
+  goodHeld: tally.goodHeld,
+});
+
+/** A trial from its counts and its service-time percentiles, over a measured window of `seconds`. */
+export function openTrialOf(
+  settings: OpenSettings,
+  counts: OpenCounts,
+  serviceLatency: LatencyPercentiles,
+  seconds: number,
+): OpenTrial {
   return {
     ...settings,
-    offered: sent + tally.dropped,
-    sent,
-    dropped: tally.dropped,
-    late: tally.late,
-    goodput: seconds > 0 ? tenths(tally.goodHeld / seconds) : 0,
-    serviceLatency: summarizeLatency(tally.serviceMs),
+    offered: counts.sent + counts.dropped,
+    sent: counts.sent,
+    dropped: counts.dropped,
+    late: counts.late,
+    goodput: seconds > 0 ? tenths(counts.goodHeld / seconds) : 0,
+    serviceLatency,
   };
+}
+
+export function openTrial(settings: OpenSettings, tally: OpenTally, seconds: number): OpenTrial {
+  return openTrialOf(settings, openCounts(tally), summarizeLatency(tally.serviceMs), seconds);
 }
 
 /** A series over its trials: counts summed over all, goodput and service percentiles the passed' medians. */

@@ -23,6 +23,7 @@ import { Admission, type AdmissionSettings } from '../gate/admission.ts';
 import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
+import { type AgentSeriesFigure, type AgentsTrial, agentsOverTrials } from './agents/agent-figures.ts';
 import { BENCH_SKU, type BenchAudit, type BenchDesign, reservationBenchDesign } from './bench-design.ts';
 import { BenchPool } from './bench-pool.ts';
 import type { BenchTask, BenchThreadResult } from './bench-task.ts';
@@ -74,6 +75,8 @@ export interface BenchSettings {
    */
   beforeTrial?: (slot: TrialSlot) => Promise<void>;
   afterTrial?: (slot: TrialSlot) => Promise<void>;
+  /** Who runs the clients: this process's worker threads unless given (load agents: bench/agents/). */
+  drivers?: TrialDrivers;
 }
 
 /** Which trial of which series is about to run, or has just run. */
@@ -88,8 +91,8 @@ export interface TrialSlot {
   trial: number;
 }
 
-/** What one run of a series measured. */
-export interface TrialEntry {
+/** What one run of a series measured (with load agents, also each agent's part: AgentsTrial). */
+export interface TrialEntry extends Partial<AgentsTrial> {
   /** 1-based, in the order the trials ran. */
   trial: number;
   /** When its measured window opened: throughput against time shows drift of the machine. */
@@ -154,6 +157,8 @@ export interface BenchEntry {
   open?: OpenTrial;
   /** A payment series only: CREATED answers and distinct keys answered, summed over the trials. */
   payments?: { created: number; keys: number };
+  /** Load agents only: each agent over the trials. */
+  agents?: AgentSeriesFigure[];
   trials: TrialEntry[];
 }
 
@@ -173,17 +178,25 @@ function sumCounts(records: readonly Record<string, number>[]): Record<string, n
   return total;
 }
 
-function merge(results: readonly BenchThreadResult[]): BenchThreadResult {
+/** Several threads' (or agents') counts as one: every count summed. */
+export function sumTrialCounts(parts: readonly TrialCounts[]): TrialCounts {
   return {
-    latenciesMs: results.flatMap((r) => r.latenciesMs),
-    outcomes: sumCounts(results.map((r) => r.outcomes)),
-    errorsBySqlstate: sumCounts(results.map((r) => r.errorsBySqlstate)),
-    rejected: results.reduce((acc, r) => acc + r.rejected, 0),
-    designRetries: sumCounts(results.map((r) => r.designRetries)),
-    heldTotal: results.reduce((acc, r) => acc + r.heldTotal, 0),
-    ...(results.some((r) => r.payments)
-      ? { payments: sumPayments(results.flatMap((r) => r.payments ?? [])) }
+    outcomes: sumCounts(parts.map((r) => r.outcomes)),
+    errorsBySqlstate: sumCounts(parts.map((r) => r.errorsBySqlstate)),
+    rejected: parts.reduce((acc, r) => acc + r.rejected, 0),
+    designRetries: sumCounts(parts.map((r) => r.designRetries)),
+    heldTotal: parts.reduce((acc, r) => acc + r.heldTotal, 0),
+    ...(parts.some((r) => r.payments)
+      ? { payments: sumPayments(parts.flatMap((r) => r.payments ?? [])) }
       : {}),
+  };
+}
+
+/** The results of several threads as one: samples joined, counts summed. */
+export function mergeThreadResults(results: readonly BenchThreadResult[]): BenchThreadResult {
+  return {
+    ...sumTrialCounts(results),
+    latenciesMs: results.flatMap((r) => r.latenciesMs),
     ...(results.some((r) => r.open) ? { open: mergeTallies(results.flatMap((r) => r.open ?? [])) } : {}),
   };
 }
@@ -195,7 +208,7 @@ function sumPayments(tallies: readonly { created: number; keys: number }[]) {
   };
 }
 
-interface Series {
+export interface Series {
   design: BenchDesign;
   clients: number;
   admission: AdmissionSettings | undefined;
@@ -205,15 +218,24 @@ interface Series {
   open: OpenSettings | undefined;
 }
 
+/** What clients are dealt in: one each, or a payment series' pairs (both clients of a pair together). */
+export const clientUnit = (contract: BenchDesign['contract']) =>
+  contract === 'payment' ? payingPair : (i: number) => i;
+
 /**
- * The series' clients dealt over the threads in turn; a payment series deals pairs, so that both clients
- * of a pair run on one thread and its count of distinct keys is the pair's.
+ * Clients dealt over `parts` (threads, or agents) in turn, unit by unit: a payment series deals pairs, so
+ * that both clients of a pair run on one thread and its count of distinct keys is the pair's. Never more
+ * parts than units: none is left without a client.
  */
-function dealClients(design: BenchDesign, clients: number, poolThreads: number): number[][] {
-  const unit = design.contract === 'payment' ? payingPair : (i: number) => i;
-  const threads = Math.min(poolThreads, unit(clients - 1) + 1);
-  const indices = Array.from({ length: clients }, (_, i) => i);
-  return Array.from({ length: threads }, (_, t) => indices.filter((i) => unit(i) % threads === t));
+export function dealClients(
+  contract: BenchDesign['contract'],
+  indices: readonly number[],
+  parts: number,
+): number[][] {
+  const unit = clientUnit(contract);
+  const units = [...new Set(indices.map(unit))];
+  const used = Math.min(parts, units.length);
+  return Array.from({ length: used }, (_, t) => indices.filter((i) => units.indexOf(unit(i)) % used === t));
 }
 
 /** One task per worker thread, with its share of the series' clients. */
@@ -226,7 +248,8 @@ function threadTasks(
   timeoutMs: number,
 ): BenchTask[] {
   const gate = admission && new Admission(admission);
-  const shares = dealClients(design, clients, pool.threads);
+  const all = Array.from({ length: clients }, (_, i) => i);
+  const shares = dealClients(design.contract, all, pool.threads);
   const threads = shares.length;
   return shares.map((indices, t): BenchTask => {
     return {
@@ -261,13 +284,21 @@ async function clientsStarted(start: SharedBarrier, running: Promise<unknown>): 
   while (!start.released && !tasksEnded) await Promise.race([ended.catch(() => undefined), waitFor(5)]);
 }
 
+/** When the measured window opened, how long it was, and what the server and the generator did in it. */
+export interface MeasuredWindow {
+  startedAt: string;
+  seconds: number;
+  lockWait: LockWait;
+  saturation: Saturation;
+}
+
 /** The warm-up, then the measured window: lock waits sampled, CPU metered, until the clients are told to stop. */
 async function measuredWindow(
   db: RunDatabase,
   phaseCell: Int32Array,
   serverPids: number[] | undefined,
   settings: BenchSettings,
-): Promise<{ startedAt: string; seconds: number; lockWait: LockWait; saturation: Saturation }> {
+): Promise<MeasuredWindow> {
   await waitFor(settings.warmupMs);
   Atomics.store(phaseCell, 0, PHASE.measure);
   const windowStart = performance.now();
@@ -283,12 +314,65 @@ async function measuredWindow(
   return { startedAt, seconds, lockWait, saturation };
 }
 
+/** What a trial's clients counted, summed over every thread (and agent); the samples are summarized apart. */
+export type TrialCounts = Omit<BenchThreadResult, 'latenciesMs' | 'open'>;
+
+/** One trial as its clients ran it, wherever they ran: the window, the counts, the latencies. */
+export interface DrivenTrial {
+  window: MeasuredWindow;
+  counts: TrialCounts;
+  latency: LatencyPercentiles;
+  requests: number;
+  open?: OpenTrial;
+  /** Load agents only: each agent's own figures and the histogram merged from theirs. */
+  agents?: AgentsTrial;
+}
+
+/** Runs the clients of one trial on tables already set up; closed when the bench ends. */
+export interface TrialDriver {
+  drive(series: Series, schema: string): Promise<DrivenTrial>;
+  close(): Promise<void>;
+}
+
+/** How a bench's trials are driven, made once the run database is open. */
+export type TrialDrivers = (
+  db: RunDatabase,
+  context: { localServer: boolean; settings: BenchSettings },
+) => Promise<TrialDriver>;
+
+/** The default: every client on a worker thread of this process, one phase cell and barrier for all. */
+export const localThreads: TrialDrivers = async (db, { localServer, settings }) => {
+  const pool = new BenchPool(settings.threads);
+  return {
+    async drive(series, schema) {
+      const start = SharedBarrier.create(series.clients);
+      const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+      const tasks = threadTasks(db, pool, series, schema, { start, phase }, settings.timeoutMs);
+      const running = Promise.all(tasks.map((task) => pool.run(task)));
+      await clientsStarted(start, running);
+      // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
+      const serverPids = localServer
+        ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX)
+        : undefined;
+      const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
+      const { latenciesMs, open, ...counts } = mergeThreadResults(await running);
+      return {
+        window,
+        counts,
+        latency: summarizeLatency(latenciesMs),
+        requests: latenciesMs.length,
+        ...(series.open && open ? { open: openTrial(series.open, open, window.seconds) } : {}),
+      };
+    },
+    close: () => pool.close(),
+  };
+};
+
 async function runTrial(
   db: RunDatabase,
-  pool: BenchPool,
+  driver: TrialDriver,
   series: Series,
   trial: number,
-  localServer: boolean,
   settings: BenchSettings,
 ): Promise<TrialEntry> {
   const { design, clients, label, durability, open } = series;
@@ -298,35 +382,28 @@ async function runTrial(
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await design.setup(db.admin, settings.stock);
-
-    const start = SharedBarrier.create(clients);
-    const phase = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const tasks = threadTasks(db, pool, series, schema, { start, phase }, settings.timeoutMs);
-    const running = Promise.all(tasks.map((task) => pool.run(task)));
-    await clientsStarted(start, running);
-    // Every client is connected once the barrier opens, so its backend can be found now, off the clock.
-    const serverPids = localServer ? await seriesServerPids(db.admin, CLIENT_APPLICATION_PREFIX) : undefined;
-    const window = await measuredWindow(db, new Int32Array(phase), serverPids, settings);
-    const merged = merge(await running);
-    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, merged);
+    const driven = await driver.drive(series, schema);
+    const { window, counts } = driven;
+    const { drift, oversold, problems }: BenchAudit = await design.audit(db.admin, settings.stock, counts);
     return {
       trial,
       startedAt: window.startedAt,
       status: problems.length === 0 ? 'ok' : 'fail',
-      throughput: Math.round(((merged.outcomes[design.counted] ?? 0) / window.seconds) * 10) / 10,
-      latency: summarizeLatency(merged.latenciesMs),
-      requests: merged.latenciesMs.length,
-      outcomes: merged.outcomes,
-      retries: merged.rejected,
-      designRetries: merged.designRetries,
-      errors: merged.errorsBySqlstate,
+      throughput: Math.round(((counts.outcomes[design.counted] ?? 0) / window.seconds) * 10) / 10,
+      latency: driven.latency,
+      requests: driven.requests,
+      outcomes: counts.outcomes,
+      retries: counts.rejected,
+      designRetries: counts.designRetries,
+      errors: counts.errorsBySqlstate,
       lockWait: { meanWaiters: window.lockWait.meanWaiters, shareOfTime: window.lockWait.shareOfTime },
       saturation: window.saturation,
       drift,
       oversold,
       problems,
-      ...(open && merged.open ? { open: openTrial(open, merged.open, window.seconds) } : {}),
-      ...(merged.payments ? { payments: merged.payments } : {}),
+      ...(driven.open ? { open: driven.open } : {}),
+      ...(counts.payments ? { payments: counts.payments } : {}),
+      ...(driven.agents ?? {}),
     };
   } finally {
     await db.admin.query('RESET search_path').catch(() => undefined);
@@ -416,6 +493,7 @@ function summarizeSeries(series: Series, trials: TrialEntry[]): BenchEntry {
     ...(series.design.contract === 'payment'
       ? { payments: sumPayments(trials.flatMap((t) => t.payments ?? [])) }
       : {}),
+    ...agentsOverTrials(trials),
     trials,
   };
 }
@@ -482,7 +560,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
     await checkConnectionRoom(db.admin, Math.max(0, ...settings.clients));
     await checkSqlDesignsInstall(db.admin, settings.strategies);
     const localServer = await serverIsLocal(db.admin, db.name);
-    const pool = new BenchPool(settings.threads);
+    const driver = await (settings.drivers ?? localThreads)(db, { localServer, settings });
     try {
       for (const ref of settings.strategies) {
         uncontended.push(await measureUncontended(db, ref, settings.stock, BENCH_SKU));
@@ -499,8 +577,8 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
             trial,
           };
           await settings.beforeTrial?.(slot);
-          const entry = await runTrial(db, pool, series, trial, localServer, settings).catch(
-            (error: unknown) => failedTrial(trial, error),
+          const entry = await runTrial(db, driver, series, trial, settings).catch((error: unknown) =>
+            failedTrial(trial, error),
           );
           trials[i]?.push(entry);
           settings.onTrial?.(`${seriesLabel(series)}, trial ${trial}/${trialCount}`);
@@ -508,7 +586,7 @@ export async function runBench(settings: BenchSettings): Promise<BenchResult> {
         }
       }
     } finally {
-      await pool.close();
+      await driver.close();
     }
     const bench = plan.map((series, i) => summarizeSeries(series, trials[i] ?? []));
     const sources = [

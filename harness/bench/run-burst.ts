@@ -16,6 +16,9 @@ import type { LatencyPercentiles } from '../driver/latency.ts';
 import { Errors, oneLine } from '../errors.ts';
 import type { AdmissionSettings } from '../gate/admission.ts';
 import { type SourceEntry, sourceEntry } from '../registry/source-manifest.ts';
+import { type BurstAgentFigure, startAgentBurst } from './agents/agent-bursts.ts';
+import { type AgentSession, type AgentsSettings, openAgentSession } from './agents/agent-session.ts';
+import { agentDesign } from './agents/agent-task.ts';
 import { refuseUnbenchable } from './benchable.ts';
 import { peakConnections } from './burst-connections.ts';
 import { auditBurst, type BurstMeasures, burstProblems, measureBurst } from './burst-measure.ts';
@@ -49,6 +52,8 @@ export interface BurstSettings {
   /** The embedded server's major (`--postgres`; default 18); not with `databaseUrl`. */
   postgres?: PostgresMajor | undefined;
   timeoutMs: number;
+  /** Load agents: each plays one burst process (processes = agents), request i on agent i mod N. */
+  agents?: AgentsSettings | undefined;
   onRow?: (label: string) => void;
 }
 
@@ -73,6 +78,8 @@ export interface BurstEntry {
   /** Absent in reports written before it was recorded, and in a burst that could not run. */
   timeline?: BurstMeasures['timeline'];
   peakConnections: number;
+  /** With load agents: each agent's part. */
+  agents?: BurstAgentFigure[];
   unitsSold: number;
   oversold: number;
   drift: number;
@@ -106,7 +113,11 @@ function rowPlan(settings: BurstSettings, durabilities: readonly Durability[]): 
           ref,
           durability,
           admission,
-          layout: burstLayout(requests, { ...settings, threads: settings.threads }),
+          layout: burstLayout(requests, {
+            ...settings,
+            processes: settings.agents?.agents ?? settings.processes,
+            threads: settings.threads,
+          }),
         })),
       ),
     ),
@@ -132,6 +143,15 @@ async function answeredWithin(records: Promise<BurstRecord[]>, timeoutMs: number
   }
 }
 
+interface BurstRun {
+  records: BurstRecord[];
+  /** On the records' clock. */
+  releasedAt: number;
+  peak: number;
+  threads: number;
+  agents?: BurstAgentFigure[];
+}
+
 /** Releases the row's processes together and collects every record, with the release instant and the peak. */
 async function burst(
   db: RunDatabase,
@@ -139,7 +159,8 @@ async function burst(
   schema: string,
   key: number,
   settings: BurstSettings,
-): Promise<{ records: BurstRecord[]; releasedAt: number; peak: number; threads: number }> {
+  agents: AgentSession | undefined,
+): Promise<BurstRun> {
   const orders = burstOrders(row.layout, schema, {
     strategyModuleUrl: row.ref.moduleUrl,
     connection: {
@@ -155,23 +176,35 @@ async function burst(
   });
   const threads = orders.reduce((n, o) => n + o.shares.length, 0);
   await holdRelease(db.admin, key);
-  const children = startBurstProcesses(orders);
+  const children = agents
+    ? startAgentBurst(agents, orders, {
+        label: rowLabel(row),
+        design: agentDesign(row.ref.strategy.id, row.ref.moduleUrl),
+        schema,
+        durability: row.durability,
+        timeoutMs: settings.timeoutMs,
+      })
+    : startBurstProcesses(orders);
   children.records.catch(() => undefined);
   try {
-    const releasedAt = await releaseWhenAllWait(db.admin, key, threads, {
+    const release = await releaseWhenAllWait(db.admin, key, threads, {
       timeoutMs: settings.timeoutMs,
       ended: children.ended,
     }).catch(async (error: unknown) => {
       await db.admin
         .query('SELECT pg_advisory_unlock($1, $2)', [BURST_LOCK_CLASS, key])
         .catch(() => undefined);
-      throw error;
+      const why = 'why' in children ? children.why() : undefined;
+      throw why ? new Error(why) : error;
     });
     const answered = answeredWithin(children.records, settings.timeoutMs);
     const peak = await peakConnections(db.admin, answered);
-    return { records: await answered, releasedAt, peak, threads };
+    const records = await answered;
+    // Agents' records are on the server's clock (agent-burst.ts); child processes' on this host's.
+    if (!('figures' in children)) return { records, releasedAt: release.at, peak, threads };
+    return { records, releasedAt: release.serverMs, peak, threads, agents: await children.figures };
   } finally {
-    children.stop();
+    await children.stop();
   }
 }
 
@@ -180,6 +213,7 @@ async function runRow(
   row: BurstRow,
   key: number,
   settings: BurstSettings,
+  agents: AgentSession | undefined,
 ): Promise<BurstEntry> {
   const { ref, layout } = row;
   const schema = await db.createCaseSchema(
@@ -188,7 +222,14 @@ async function runRow(
   try {
     await db.admin.query(`SET search_path TO ${schema}`);
     await ref.strategy.setup(db.admin, [{ sku: BURST_SKU, total: settings.stock }]);
-    const { records, releasedAt, peak, threads } = await burst(db, row, schema, key, settings);
+    const { records, releasedAt, peak, threads, ...parts } = await burst(
+      db,
+      row,
+      schema,
+      key,
+      settings,
+      agents,
+    );
     const measures = measureBurst(records, releasedAt, settings.stock);
     const remaining = await ref.strategy.remaining(db.admin, BURST_SKU);
     const audit = auditBurst(settings.stock, remaining, measures.outcomes.HELD ?? 0);
@@ -199,6 +240,7 @@ async function runRow(
       status: problems.length === 0 ? 'ok' : 'fail',
       ...shown,
       peakConnections: peak,
+      ...parts,
       ...audit,
       problems,
     };
@@ -240,6 +282,30 @@ function failedRow(row: BurstRow, stock: number, error: unknown): BurstEntry {
   };
 }
 
+/** Every row in turn, on child processes of this host or on the load agents. */
+async function runRows(db: RunDatabase, plan: readonly BurstRow[], settings: BurstSettings) {
+  const connections = Math.max(0, ...plan.map((r) => r.layout.connections));
+  const { agents: agentSettings, timeoutMs } = settings;
+  const agents = agentSettings && (await openAgentSession(db, agentSettings, { connections, timeoutMs }));
+  if (!agents) await checkConnectionRoom(db.admin, connections, 'give fewer --clients');
+  let failed = false;
+  try {
+    const entries: BurstEntry[] = [];
+    for (const [i, row] of plan.entries()) {
+      const entry = await runRow(db, row, i + 1, settings, agents).catch((error: unknown) => {
+        failed = true;
+        return failedRow(row, settings.stock, error);
+      });
+      entries.push(entry);
+      settings.onRow?.(rowLabel(row));
+    }
+    return entries;
+  } finally {
+    // After a burst that could not run an agent may still be in it: the bench's own are stopped now.
+    await agents?.close(failed ? 0 : timeoutMs);
+  }
+}
+
 export async function runBursts(settings: BurstSettings): Promise<BurstResult> {
   const durabilities = settings.durabilities ?? [DEFAULT_DURABILITY];
   const db = await openRunDatabase({
@@ -255,20 +321,7 @@ export async function runBursts(settings: BurstSettings): Promise<BurstResult> {
       db.capabilities,
     );
     const plan = rowPlan(settings, durabilities);
-    await checkConnectionRoom(
-      db.admin,
-      Math.max(0, ...plan.map((r) => r.layout.connections)),
-      'give fewer --clients',
-    );
-    const entries: BurstEntry[] = [];
-    for (const [i, row] of plan.entries()) {
-      entries.push(
-        await runRow(db, row, i + 1, settings).catch((error: unknown) =>
-          failedRow(row, settings.stock, error),
-        ),
-      );
-      settings.onRow?.(rowLabel(row));
-    }
+    const entries = await runRows(db, plan, settings);
     const sources = settings.strategies.map((ref) => sourceEntry('design', ref.strategy.id, ref.moduleUrl));
     const ok = entries.length > 0 && entries.every((e) => e.status === 'ok');
     return { ok, environment, sources, burst: entries };

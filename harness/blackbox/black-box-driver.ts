@@ -62,6 +62,7 @@ export class BlackBoxDriver implements ClientDriver {
             2 * options.timeoutMs,
           );
           results.push(answeredResult(request, answer, performance.now() - began, retried()));
+          if (client.untilRefused && results.at(-1)?.outcome !== 'HELD') break;
         } catch (error: unknown) {
           results.push({
             requestKey,
@@ -72,6 +73,7 @@ export class BlackBoxDriver implements ClientDriver {
             error: oneLine(error),
             ...retried(),
           });
+          if (client.untilRefused) break;
         }
       }
       return { index: client.index, results };

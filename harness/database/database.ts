@@ -107,7 +107,8 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-async function connect(connectionString: string, applicationName: string): Promise<pg.Client> {
+/** A connection named `applicationName`; an unreachable server is one line naming it, its password masked. */
+export async function connect(connectionString: string, applicationName: string): Promise<pg.Client> {
   let parsedOk = true;
   try {
     new URL(connectionString);

@@ -23,6 +23,11 @@ export class SharedBarrier {
     return new SharedBarrier(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT), parties);
   }
 
+  /** How many parties have arrived (or left) so far. */
+  get arrived(): number {
+    return Atomics.load(this.cells, ARRIVED);
+  }
+
   get released(): boolean {
     return Atomics.load(this.cells, RELEASED) === 1;
   }

@@ -51,6 +51,8 @@ export interface ClientScript {
   holdAt?: PausePoint;
   /** The node the client talks to; unbound, client i talks to node i mod the case's node count. */
   node?: NodeIdentity;
+  /** The client stops at its first answer other than HELD (the sell-what-remains probe sells until refused). */
+  untilRefused?: boolean;
 }
 
 export interface ClientTask {

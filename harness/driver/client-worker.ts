@@ -161,7 +161,9 @@ async function runScript(
         atGate = true;
         await thread.lastGate.arriveAndWait(task.timeoutMs, 'the last requests held back');
       }
-      results.push(await sendRequest(thread, session, request));
+      const result = await sendRequest(thread, session, request);
+      results.push(result);
+      if (script.untilRefused && result.outcome !== 'HELD') break;
     }
   } finally {
     if (hold && !session.passedHold) hold.barrier.leave();

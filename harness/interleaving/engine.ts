@@ -79,6 +79,8 @@ export interface EngineOptions {
    * `ms`; further where a history must be able to tell that `ms` passed (HistoryRecorder.distinguishableWait).
    */
   clockWait?: (ms: number) => number;
+  /** The nodes the steps run on, when the caller reads their incarnations after the run (a fresh set otherwise). */
+  nodes?: Nodes;
 }
 
 /**
@@ -156,7 +158,7 @@ class PermutationRun {
     this.environment = {
       ...(options.strategy ? { strategy: options.strategy } : {}),
       ...(options.payment ? { payment: options.payment } : {}),
-      nodes: new Nodes(options.schema ?? 'engine'),
+      nodes: options.nodes ?? new Nodes(options.schema ?? 'engine'),
       control: this.control,
       pollMs: this.pollMs,
       timeoutMs: options.timeoutMs,

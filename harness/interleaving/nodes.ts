@@ -58,6 +58,12 @@ export class Nodes {
     return nodeIdentity(this.schema, ref.node - 1, ref.of, this.starts.get(ref.node) ?? 1);
   }
 
+  /** Every node of the steps' count, each in its last incarnation (node 1 of 1 when no step names one). */
+  lastIdentities(steps: readonly Step[]): NodeIdentity[] {
+    const of = steps.map(nodeOf).find((ref) => ref)?.of ?? 1;
+    return Array.from({ length: of }, (_, i) => this.identity({ node: i + 1, of }));
+  }
+
   restart(ref: NodeRef): void {
     this.starts.set(ref.node, (this.starts.get(ref.node) ?? 1) + 1);
   }

@@ -42,6 +42,9 @@ const BUILT_IN = Object.fromEntries(
     'release-frozen-only': 'controls/release-frozen-only.ts',
     'release-twice': 'controls/release-twice.ts',
     'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
+    'take-before-claim': 'controls/take-before-claim.ts',
+    'confirm-off-the-books': 'controls/confirm-off-the-books.ts',
+    'give-up-releases-claim': 'controls/give-up-releases-claim.ts',
   }).map(([id, file]) => [id, new URL(file, STRATEGIES).href]),
 ) as Readonly<Record<string, string>>;
 

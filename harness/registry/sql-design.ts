@@ -46,7 +46,13 @@ const auditSchema = z.strictObject({
   duplicateKey: count,
   activeKeys: z.array(z.string()),
   endedKeys: z.array(z.string()),
-  books: z.strictObject({ reconciled: z.boolean(), ledgerReplayDrift: z.number() }).optional(),
+  books: z
+    .strictObject({
+      reconciled: z.boolean(),
+      ledgerReplayDrift: z.number(),
+      skus: z.array(z.strictObject({ sku: z.string(), frozen: count, sold: count })).optional(),
+    })
+    .optional(),
 });
 
 /** The one value a function call returned; a call that returned no row is the design's error. */

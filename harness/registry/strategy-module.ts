@@ -108,11 +108,18 @@ export const knobsSchema = z
   )
   .optional();
 
+/** A retry bound names one of the design's knobs. */
+function retryBoundIssues(s: { retryBound?: string | undefined; parameters?: object | undefined }): Issue[] {
+  if (s.retryBound === undefined || (s.parameters && s.retryBound in s.parameters)) return [];
+  return [{ path: ['retryBound'], message: `names no knob of the design's parameters (${s.retryBound})` }];
+}
+
 const strategySchema = z
   .object({
     ...declarationShape,
     parameters: knobsSchema,
     configure: operation.optional(),
+    retryBound: z.string().min(1).optional(),
     setup: operation,
     reserve: operation,
     status: operation,
@@ -125,7 +132,12 @@ const strategySchema = z
     disable: operation.optional(),
   })
   .superRefine((s, ctx) => {
-    for (const issue of [...controlIssues(s), ...pausePointIssues(s), ...knobIssues(s)])
+    for (const issue of [
+      ...controlIssues(s),
+      ...pausePointIssues(s),
+      ...knobIssues(s),
+      ...retryBoundIssues(s),
+    ])
       ctx.addIssue({ code: 'custom', ...issue });
   });
 

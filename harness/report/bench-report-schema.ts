@@ -20,7 +20,12 @@ const lockWaitSchema = z
 
 const saturationSchema = z
   .strictObject({
-    generatorCores: z.number().nonnegative().describe('CPU time ÷ wall time of the load generator, in cores'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe(
+        "CPU time ÷ wall time of the load generator, in cores (with agents: the busiest agent's process)",
+      ),
     serverCores: z
       .number()
       .nonnegative()
@@ -62,6 +67,46 @@ const paymentsSchema = z
     'A payment series only (clients pay keys in pairs): the audit holds created = keys = the payments recorded',
   );
 
+const agentSchema = z
+  .strictObject({
+    agent: z
+      .number()
+      .int()
+      .positive()
+      .describe('1-based: client i and arrival i went to agent (i mod N) + 1'),
+    host: z.string().describe("the agent's host name"),
+    pid: z.number().int().positive(),
+    cores: z.number().int().positive().describe('cores its host offers'),
+    threads: z.number().int().positive().describe('worker threads that ran its clients'),
+    clients: z.number().int().positive(),
+    requests: count.describe('answers it counted in the measured window'),
+    outcomes: counts.describe('those answers by outcome'),
+    dropped: count.describe('open model: its arrivals no client of its could take within the grace'),
+    seconds: z.number().nonnegative().describe('its own measured window'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe("CPU time ÷ wall time of the agent's process over its window, in cores"),
+    clientBound: z.boolean().describe('it used enough CPU that it, not the design, may have been the limit'),
+    latency: latencySchema.describe('its own answers, in ms'),
+    histogram: z.string().describe("its latency histogram (µs), HdrHistogram's compressed base64 form"),
+  })
+  .describe("One load agent's part of a trial (`bench --agents`)");
+
+const agentSeriesSchema = z
+  .strictObject({
+    agent: z.number().int().positive(),
+    host: z.string(),
+    clients: z.number().int().positive(),
+    requests: count.describe('summed over the trials'),
+    dropped: count.describe('summed over the trials'),
+    generatorCores: z.number().nonnegative().describe('median over the trials'),
+    clientBound: z.boolean().describe('in some trial'),
+    p50: z.number().describe('median over the trials of its own p50, ms'),
+    p99: z.number().describe('median over the trials of its own p99, ms'),
+  })
+  .describe('One load agent over the trials of a series');
+
 const measured = {
   status: z
     .enum(['ok', 'fail'])
@@ -90,6 +135,16 @@ const trialSchema = z
     trial: z.number().int().positive(),
     startedAt: z.iso.datetime().describe('when the measured window opened'),
     ...measured,
+    agents: z
+      .array(agentSchema)
+      .optional()
+      .describe('`bench --agents` only: each agent; the trial figures are theirs merged (counts summed)'),
+    latencyHistogram: z
+      .string()
+      .optional()
+      .describe(
+        "`bench --agents` only: the agents' histograms added bucket for bucket (µs, compressed base64); latency is read from it",
+      ),
   })
   .describe('One run of a series');
 
@@ -109,6 +164,10 @@ const seriesSchema = z
       .strictObject({ throughput: intervalSchema, p99: intervalSchema })
       .nullable()
       .describe('95% percentile-bootstrap interval of each median; null with fewer than two passing trials'),
+    agents: z
+      .array(agentSeriesSchema)
+      .optional()
+      .describe('`bench --agents` only: each agent over the trials'),
     trials: z.array(trialSchema),
   })
   .describe(
@@ -123,6 +182,25 @@ const uncontendedSchema = z
     samples: count,
   })
   .describe('One client, no contention (tinybench)');
+
+const burstAgentSchema = z
+  .strictObject({
+    agent: z.number().int().positive().describe('1-based: request i went to agent (i mod N) + 1'),
+    host: z.string().describe("the agent's host name"),
+    pid: z.number().int().positive(),
+    cores: z.number().int().positive().describe('cores its host offers'),
+    threads: z.number().int().positive().describe('worker threads, one share of the burst each'),
+    requests: count.describe('the requests it sent'),
+    held: count.describe('those that got a unit'),
+    generatorCores: z
+      .number()
+      .nonnegative()
+      .describe(
+        "CPU time ÷ wall time of the agent's process over its whole order (connecting included), in cores",
+      ),
+    clientBound: z.boolean().describe('it used enough CPU that it, not the design, may have been the limit'),
+  })
+  .describe("One load agent's part of a burst (`bench --burst --agents`)");
 
 const burstSchema = z
   .strictObject({
@@ -175,6 +253,10 @@ const burstSchema = z
       )
       .optional()
       .describe('units left and answers so far, at even steps from the release to the last answer'),
+    agents: z
+      .array(burstAgentSchema)
+      .optional()
+      .describe("`bench --agents` only: each agent; its records were measured with every other agent's"),
     unitsSold: z.number().int().describe("stock − the design's remaining() afterwards (the harness's read)"),
     oversold: count,
     drift: z.number().int().describe('units sold − HELD answers'),

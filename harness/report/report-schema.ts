@@ -161,6 +161,22 @@ const finalReadSchema = z
   })
   .describe('What the harness read back through status() and remaining() after the case');
 
+const probeSchema = z
+  .strictObject({
+    sku: z.string(),
+    expected: count.describe('units due: remaining(sku) at the final read, 0 for a disabled sku'),
+    sold: count.describe('HELD answers the probe got'),
+    answers: z.record(z.string(), count).describe("the probe's answers by outcome"),
+    disabled: z.literal(true).optional(),
+    capped: count
+      .optional()
+      .describe('more was due than the probe sells: it sold up to this many and stopped'),
+    refusedBy: z.string().optional().describe('a node that answered neither HELD nor SOLD_OUT'),
+  })
+  .describe(
+    'The sell-what-remains probe of one sku: after the final read, reserves with keys and users of its own, node by node, until refused',
+  );
+
 const witnessLineSchema = z.strictObject({
   at: z.number().describe("ms since the case's first operation, when this one was invoked"),
   session: z.string(),
@@ -328,6 +344,10 @@ const judged = {
   noAudit: z.string().optional().describe('why there is no audit: `no audit: black box (…)`'),
   finalRead: finalReadSchema,
   history: historySchema,
+  sellsWhatRemains: z
+    .array(probeSchema)
+    .optional()
+    .describe('the sell-what-remains probe, per sku (absent where the case has none)'),
   coverage: coverageSchema,
   fired: z.array(checkSchema).describe('every check that fired, whatever the expectation'),
   retries: z.record(z.string(), count).optional().describe('retries the strategy reported, by reason'),

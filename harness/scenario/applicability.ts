@@ -53,6 +53,7 @@ export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | und
   const { scenario } = spec;
   const excluded =
     excludedReason(scenario, strategy) ??
+    scenario.sitsOut?.(strategy) ??
     belowMinimum(strategy, db.serverVersionNum) ??
     refusedNeed(caseNeeds(strategy, scenario, spec.isolation), db.capabilities) ??
     spec.blackBox?.notApplicable(scenario) ??

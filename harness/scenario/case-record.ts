@@ -38,6 +38,9 @@ const SUMMED_AS: Partial<Record<LifecycleOperation, string>> = {
   release: 'released',
 };
 
+/** The lifecycle operations whose answers the books are checked against (booksMatchAnswers). */
+const MOVES_UNITS: readonly LifecycleOperation[] = ['confirm', 'release', 'expire'];
+
 /** What a lifecycle step moved, for its phase: units back, a row moved or not, how many keys backdated. */
 function movedBy(answer: LifecycleAnswer, target: string | readonly string[] | undefined) {
   if (typeof answer === 'number') return { n: answer, unit: 'units back' };
@@ -92,10 +95,14 @@ export class CaseRecord {
   private readonly observations: Observations = {};
   private readonly released = new Set<string>();
   private readonly disabled = new Set<string>();
+  private readonly confirmed = new Set<string>();
+  private unitsExpired = 0;
+  /** Lifecycle calls that moved units (confirm, release, expire) whose answer never came. */
+  private unanswered = 0;
   private expireRan = false;
   private readonly phases = new PhaseRecorder();
-  /** The incarnation each node last served in: a new one is a restart, a step of its own. */
-  private readonly incarnations = new Map<string, string>();
+  /** The identity each node last served in: a new incarnation is a restart, a step of its own. */
+  private readonly incarnations = new Map<string, NodeIdentity>();
   /** The batch the requests a scenario sends over HTTP belong to, until their answers are in. */
   private overHttp: { done: (from: number, to: number) => void; sentAt: number } | undefined;
   /** The ttl each request asked for, for the history (a result does not carry it). */
@@ -143,9 +150,14 @@ export class CaseRecord {
   ): Promise<T> {
     this.ran(operation);
     const call = lifecycleCall(operation, target);
-    const answer = await this.history.around(call, { session }, run, lifecycleAnswer);
-    this.lifecycleAnswered(operation, target, answer);
-    return answer;
+    try {
+      const answer = await this.history.around(call, { session }, run, lifecycleAnswer);
+      this.lifecycleAnswered(operation, target, answer);
+      return answer;
+    } catch (error: unknown) {
+      if (MOVES_UNITS.includes(operation)) this.unanswered += 1;
+      throw error;
+    }
   }
 
   /**
@@ -186,6 +198,7 @@ export class CaseRecord {
     this.phases.step(`kill -9 of ${name} at ${crashAt}`);
     this.pausePoints.add(`${name}:${crashAt}`);
     if (operation !== 'expire') this.sending([operation.reserve]);
+    else this.unanswered += 1;
     this.ran(name);
     const call: Call = operation === 'expire' ? { op: 'expire' } : { op: 'reserve', ...operation.reserve };
     this.history.add(call, { session: 'crash-child', invokedAt: harnessNow() }, null, {
@@ -331,18 +344,27 @@ export class CaseRecord {
     this.observations[name] = value;
   }
 
-  /** What the case drove, for the final read, the audit and the verdict. */
-  driven(steps?: StepRecord[]): Driven {
+  /** What the case drove, for the final read, the audit and the verdict (`nodes`: an interleaving's). */
+  driven(steps?: StepRecord[], nodes?: readonly NodeIdentity[]): Driven {
+    const served = nodes ?? [...this.incarnations.values()];
     return {
       sent: this.sent,
       answers: this.answers,
-      lifecycle: { released: this.released, expireRan: this.expireRan, disabled: this.disabled },
+      lifecycle: {
+        released: this.released,
+        expireRan: this.expireRan,
+        disabled: this.disabled,
+        confirmed: this.confirmed,
+        unitsExpired: this.unitsExpired,
+        unanswered: this.unanswered,
+      },
       exercised: [...this.exercised],
       pausePoints: [...this.pausePoints],
       observations: this.observations,
       ...(steps ? { steps } : {}),
       phases: this.phases,
       failures: this.failures,
+      ...(served.length > 0 ? { nodes: served } : {}),
     };
   }
 
@@ -372,9 +394,12 @@ export class CaseRecord {
   ): void {
     const on = typeof target === 'string' ? target : '';
     this.phases.step(operation === 'disable' ? `disable ${on}`.trim() : operation, movedBy(answer, target));
+    if (answer === undefined && MOVES_UNITS.includes(operation)) this.unanswered += 1;
+    if (operation === 'expire' && typeof answer === 'number') this.unitsExpired += answer;
     if (answer !== true || typeof target !== 'string') return;
     if (operation === 'release') this.released.add(target);
     if (operation === 'disable') this.disabled.add(target);
+    if (operation === 'confirm') this.confirmed.add(target);
   }
 
   /** An interleaving has no code to observe with: what its lifecycle steps returned, summed, is what it saw. */
@@ -388,8 +413,9 @@ export class CaseRecord {
 
   private nodeServes(node: NodeIdentity): void {
     const before = this.incarnations.get(node.name);
-    if (before !== undefined && before !== node.incarnation) this.phases.step(`restart of ${node.name}`);
-    this.incarnations.set(node.name, node.incarnation);
+    if (before !== undefined && before.incarnation !== node.incarnation)
+      this.phases.step(`restart of ${node.name}`);
+    this.incarnations.set(node.name, node);
   }
 
   private collect(results: readonly RequestResult[], done: (from: number, to: number) => void): void {

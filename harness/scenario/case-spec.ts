@@ -4,6 +4,7 @@
  */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { HistoryRecorder } from '../history/recorder.ts';
 import type { BlackBox } from './black-box.ts';
 import type { CaseDeadline } from './case-deadline.ts';
@@ -47,6 +48,11 @@ export interface CaseOnSchema {
   history: HistoryRecorder;
   /** The case's deadline; its drives pause it while they wait for the worker threads. */
   deadline: CaseDeadline;
+  /**
+   * The driver the case's clients ran on (worker threads, or a black box's), which the sell-what-remains
+   * probe sells through; absent where the case ran its operations on this thread (an interleaving).
+   */
+  pool?: ClientDriver;
 }
 
 /**

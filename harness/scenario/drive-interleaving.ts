@@ -3,6 +3,7 @@
  * then recorded in the order the engine sent it.
  */
 import { runPermutation } from '../interleaving/engine.ts';
+import { Nodes } from '../interleaving/nodes.ts';
 import type { Permutation } from '../interleaving/permutation.ts';
 import { CaseRecord, type OperationStep } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
@@ -15,7 +16,9 @@ export async function driveInterleaving(
   rejectInvalid: boolean,
 ): Promise<Driven> {
   const { spec, settings, db, schema } = on;
+  const nodes = new Nodes(schema);
   const steps = await runPermutation(permutation, {
+    nodes,
     connectionString: db.connectionString,
     schema,
     strategy: spec.ref.strategy,
@@ -44,5 +47,5 @@ export async function driveInterleaving(
     pausable.set(defined.session, defined);
     record.interleavingStep(step, defined, true);
   }
-  return record.driven(steps);
+  return record.driven(steps, nodes.lastIdentities(permutation.steps));
 }

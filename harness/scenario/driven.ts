@@ -2,7 +2,7 @@
  * What one drive of a scenario produced, whatever its kind (clients, a script, an interleaving): what the
  * measuring and judging of the case (measure.ts) starts from.
  */
-import type { ReserveRequest } from '../../strategies/contract.ts';
+import type { NodeIdentity, ReserveRequest } from '../../strategies/contract.ts';
 import type { RequestResult } from '../driver/client-task.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
@@ -24,4 +24,9 @@ export interface Driven {
   phases: PhaseRecorder;
   /** Operations of an interleaving other than reserves that failed with an error (a reserve's is its answer). */
   failures: readonly { sqlstate?: string | undefined; error: string }[];
+  /**
+   * The nodes the case named, each in its last incarnation (a restarted node's latest): where the
+   * sell-what-remains probe sells. Absent or partial, the others are the scenario's nodes as first started.
+   */
+  nodes?: readonly NodeIdentity[];
 }

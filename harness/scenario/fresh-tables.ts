@@ -4,6 +4,7 @@
  * makes the case broken, naming the stage; the schema is dropped unless it is kept for inspection.
  */
 import type { RunDatabase } from '../database/database.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import { oneLine } from '../errors.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../history/recorder.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
@@ -15,7 +16,7 @@ import { measureCase } from './measure.ts';
 
 /**
  * `judgeBlocking` is false for an order of an interleaving other than the listed one: its blocking is
- * not the one the scenario expects.
+ * not the one the scenario expects. `pool`: the driver `drive` runs the clients on (CaseOnSchema.pool).
  */
 export async function onFreshTables(
   db: RunDatabase,
@@ -23,6 +24,7 @@ export async function onFreshTables(
   settings: CaseSettings,
   drive: (on: CaseOnSchema) => Promise<Driven>,
   judgeBlocking = true,
+  pool?: ClientDriver,
 ): Promise<CaseResult> {
   const { strategy } = spec.ref;
   const { scenario } = spec;
@@ -40,7 +42,8 @@ export async function onFreshTables(
     // TTL and expiry are judged on the database's clock; a black box's clock is its own.
     const clock = spec.blackBox ? UNMEASURED_CLOCK : await measureClockMapping(db.admin);
     const deadline = new CaseDeadline(settings.timeoutMs);
-    const on = { spec, settings, db, schema, history: new HistoryRecorder(clock), deadline };
+    const history = new HistoryRecorder(clock);
+    const on = { spec, settings, db, schema, history, deadline, ...(pool ? { pool } : {}) };
     const driven = await withinCaseDeadline(drive(on), deadline, db);
     const result = await measureCase(on, driven, judgeBlocking, (next) => {
       stage = next;

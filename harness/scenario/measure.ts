@@ -9,9 +9,12 @@ import { summarizeLatency } from '../driver/latency.ts';
 import { judgeHistory } from '../history/case-history.ts';
 import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../history/recorder.ts';
 import type { StepRecord } from '../interleaving/permutation.ts';
+import { booksMatchAnswers } from '../verdict/books-answers.ts';
 import type { AuditSummary, MeasuredCase, OutcomeCounts } from '../verdict/case-result.ts';
 import { type FinalRead, readBack } from '../verdict/final-read.ts';
+import { gaveUpWrote } from '../verdict/gave-up.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
+import { sellsWhatRemainsProblems } from '../verdict/sells-what-remains.ts';
 import {
   errorProblems,
   expectationProblems,
@@ -22,6 +25,7 @@ import {
 import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
+import { probeSellsWhatRemains } from './probe-remaining.ts';
 import type { Observations, Problem } from './scenario.ts';
 
 /** What the final read calls on every case, whatever the scenario drove. */
@@ -109,12 +113,15 @@ function judged(
   outcomes: OutcomeCounts,
   judgeBlocking: boolean,
   historyProblems: readonly Problem[],
+  /** The probes' and the answer checks': sell-what-remains, books against answers, GAVE_UP wrote. */
+  probeProblems: readonly Problem[],
 ): { judgement: Judgement; note: string } {
   const { scenario, params } = spec;
   const { strategy } = spec.ref;
   const all: Problem[] = [
     ...invariantProblems(reading),
     ...historyProblems,
+    ...probeProblems,
     ...expectationProblems(
       scenario,
       params,
@@ -162,17 +169,28 @@ export async function measureCase(
   recordFinalRead(on.history, read, { from: readFrom, to: harnessNow() });
   at('the audit');
   const audit = await auditInSnapshot(db.admin, strategy);
-  const reading = computeReading(
-    { stock: spec.params.stock, sent: driven.sent, answers: driven.answers, lifecycle: driven.lifecycle },
-    read,
-    audit,
-  );
+  const facts = {
+    stock: spec.params.stock,
+    sent: driven.sent,
+    answers: driven.answers,
+    lifecycle: driven.lifecycle,
+  };
+  const reading = computeReading(facts, read, audit);
+  // A black box's HTTP facts are the case's own exchanges: the probe's are taken apart and dropped.
+  const http = blackBox?.takeFacts();
+  at('the sell-what-remains probe');
+  const probe = await probeSellsWhatRemains(on, driven, read, on.pool);
+  blackBox?.takeFacts();
   const outcomes = countOutcomes(driven.answers);
   at('the history check');
   const history = judgeHistory(on.history.history(spec.params.stock), {
     soldOutWhileStock: strategy.falseSoldOut !== undefined,
   });
-  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems);
+  const { judgement, note } = judged(spec, driven, reading, outcomes, judgeBlocking, history.problems, [
+    ...sellsWhatRemainsProblems(probe),
+    ...booksMatchAnswers(facts, audit, reading.invariants.lostAcknowledged),
+    ...gaveUpWrote(driven.sent, driven.answers, read.statuses),
+  ]);
   const keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
   const { steps, observations } = driven;
   return {
@@ -188,6 +206,7 @@ export async function measureCase(
       ...(reading.indeterminate ? { indeterminate: reading.indeterminate } : {}),
     },
     history: history.summary,
+    sellsWhatRemains: probe,
     coverage: { exercised: [...driven.exercised, ...FINAL_READ_OPERATIONS], pausePoints: driven.pausePoints },
     fired: judgement.fired,
     ...tally(driven.answers),
@@ -196,7 +215,7 @@ export async function measureCase(
     ...(steps
       ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
-    ...(blackBox ? { http: blackBox.takeFacts() } : {}),
+    ...(http ? { http } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),
     ...(scenario.expect.headline ? { headline: true } : {}),

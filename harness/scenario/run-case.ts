@@ -23,7 +23,12 @@ export async function runCase(
   if (skipped) return skipped;
   const { scenario } = spec;
   if (scenario.kind === 'interleaving') return runInterleaving(db, spec, settings, scenario);
-  return onFreshTables(db, spec, settings, (on) =>
-    scenario.kind === 'script' ? driveScript(on, scenario, pool) : driveClients(on, scenario, pool),
+  return onFreshTables(
+    db,
+    spec,
+    settings,
+    (on) => (scenario.kind === 'script' ? driveScript(on, scenario, pool) : driveClients(on, scenario, pool)),
+    true,
+    pool,
   );
 }

@@ -127,6 +127,16 @@ interface ScenarioBase<O extends Observations> {
   requires?: readonly PauseNeed[];
   /** Optional operations the strategy must implement for the scenario to apply. */
   operations?: readonly LifecycleOperation[];
+  /**
+   * What no program of the explorer can do that this scenario does (give-up runs the design with its retry
+   * bound at its least): a control caught only in such scenarios is out of the explorer's reach.
+   */
+  beyondExplorer?: string;
+  /**
+   * Why a design takes no part, by what it is rather than what it lacks (a design that never retries has
+   * no give-up path): n/a with the reason, never a coverage gap. Undefined: it takes part.
+   */
+  sitsOut?(strategy: Strategy): string | undefined;
   expect: Expectations<O>;
 }
 
@@ -148,6 +158,15 @@ export interface ScriptContext<O extends Observations = Observations> {
   ): Promise<RequestResult[]>;
   /** One reserve on a session of the scenario's own (a proxied one); its answer is recorded like a client's. */
   reserveOn(session: SessionContext, request: ReserveRequest): Promise<RequestResult>;
+  /**
+   * The design with its retry bound (Strategy.retryBound) at its least, and `loser` made to lose every
+   * round at `after-read` to `competitor(round)`, which commits first (script-give-up.ts): the loser's
+   * answer, the rounds it lost and the bound; every competitor is sent and recorded too.
+   */
+  loseEveryRound(
+    loser: ReserveRequest,
+    competitor: (round: number) => ReserveRequest,
+  ): Promise<{ answer: RequestResult | undefined; lost: number; bound: number }>;
   /** remaining(sku) as the strategy's own state says, read now. */
   remaining(sku: string): Promise<number>;
   /** status(key) as the strategy says, read now. */

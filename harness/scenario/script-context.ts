@@ -7,6 +7,7 @@
 import { nodeIdentity } from '../driver/node-identity.ts';
 import type { ScriptContext } from './scenario.ts';
 import { scriptFaults } from './script-faults.ts';
+import { scriptGiveUp } from './script-give-up.ts';
 import { scriptHttp } from './script-http.ts';
 import { scriptLifecycle } from './script-lifecycle.ts';
 import { scriptReads } from './script-reads.ts';
@@ -19,6 +20,7 @@ export function scriptContext(scope: ScriptScope): ScriptContext {
     params,
     strategy: ref.strategy,
     ...scriptReservations(scope),
+    ...scriptGiveUp(scope),
     ...scriptLifecycle(scope),
     ...scriptReads(scope),
     ...scriptFaults(scope),

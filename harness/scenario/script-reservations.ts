@@ -11,7 +11,7 @@ import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 
 /** One reserve on `session`, its answer (or its failure) as a client's result. */
-async function reserveOnSession(
+export async function reserveOnSession(
   strategy: Strategy,
   session: SessionContext,
   request: ReserveRequest,

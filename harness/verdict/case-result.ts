@@ -99,6 +99,20 @@ export interface FinalReadSummary {
   indeterminate?: { committed: number; notCommitted: number };
 }
 
+/** One sku's sell-what-remains probe as the case JSON reports it (verdict/sells-what-remains.ts). */
+export interface SkuProbe {
+  sku: string;
+  /** The units due: remaining(sku), or 0 for a disabled sku. */
+  expected: number;
+  sold: number;
+  answers: OutcomeCounts;
+  disabled?: true;
+  /** More was due than the probe sells (PROBE_UNITS_AT_MOST): it sold up to this many and stopped. */
+  capped?: number;
+  /** Why the probe is short of a verdict on this sku (a node answered neither HELD nor SOLD_OUT). */
+  refusedBy?: string;
+}
+
 /** What a measured case drove: contract operations called, and pause points it held or killed at. */
 export interface CaseCoverage {
   exercised: string[];
@@ -132,6 +146,8 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   finalRead: FinalReadSummary;
   /** The case's history checked against the contract's model (`linearizable`). */
   history: HistorySummary;
+  /** The sell-what-remains probe after the final read, per sku: units due, units sold, its answers. */
+  sellsWhatRemains?: SkuProbe[];
   coverage: CaseCoverage;
   /** Checks that fired (for a control: the one in `caughtBy` must be among them). */
   fired: CheckName[];

@@ -53,6 +53,12 @@ export interface LifecycleFacts {
   expireRan: boolean;
   /** Skus an administrator disabled: a SOLD_OUT there is the point, not a false sold-out. */
   disabled?: ReadonlySet<string>;
+  /** Keys whose confirm answered true (the books' units sold, booksMatchAnswers). */
+  confirmed?: ReadonlySet<string>;
+  /** Σ of the units every expire answered it gave back. */
+  unitsExpired?: number;
+  /** confirm, release and expire calls whose answer never came (killed, failed): the books are then bounded, not exact. */
+  unanswered?: number;
 }
 
 export interface CaseFacts {

@@ -1,14 +1,14 @@
 /**
- * Seed 002's counter-example, as its spec: idem-order-1001 is paid (3000), then sent again with another
- * payload (amount 9999, so another fingerprint). The second request must be refused — MISMATCH, the
- * seed's P0001 — and leave both tables' counts at 1, as the harness's final read finds them.
+ * The payment drill's counter-example (docs/sources.md), as its spec: idem-order-1001 is paid (3000), then
+ * sent again with another payload (amount 9999, so another fingerprint). The second request must be refused —
+ * MISMATCH, the chapter's P0001 — and leave both tables' counts at 1, as the harness's final read finds them.
  */
 import { definePaymentScenario } from '../../harness/scenario/payment/payment-scenario.ts';
 
 export default definePaymentScenario({
   contract: 'payment',
   id: 'payment-mismatch',
-  summary: 'seed 002: the same key with amount 9999 after 3000 was paid: MISMATCH, counts stay at 1',
+  summary: 'the payment drill: the same key with amount 9999 after 3000 was paid: MISMATCH, counts stay at 1',
   spec: () => `
     session w1
     step "w1-pay"   { PAY idem-order-1001 pay-first }

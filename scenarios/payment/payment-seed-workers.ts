@@ -1,8 +1,8 @@
 /**
- * Seed 002's lab, as its spec: two payment workers send idem-order-1001 with the same fingerprint
- * (sha256 over amount=3000, currency=CNY, merchant=demo), each proposing its own payment id. w1 is held
- * with its writes done and its transaction open; w2 is sent, and the engine goes on once it is seen
- * waiting behind w1 (pg_blocking_pids), retrying, or done; then w1 commits. The loser reads the winner's
+ * The isolation-matrix chapter's payment drill, as its spec: two payment workers send idem-order-1001 with
+ * the same fingerprint (sha256 over amount=3000, currency=CNY, merchant=demo), each proposing its own payment
+ * id. w1 is held with its writes done and its transaction open; w2 is sent, and the engine goes on once it is
+ * seen waiting behind w1 (pg_blocking_pids), retrying, or done; then w1 commits. The loser reads the winner's
  * response with its next statement: requests 2, inserted 1, reused 1, distinct responses 1, payment 1,
  * outbox 1 — whichever session wins, which is never asserted.
  */
@@ -12,7 +12,7 @@ export default definePaymentScenario({
   contract: 'payment',
   id: 'payment-seed-workers',
   summary:
-    'seed 002: two workers, one key and fingerprint, the first held before its commit while the second runs',
+    'the payment drill: two workers, one key and fingerprint, the first held before its commit while the second runs',
   holdAt: ['before-commit', 'between-transactions'],
   spec: (holdAt) => `
     session w1

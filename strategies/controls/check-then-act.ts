@@ -4,7 +4,8 @@
  *
  * What it gets wrong: the decision is made on a value read before the write, and the write does not
  * re-check it. Between the read and the write nothing is locked, so every client that read 40 writes 39:
- * the updates are lost and the reservations oversell. Seed 000 names this as hot-row's failure boundary.
+ * the updates are lost and the reservations oversell. The flash-sale lab names this as hot-row's failure
+ * boundary.
  *
  * How the suite catches it every run: in `contention` the harness holds every client at `after-read`
  * until all have read (a cross-thread barrier), so the window is open for all of them, not by luck.

@@ -1,11 +1,11 @@
 /**
  * count-without-lock — NEGATIVE CONTROL (expect: violate). row-lock-count without the slot row lock:
  * COUNT the sku's active reservations, decide in the application, then INSERT (the naive LabReserve code
- * seed 001 starts from).
+ * LabReserve starts from).
  *
  * What it gets wrong: the count is a snapshot, and nothing stops another transaction from inserting
  * between this one's COUNT and its INSERT. Every client that counted 0 of 40 inserts: the holds exceed the
- * capacity. A transaction around the two statements does not help (seed 001: a transaction makes them
+ * capacity. A transaction around the two statements does not help (LabReserve: a transaction makes them
  * commit together, it does not make two transactions take turns); the resource FOR SHARE it keeps is
  * shared by every booking.
  *

@@ -1,6 +1,7 @@
 /**
- * memory-quota-config-restart — NEGATIVE CONTROL (expect: violate), seed C28-15. memory-quota, but a
- * restarted node starts again from its configured share instead of rebuilding it from the ledger.
+ * memory-quota-config-restart — NEGATIVE CONTROL (expect: violate), the flash-sale lab's memory-quota
+ * restart. memory-quota, but a restarted node starts again from its configured share instead of rebuilding it
+ * from the ledger.
  *
  * What it gets wrong: the count lived only in memory. node-1 sells its 20, restarts with 20 again and
  * sells them again: 60 sales in the ledger for 40 units, found only by reconciling afterwards.

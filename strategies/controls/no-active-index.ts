@@ -1,6 +1,7 @@
 /**
- * no-active-index — NEGATIVE CONTROL (expect: violate), seed C28-12. hot-row without the partial unique
- * index: "does this user already hold one?" is a SELECT in the application, then the insert.
+ * no-active-index — NEGATIVE CONTROL (expect: violate), the flash-sale lab's user-index counter-example.
+ * hot-row without the partial unique index: "does this user already hold one?" is a SELECT in the
+ * application, then the insert.
  *
  * What it gets wrong: the check is evaluated before the write, and nothing in the database re-checks it
  * at the write. Two sessions of one user that both read "no active hold" both insert: 2 active holds.

@@ -1,6 +1,7 @@
 /**
- * split-tx-release — NEGATIVE CONTROL (expect: violate), seed C28-11. hot-row's reservations, but an
- * expiry job that returns the stock in one transaction and changes the rows' status in a second.
+ * split-tx-release — NEGATIVE CONTROL (expect: violate), the flash-sale lab's split-transaction
+ * counter-example. hot-row's reservations, but an expiry job that returns the stock in one transaction and
+ * changes the rows' status in a second.
  *
  * What it gets wrong: killed between the two (pause point `between-transactions`), the units are back
  * while the rows are still HELD and past expiry; the rerun finds them again and returns them again.

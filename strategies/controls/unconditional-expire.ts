@@ -1,7 +1,7 @@
 /**
- * unconditional-expire — NEGATIVE CONTROL (expect: violate), seed C28-10. hot-row's reservations, but an
- * expiry job that picks rows by expiry time alone and returns one unit per id it picked, without
- * `status = 'HELD'` in its WHERE.
+ * unconditional-expire — NEGATIVE CONTROL (expect: violate), the flash-sale lab's unconditional-expiry
+ * counter-example. hot-row's reservations, but an expiry job that picks rows by expiry time alone and returns
+ * one unit per id it picked, without `status = 'HELD'` in its WHERE.
  *
  * What it gets wrong: a replay picks the same ids again (they are EXPIRED now, still past expiry) and
  * returns their units a second time. `CHECK (available <= total)` does not fire: 10 of 10 held, 5 expired,

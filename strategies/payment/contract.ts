@@ -1,8 +1,8 @@
 /**
- * The second business contract beside reservations (seed 002's payment idempotency): a payment worker
- * sends an idempotency key with the request's fingerprint and a payment id of its own proposing; one
- * payment and one matching outbox row are written per key, however many workers send it, and every
- * later request with the key gets the recorded response back. The outbox is the only side effect: no
+ * The second business contract beside reservations (the isolation-matrix chapter's payment idempotency): a
+ * payment worker sends an idempotency key with the request's fingerprint and a payment id of its own
+ * proposing; one payment and one matching outbox row are written per key, however many workers send it, and
+ * every later request with the key gets the recorded response back. The outbox is the only side effect: no
  * design calls an external system (payment-external-call-inside only waits, to show the cost of one
  * inside the transaction). The harness judges a design only through `pay`'s answers and its own
  * reads (`paymentStatus`, `outboxFor` per key it sent), compared with the design's `audit`.
@@ -13,7 +13,8 @@ import type { Capability, Expectation, PausePoint, SessionContext, StrategyParam
 /**
  * CREATED: this call wrote the key's payment (and its outbox row). REUSED: the key was recorded with the
  * same fingerprint; the answer is the recorded response. MISMATCH: the key was recorded with another
- * fingerprint (seed 002's P0001); nothing was written. GAVE_UP: a retrying design ran out of attempts.
+ * fingerprint (the isolation-matrix chapter's P0001); nothing was written. GAVE_UP: a retrying design ran out
+ * of attempts.
  */
 export const PAYMENT_OUTCOMES = ['CREATED', 'REUSED', 'MISMATCH', 'BAD_REQUEST', 'GAVE_UP'] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
@@ -106,7 +107,8 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
     "in an order flow: units gone from the reservation strategy's stock (total − remaining) differ from the orders whose reservation is HELD or CONFIRMED",
   paidUnconfirmed: "in an order flow: a payment under an order's key whose reservation is not CONFIRMED",
   outcomes: "the answer counts differ from the scenario's exact expectation",
-  observations: "a figure the scenario observed (requests, inserted, reused, …) differs from the seed's",
+  observations:
+    "a figure the scenario observed (requests, inserted, reused, …) differs from the payment drill's",
   errors: 'a request failed with an exception the scenario did not cause on purpose',
   exercised: 'the case did not drive what it claims (no request blocked behind the winner, …)',
 };

@@ -1,4 +1,7 @@
-/** Seed 002's request fingerprint: sha256 over the fields that make two payment requests the same. */
+/**
+ * The isolation-matrix chapter's request fingerprint: sha256 over the fields that make two payment requests
+ * the same.
+ */
 import { createHash } from 'node:crypto';
 
 export function requestFingerprint(fields: { amount: number; currency: string; merchant: string }): string {

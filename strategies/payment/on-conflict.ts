@@ -1,7 +1,7 @@
 /**
- * payment-on-conflict — seed 002's design. A unique key on idempotency_key; the payment is claimed with
- * `INSERT … ON CONFLICT (idempotency_key) DO NOTHING`, and the winner writes the matching outbox row in
- * the same transaction.
+ * payment-on-conflict — the isolation-matrix chapter's design. A unique key on idempotency_key; the payment
+ * is claimed with `INSERT … ON CONFLICT (idempotency_key) DO NOTHING`, and the winner writes the matching
+ * outbox row in the same transaction.
  *
  * Correct because: the unique index admits one row per key. A second insert of the key waits on the
  * first one's uncommitted index entry; when that commits, the loser's insert does nothing, and its next
@@ -29,8 +29,9 @@ import {
 } from './support/payment-tables.ts';
 
 /**
- * Seed 002's pay; `whileClaimed` runs inside the transaction once the key is claimed and its outbox row
- * written, before the pause point and the commit (the cost control's call, the cache control's fill).
+ * The isolation-matrix chapter's pay; `whileClaimed` runs inside the transaction once the key is claimed and
+ * its outbox row written, before the pause point and the commit (the cost control's call, the cache control's
+ * fill).
  */
 export function onConflictPay(
   whileClaimed: (request: PaymentRequest) => Promise<void> | void = () => undefined,

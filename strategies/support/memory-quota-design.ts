@@ -1,6 +1,6 @@
 /**
- * The in-memory quota design of seed 000 (design C), shared by `memory-quota` (a node rebuilds its share
- * from the ledger when it starts) and the control `memory-quota-config-restart` (it starts from its
+ * The in-memory quota design of the flash-sale lab (design C), shared by `memory-quota` (a node rebuilds its
+ * share from the ledger when it starts) and the control `memory-quota-config-restart` (it starts from its
  * configured share every time).
  *
  * Each node holds its share of every sku in memory, decrements it, then appends the sale to the ledger (the

@@ -1,6 +1,6 @@
 /**
- * The reservation table every seed-000 design shares: its schema, claiming a request_key (seed 000's
- * `reserveInTx` front half), the replay lookup, and the reservation side of the audit.
+ * The reservation table every flash-sale-lab design shares: its schema, claiming a request_key (the
+ * flash-sale lab's `reserveInTx` front half), the replay lookup, and the reservation side of the audit.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
@@ -74,7 +74,7 @@ export const PREPARED = {
  * otherwise the final answer. `ON CONFLICT (request_key) DO NOTHING` makes the key the arbiter: a replay
  * waits for the first insert to commit and then finds its row. A 23505 comes from the one-active-per-user
  * index, but a concurrent replay of the same key can hit that index first, so the key is looked up before
- * the answer is USER_LIMIT (seed 000 saw {HELD 1, REPLAY 14, USER_LIMIT 1} without this lookup).
+ * the answer is USER_LIMIT (the flash-sale lab saw {HELD 1, REPLAY 14, USER_LIMIT 1} without this lookup).
  */
 export async function claimRequestKey(
   db: ClientBase,
@@ -111,9 +111,9 @@ export async function reservationStatus(
 }
 
 /**
- * HELD → CONFIRMED for as long as the expiry job has not moved the row (seed 000's confirmHeldInTx, for a
- * payment callback that arrives late): `status = 'HELD'` is re-evaluated under the row lock, so a row is
- * confirmed or expired, never both.
+ * HELD → CONFIRMED for as long as the expiry job has not moved the row (the flash-sale lab's confirmHeldInTx,
+ * for a payment callback that arrives late): `status = 'HELD'` is re-evaluated under the row lock, so a row
+ * is confirmed or expired, never both.
  */
 export async function confirmHeld(db: ClientBase, requestKey: string): Promise<boolean> {
   const { rowCount } = await db.query(

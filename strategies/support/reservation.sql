@@ -1,5 +1,5 @@
--- One row per reservation (seed 000's Inventory.SCHEMA): the truth every stock count is checked against.
--- Each design adds its own stock tables and ties `sku` to them with a foreign key.
+-- One row per reservation (the flash-sale lab's Inventory.SCHEMA): the truth every stock count is checked
+-- against. Each design adds its own stock tables and ties `sku` to them with a foreign key.
 CREATE TABLE reservation (
   reservation_id bigserial   PRIMARY KEY,
   request_key    text        NOT NULL UNIQUE,

@@ -1,6 +1,7 @@
 /**
- * The stock-row model of seed 000: one `sku_stock` row per sku beside the reservation table (hot-row and
- * the controls that get it wrong). Setup and the audit that maps these tables to the invariant counts.
+ * The stock-row model of the flash-sale lab: one `sku_stock` row per sku beside the reservation table
+ * (hot-row and the controls that get it wrong). Setup and the audit that maps these tables to the invariant
+ * counts.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
@@ -77,9 +78,9 @@ export async function returnUnitPerRow(db: ClientBase, rows: readonly { sku: str
 }
 
 /**
- * Lifecycle statements (seed 000's Inventory.EXPIRE_SQL). Each moves rows with `status = 'HELD'` in its
- * WHERE and returns stock only for the rows that statement moved (RETURNING through a data-modifying CTE),
- * in the same statement: a replay, or a second job that waited on the row locks, finds nothing HELD and
+ * Lifecycle statements (the flash-sale lab's Inventory.EXPIRE_SQL). Each moves rows with `status = 'HELD'` in
+ * its WHERE and returns stock only for the rows that statement moved (RETURNING through a data-modifying
+ * CTE), in the same statement: a replay, or a second job that waited on the row locks, finds nothing HELD and
  * returns 0.
  */
 export const STOCK_ROW_LIFECYCLE_SQL = {

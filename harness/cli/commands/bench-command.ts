@@ -1,9 +1,11 @@
 /** `reservebench bench`: the series and their trials, the progress bar, the bench report and its charts. */
 
 import type { StrategyRef } from '../../../strategies/contract.ts';
+import { agentDrivers } from '../../bench/agents/agent-driver.ts';
 import { ARRIVAL_KINDS } from '../../bench/arrivals.ts';
 import { buildBenchReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
 import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
+import { DEFAULT_BURST_CONNECTIONS } from '../../bench/burst-plan.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
 import { DEFAULT_DURABILITY, DURABILITIES } from '../../database/durability.ts';
 import { Errors, EXIT } from '../../errors.ts';
@@ -14,6 +16,7 @@ import {
 } from '../../registry/payment-registry.ts';
 import { loadAllBuiltIn } from '../../registry/registry.ts';
 import { parseParamSweep } from '../../registry/strategy-variants.ts';
+import { agentsFrom, MAX_AGENTS } from '../agent-options.ts';
 import {
   databaseUrlFrom,
   MAX_CLIENTS,
@@ -151,6 +154,22 @@ const OPTIONS = {
     { default: [DEFAULT_DURABILITY] },
   ),
   ...postgresOption("the embedded server's major (one: a bench compares designs on one server)"),
+  agents: integer(
+    'load agents: every series (or burst) split over N agent processes, client i, arrival i and burst request i to agent i mod N; started here unless --agents-external (docs/scale.md)',
+    {
+      min: 1,
+      max: MAX_AGENTS,
+      excludes: {
+        admission:
+          'each agent would have a gate of its own (N × LIMIT inside); a shared gate is serve --gate postgres',
+        processes: 'with --burst each agent is one process of the burst',
+      },
+    },
+  ),
+  'agents-external': flag(
+    'you start the agents (reservebench agent, over ssh, in a container, a CI job); the bench prints their command and waits',
+    { needs: [{ anyOf: ['agents'] }] },
+  ),
   json: flag('print the JSON report on stdout, no tables'),
   ...databaseOption(),
   ...reportsOption('reports/<stamp>-bench/ and latest-bench/'),
@@ -226,7 +245,14 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
     const burst = burstSettingsFrom(args, context.label);
     const strategies = refusePaymentsWith(await benchDesigns(args), '--burst');
     const reports = reportsFolder(args.reports, context.label('reports'));
-    const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs };
+    const connections = Math.min(burst.connections ?? DEFAULT_BURST_CONNECTIONS, ...burst.bursts);
+    const agents = agentsFrom(args, {
+      clients: [connections],
+      pairs: false,
+      databaseUrl,
+      threads: args.threads,
+    });
+    const settings = { ...burst, strategies, durabilities, databaseUrl, postgres, timeoutMs, agents };
     return runBurstCommand(gate ? { ...settings, admission: gate } : settings, {
       json: args.json,
       reports,
@@ -240,6 +266,7 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
   const strategies = refusePaymentsWith(designs, open ? '--rate' : undefined);
   const { payments } = designs;
   const reports = reportsFolder(args.reports, context.label('reports'));
+  const agents = agentsFrom(args, { clients, pairs: payments.length > 0, databaseUrl, threads });
 
   const progress = args.json
     ? undefined
@@ -267,6 +294,7 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
     postgres,
     durabilities,
     ...(progress ? { onTrial: (label: string) => progress.tick(label) } : {}),
+    ...(agents ? { drivers: agentDrivers(agents) } : {}),
   });
   progress?.stop();
   const report = buildBenchReport(result, context.configuration);

@@ -1,5 +1,6 @@
 /** Every command of `reservebench`, in the order `--help` lists them. */
 import type { CommandDefinition } from '../command-definition.ts';
+import { AGENT } from './agent-command.ts';
 import { BENCH } from './bench-command.ts';
 import { CLEAN } from './clean-command.ts';
 import { COMPARE } from './compare-command.ts';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   EXPLORE,
   BENCH,
   SERVE,
+  AGENT,
   LIST,
   SPEC,
   CLEAN,

@@ -1,6 +1,6 @@
 /**
- * payment-no-fingerprint — NEGATIVE CONTROL (expect: violate). Seed 002's design (unique key, INSERT … ON
- * CONFLICT DO NOTHING, read the winner) without the fingerprint comparison.
+ * payment-no-fingerprint — NEGATIVE CONTROL (expect: violate). The isolation-matrix chapter's design (unique
+ * key, INSERT … ON CONFLICT DO NOTHING, read the winner) without the fingerprint comparison.
  *
  * What it gets wrong: a request that reuses a key with another payload (amount 9999 where 3000 was paid)
  * is answered REUSED with the first request's response, as if it had been paid: the client believes

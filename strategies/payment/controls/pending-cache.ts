@@ -1,9 +1,9 @@
 /**
- * payment-pending-cache — NEGATIVE CONTROL (expect: violate). Seed 002's design (unique key, INSERT … ON
- * CONFLICT DO NOTHING, read the winner) in front of an in-process response cache, as a service keeps one
- * to answer duplicates without a round trip: the winner puts its response in the cache as soon as its
- * payment is written, and a duplicate found in the cache is answered from it. An entry is dropped when
- * the transaction that put it fails.
+ * payment-pending-cache — NEGATIVE CONTROL (expect: violate). The isolation-matrix chapter's design (unique
+ * key, INSERT … ON CONFLICT DO NOTHING, read the winner) in front of an in-process response cache, as a
+ * service keeps one to answer duplicates without a round trip: the winner puts its response in the cache as
+ * soon as its payment is written, and a duplicate found in the cache is answered from it. An entry is dropped
+ * when the transaction that put it fails.
  *
  * What it gets wrong: the entry goes in before the payment's commit. A duplicate that arrives meanwhile is
  * answered REUSED with a payment that does not exist yet, and may never: if the winner dies before its

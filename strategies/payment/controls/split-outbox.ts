@@ -1,6 +1,6 @@
 /**
- * payment-split-outbox — NEGATIVE CONTROL (expect: violate). Seed 002's design, but the outbox row is
- * written in a second transaction after the payment's has committed.
+ * payment-split-outbox — NEGATIVE CONTROL (expect: violate). The isolation-matrix chapter's design, but the
+ * outbox row is written in a second transaction after the payment's has committed.
  *
  * What it gets wrong: the payment and the event announcing it are no longer one atomic write. A worker
  * that dies between the two commits leaves a payment that no outbox row announces, and a retry with the

@@ -56,8 +56,9 @@ export async function insertPayment(db: ClientBase, request: PaymentRequest): Pr
 }
 
 /**
- * Seed 002's claim on a unique key: true when this request's payment row went in. When another request's
- * uncommitted row holds the key, the insert waits for it to end; when that committed, it does nothing.
+ * The isolation-matrix chapter's claim on a unique key: true when this request's payment row went in. When
+ * another request's uncommitted row holds the key, the insert waits for it to end; when that committed, it
+ * does nothing.
  */
 export async function claimKey(db: ClientBase, request: PaymentRequest): Promise<boolean> {
   const { paymentId, idempotencyKey, fingerprint, order, amount, currency } = request;

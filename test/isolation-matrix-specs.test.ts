@@ -1,8 +1,9 @@
 /**
- * Seed 002's isolation contracts that test/isolation-spec.test.ts does not list, as plain-SQL specs: write
- * skew let through by REPEATABLE READ and failed once with 40001 by SERIALIZABLE, and the version check of
- * optimistic-cas (a stale compare-and-set updates 0 rows, the retry lands). Each output is compared whole
- * with its expected file; the relations the seed names are asserted on the output as well.
+ * The isolation-matrix chapter's isolation contracts that test/isolation-spec.test.ts does not list, as
+ * plain-SQL specs: write skew let through by REPEATABLE READ and failed once with 40001 by SERIALIZABLE, and
+ * the version check of optimistic-cas (a stale compare-and-set updates 0 rows, the retry lands). Each output
+ * is compared whole with its expected file; the relations the chapter names are asserted on the output as
+ * well.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { runCli } from './run-cli.ts';
@@ -15,7 +16,7 @@ const expectedPath = (name: string) => `specs/expected/${name}.out`;
 
 const spec = (name: string) => runCli(['spec', specPath(name)], { DATABASE_URL: serverUrl });
 
-describe('seed 002 specs', () => {
+describe("the isolation-matrix chapter's specs", () => {
   it.each(SPECS)('%s.spec gives exactly its expected output', async (name) => {
     const run = await runCli(['spec', specPath(name), '--expected', expectedPath(name)], {
       DATABASE_URL: serverUrl,

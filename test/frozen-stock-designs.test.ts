@@ -1,8 +1,8 @@
 /**
- * Seed 004's designs: frozen-ledger (available/frozen/sold counters, a stock_frozen flag per reservation,
- * an append-only stock ledger) and bucketed (a sku's stock over BUCKETS rows, with a fallback) pass every
- * scenario; frozen-ledger's books reconcile and replay in each case; the three controls are caught by the
- * checks they name in every scenario they name.
+ * The frozen-stock chapter's designs: frozen-ledger (available/frozen/sold counters, a stock_frozen flag per
+ * reservation, an append-only stock ledger) and bucketed (a sku's stock over BUCKETS rows, with a fallback)
+ * pass every scenario; frozen-ledger's books reconcile and replay in each case; the three controls are caught
+ * by the checks they name in every scenario they name.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { SCENARIOS } from '../harness/scenario/index.ts';
@@ -98,7 +98,7 @@ describe('bucketed as a knob (--param bucketed.buckets=1,16)', () => {
   });
 });
 
-describe("seed 004's external call inside the transaction, as a knob of a payment design", () => {
+describe("the frozen-stock chapter's external call inside the transaction, as a knob of a payment design", () => {
   it('runs each call length as a payment design of its own, each correct', async () => {
     const { run, report } = await runJson(inject('serverUrl'), [
       '--strategy',
@@ -116,7 +116,7 @@ describe("seed 004's external call inside the transaction, as a knob of a paymen
   });
 });
 
-describe('the controls of seed 004 (release-frozen-only, release-twice, bucketed-no-fallback)', () => {
+describe("the frozen-stock chapter's controls (release-frozen-only, release-twice, bucketed-no-fallback)", () => {
   it('name the cases this file expects', () => {
     const loaded = [releaseFrozenOnly, releaseTwice, bucketedNoFallback];
     expect(loaded.map((s) => [s.id, s.expect, s.caughtBy])).toEqual(
