@@ -42,6 +42,7 @@ const BUILT_IN = Object.fromEntries(
     'release-frozen-only': 'controls/release-frozen-only.ts',
     'release-twice': 'controls/release-twice.ts',
     'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
+    'standby-stock-check': 'controls/standby-stock-check.ts',
     'take-before-claim': 'controls/take-before-claim.ts',
     'confirm-off-the-books': 'controls/confirm-off-the-books.ts',
     'give-up-releases-claim': 'controls/give-up-releases-claim.ts',

@@ -16,6 +16,7 @@ import {
   STATUSES,
 } from '../../strategies/contract.ts';
 import { PAYMENT_CHECKS, PAYMENT_OUTCOMES } from '../../strategies/payment/contract.ts';
+import { CLUSTER_BACKENDS } from '../database/environment.ts';
 import { ENDPOINTS } from '../verdict/exchange-log.ts';
 import { configurationSchema } from './configuration-schema.ts';
 
@@ -60,6 +61,17 @@ export const environmentSchema = z
       .optional()
       .describe(
         "What the server let the run do, probed on connect (skipLocked, nowait, advisoryLocks, lockView, readCommitted, repeatableRead, serializable, returningOld, synchronousCommit): true, or the server's answer refusing it; a case needing a refused one is n/a. Absent for a black box",
+      ),
+    cluster: z
+      .strictObject({
+        backend: z.enum(CLUSTER_BACKENDS),
+        manager: z.string().optional().describe('the failover manager and its version (patroni 3.0.2)'),
+        members: count.optional().describe("a user's cluster: its members"),
+        replication: z.enum(['sync', 'async']).optional().describe("a user's cluster: as its primary says"),
+      })
+      .optional()
+      .describe(
+        'the cluster the cluster scenarios ran on (run --cluster; docs/cluster.md); the embedded one is made per case, shaped as each scenario says',
       ),
   })
   .describe('What a reader needs to judge the numbers');
@@ -230,6 +242,18 @@ const explorationSchema = z
   })
   .describe('What the explorer ran for this design (docs/explore.md)');
 
+const copySchema = z
+  .strictObject({
+    member: z.string(),
+    role: z
+      .enum(['survivor', 'discarded'])
+      .describe('survivor: writable at the end; discarded: writable once (an old primary), not any more'),
+    active: count.describe('keys the case sent that are HELD or CONFIRMED on this copy'),
+    available: z.number().int().describe('Σ remaining(sku) on this copy'),
+    acknowledgedOnlyHere: count.describe('acknowledged holds active here and on no survivor'),
+  })
+  .describe("One member's copy, as the final read found it");
+
 const coverageSchema = z.strictObject({
   exercised: z.array(z.string()).describe('contract operations the case called'),
   pausePoints: z.array(z.string()).describe('operation:pause-point pairs it held or killed at'),
@@ -362,6 +386,12 @@ const judged = {
   boundaryNote: z.string().optional(),
   headline: z.literal(true).optional(),
   keptSchema: z.string().optional().describe("the schema holding a failed case's tables"),
+  copies: z
+    .array(copySchema)
+    .optional()
+    .describe(
+      'a cluster case: every member writable at some point, the authority first; lostAcknowledged and oversold count across them (docs/cluster.md)',
+    ),
   exploration: explorationSchema.optional(),
 };
 

@@ -1,9 +1,10 @@
 /** A run: every selected scenario against every selected strategy, on one run database and one pool. */
 import type { IsolationLevel, StrategyRef } from '../../strategies/contract.ts';
+import type { ClusterSource } from '../cluster/cluster-source.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
-import type { Durability } from '../database/durability.ts';
+import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
-import type { PostgresMajor } from '../database/postgres-versions.ts';
+import { DEFAULT_POSTGRES, type PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom } from '../database/preflight.ts';
 import { ClientPool } from '../driver/client-pool.ts';
 import { wasInterrupted } from '../interrupted.ts';
@@ -65,6 +66,11 @@ export interface SuiteOptions {
   payments?: { designs: readonly PaymentDesignRef[]; scenarios: readonly PaymentScenario[] };
   onPaymentCase?: (result: PaymentCaseResult) => void;
   /**
+   * Where the cluster scenarios' cases get their cluster (`run --cluster`), made for the run's major and
+   * durability once a cluster scenario is selected; without it their cases are n/a.
+   */
+  cluster?: (run: { major: PostgresMajor; durability: Durability }) => Promise<ClusterSource>;
+  /**
    * Each design explored (`explore/<id>`, listed after the scenarios' cases): the run command passes the
    * explorer in, so that the suite, which the explorer is built on, does not depend on it. `connections`:
    * what one of its programs opens at most.
@@ -114,7 +120,7 @@ export function paramsFor(scenario: Scenario, given: ScenarioOverrides): Scenari
 export const DEFAULT_JOBS = 6;
 
 /** Every case of the run, in the order the report lists them. */
-function caseSpecs(options: SuiteOptions): CaseSpec[] {
+function caseSpecs(options: SuiteOptions, cluster: ClusterSource | undefined): CaseSpec[] {
   const specs: CaseSpec[] = [];
   for (const scenario of options.scenarios) {
     const params = paramsFor(scenario, options.overrides);
@@ -123,7 +129,8 @@ function caseSpecs(options: SuiteOptions): CaseSpec[] {
         for (let repetition = 1; repetition <= options.repeat; repetition++) {
           const at = isolation ? `@${isolation}` : '';
           const id = `${scenario.id}/${ref.strategy.id}${at}${options.repeat > 1 ? `#${repetition}` : ''}`;
-          specs.push({ id, scenario, ref, params, ...(isolation ? { isolation } : {}) });
+          const clustered = scenario.cluster && cluster ? { cluster } : {};
+          specs.push({ id, scenario, ref, params, ...(isolation ? { isolation } : {}), ...clustered });
         }
       }
     }
@@ -229,13 +236,13 @@ type WorkResult = { kind: 'case'; result: CaseResult } | { kind: 'payment'; resu
  */
 async function runWork(
   onRunServer: CaseLane[],
-  options: SuiteOptions,
+  options: SuiteOptions & { clusterSource?: ClusterSource | undefined },
   settings: CaseSettings,
   room: number,
   kept: string[],
 ): Promise<WorkResults> {
   const items: SuiteItem[] = [
-    ...caseSpecs(options).map((spec) => ({ kind: 'case' as const, spec })),
+    ...caseSpecs(options, options.clusterSource).map((spec) => ({ kind: 'case' as const, spec })),
     ...paymentItems(options.payments, options.repeat),
     ...(options.explore
       ? options.strategies.map((ref) => ({
@@ -281,12 +288,13 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const failed = () => cases.some(failsTheRun) || payments.some(paymentFailsTheRun);
   const kept: string[] = [];
   const onRunServer: CaseLane[] = [{ db, kept: false }];
+  let clusterSource: ClusterSource | undefined;
   try {
-    const environment = await readEnvironment(
-      db.admin,
-      options.databaseUrl ? 'url' : 'embedded',
-      db.capabilities,
-    );
+    clusterSource = await clusterFor(options);
+    const environment = {
+      ...(await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded', db.capabilities)),
+      ...(clusterSource ? { cluster: clusterSource.environment() } : {}),
+    };
     const room = await checkConnectionRoom(
       db.admin,
       Math.max(0, ...options.scenarios.map((s) => paramsFor(s, options.overrides).clients)),
@@ -298,7 +306,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       timeoutMs: options.timeoutMs,
       permutations: options.permutations,
     };
-    const done = await runWork(onRunServer, options, settings, room, kept);
+    const done = await runWork(onRunServer, { ...options, clusterSource }, settings, room, kept);
     cases.push(...done.cases);
     payments.push(...done.payments);
     const uncovered = options.requireCoverage
@@ -314,5 +322,15 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     // there that is kept whenever a database beside it is; on a server given by URL each stands alone.
     const keptHere = db.ownServer ? onRunServer.some((lane) => lane.kept) : onRunServer[0]?.kept === true;
     kept.push(...(await db.close({ keep: options.keep || keptHere })));
+    kept.push(...((await clusterSource?.close()) ?? []));
   }
+}
+
+/** The run's cluster source, when a cluster scenario is selected and the run has one. */
+function clusterFor(options: SuiteOptions): Promise<ClusterSource | undefined> {
+  if (!options.cluster || !options.scenarios.some((s) => s.cluster)) return Promise.resolve(undefined);
+  return options.cluster({
+    major: options.postgres ?? DEFAULT_POSTGRES,
+    durability: options.durability ?? DEFAULT_DURABILITY,
+  });
 }

@@ -40,6 +40,7 @@ import {
   resolveStrategies,
   shown,
 } from '../cli-arguments.ts';
+import { CLUSTER_OPTIONS, clusterFrom } from '../cluster-options.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { choice, choices, integer, texts } from '../option-types.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
@@ -132,6 +133,7 @@ const OPTIONS = {
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
+  ...CLUSTER_OPTIONS,
   ...TARGET_OPTIONS,
   ...configOption('run'),
 };
@@ -142,7 +144,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
   const target = targetArgs(args, context.label);
   const specs = readSpecFiles(args.spec, args.strategy);
   const contracts = await selectContracts(args.strategy, args.scenario, specs);
-  const scenarios = reservationScenarios(contracts, specs.reservation);
+  const scenarios = reservationScenarios(contracts, specs.reservation, args.cluster !== undefined);
   const exploreBudget = args['explore-budget'];
   const explores =
     exploreBudget > 0 && exploresDesigns(contracts, specs.reservation.length + specs.payment.length);
@@ -182,6 +184,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
       ...(args.isolation.length > 0 ? { isolation: args.isolation } : {}),
       databaseUrl,
       durability: args.durability,
+      cluster: clusterFrom(args, scenarios),
       ...progress?.told,
     },
     majors,
@@ -244,14 +247,19 @@ function writeReport(
   publishResults(output.junit, runJunit(report), report.ok);
 }
 
-/** The reservation scenarios a run drives: those named and the --spec files, or all when none is named. */
+/**
+ * The reservation scenarios a run drives: those named and the --spec files, or all when none is named —
+ * the cluster scenarios among them only when the run was given `--cluster` (each brings up a cluster).
+ */
 function reservationScenarios(
   contracts: { scenarioIds: readonly string[]; noReservationScenario: boolean },
   specs: readonly InterleavingScenario[],
+  withClusters: boolean,
 ): Scenario[] {
   if (contracts.noReservationScenario) return [];
   const named = contracts.scenarioIds.filter((id) => id !== 'explore').map(findScenario);
-  return contracts.scenarioIds.length + specs.length > 0 ? [...named, ...specs] : [...SCENARIOS];
+  if (contracts.scenarioIds.length + specs.length > 0) return [...named, ...specs];
+  return SCENARIOS.filter((s) => withClusters || !s.cluster);
 }
 
 /** Whether the run explores its designs: `--scenario explore`, or nothing named (reservation designs only). */
