@@ -44,7 +44,6 @@ const NOT_YET_RENAMED: readonly string[] = [
   'harness/interleaving/spec-strategy-step.ts',
   'harness/registry/source-manifest.ts',
   'harness/report/report.ts',
-  'harness/report/terminal.ts',
   'harness/scenario/payment/order-flow.ts',
   'harness/scenario/payment/payment-scenario.ts',
   'harness/scenario/run-sources.ts',

@@ -50,6 +50,11 @@ const BUILT_IN = Object.fromEntries(
 ) as Readonly<Record<string, string>>;
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
+
+/** A built-in strategy's module file, by id. */
+export function builtInFile(id: string): string | undefined {
+  return Object.hasOwn(BUILT_IN, id) ? fileURLToPath(BUILT_IN[id] ?? '') : undefined;
+}
 const BUILT_IN_URLS = new Set(Object.values(BUILT_IN));
 
 /**

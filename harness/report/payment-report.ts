@@ -6,6 +6,7 @@
 import type { PaymentDesign } from '../../strategies/payment/contract.ts';
 import { formatOutcomes } from '../verdict/case-result.ts';
 import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
+import type { DetailReading } from './case-details.ts';
 import type { TableData } from './result-tables.ts';
 
 /** One payment design's row: how it stays correct, and what its cases showed. */
@@ -83,16 +84,20 @@ export function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData
   };
 }
 
-export function paymentBoundaryTable(rows: readonly PaymentBoundaryRow[]): TableData {
-  return {
-    headers: ['design', 'expect', 'how it stays correct', 'shows', 'shown by'],
-    rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.shows, r.shownBy]),
-  };
-}
-
 /** One payment case's line while the run goes on. */
 export function paymentCaseLine(c: PaymentCaseResult): string {
   const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
   const counts = c.counts ? ` · payment ${c.counts.payments}, outbox ${c.counts.outbox}` : '';
   return `${mark} ${c.id} (${c.expect}) pay: ${formatOutcomes(c.outcomes)}${counts} — ${c.boundary}`;
 }
+
+/** The payment contract's reading of its cases for the matrix: its checks name a flaw, they count none. */
+export const PAYMENT_READING: DetailReading<PaymentCaseResult> = {
+  checkCount: () => undefined,
+  measuredBoundary: () => undefined,
+  notCovered: () => false,
+  facts: (c) => [
+    `outcomes: ${formatOutcomes(c.outcomes)}`,
+    ...(c.counts ? [`payment / outbox rows read back: ${c.counts.payments} / ${c.counts.outbox}`] : []),
+  ],
+};

@@ -15,16 +15,21 @@ import { coverageRows } from '../verdict/coverage.ts';
 import { paymentFailsTheRun } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
+import { boundaryColumnsTable } from './boundary-columns.ts';
+import { caseDetailLines, caseHeading } from './case-details.ts';
+import { caseMark, caseMatrix, legendLines, markCounts } from './case-matrix.ts';
 import { configurationLines } from './configuration-lines.ts';
 import type { Configuration } from './configuration-schema.ts';
+import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
+import { slugger } from './heading-slug.ts';
 import { writeHtmlReport } from './html-report.ts';
+import type { HtmlCases } from './html-sections.ts';
 import { isolationRows } from './isolation-matrix.ts';
 import { markdownTable } from './markdown-table.ts';
-import { paymentBoundaryRows, paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
+import { designColumnsTable, matrixTable } from './matrix-tables.ts';
+import { PAYMENT_READING, paymentBoundaryRows, paymentCaseTable } from './payment-report.ts';
 import { checkedReport, type Report } from './report-schema.ts';
 import {
-  BOUNDARY_HEADER,
-  boundaryTable,
   caseTable,
   coverageGapLines,
   coverageTable,
@@ -36,6 +41,9 @@ import {
 } from './result-tables.ts';
 import { sourceLines } from './source-lines.ts';
 import { versionRows } from './version-matrix.ts';
+
+/** The heading of report.md's last section but the sources, each case's. */
+export const CASE_DETAILS = 'Case details';
 
 /** The document, inferred from its zod schema (report-schema.ts). */
 export type { Report };
@@ -96,18 +104,60 @@ function headLines(report: Report, failed: number): string[] {
   ];
 }
 
+/** One grid per contract: designs down, scenarios across, one symbol and one number a cell, each a link. */
+function matrixLines(sections: readonly ContractMatrix[], links: ReadonlyMap<string, string>): string[] {
+  return sections.flatMap(({ contract, promise, matrix }) => [
+    `## Matrix — ${contract}`,
+    '',
+    `${promise[0]?.toUpperCase()}${promise.slice(1)}: ${matrix.designs.length} designs × ${matrix.scenarios.length} scenarios; ${markCounts(matrix)}.`,
+    '',
+    ...legendLines(matrix).map((line) => `- ${line}`),
+    '',
+    markdown(matrixTable(matrix, links)),
+    '',
+  ]);
+}
+
+/** Every case under a heading of its own, which the matrix links to. */
+function caseDetailSection(report: Report, sections: readonly ContractMatrix[]): string[] {
+  return [
+    `## ${CASE_DETAILS}`,
+    '',
+    'Every case, in the order of the report: its mark in the matrix, what it counted, the checks that fired, the',
+    "history's witness when it found one, what reproduces it and the command that runs it alone again.",
+    '',
+    ...sections.flatMap((s) => caseDetailLines(s.cases, s.reading, report.sources ?? [])),
+  ];
+}
+
+/** Each case's anchor: its heading's, after every heading before the case details (as GitHub names them). */
+function caseAnchors(lead: string, sections: readonly ContractMatrix[]): Map<string, string> {
+  const slug = slugger();
+  for (const line of lead.split('\n')) {
+    const heading = /^#{1,6} (.*)$/.exec(line);
+    if (heading) slug((heading[1] ?? '').replace(/`/g, ''));
+  }
+  slug(CASE_DETAILS);
+  return new Map(
+    sections.flatMap(({ cases, reading }) =>
+      cases.map((c) => [c.id, slug(caseHeading(c.id, caseMark(c, reading)).replace(/`/g, ''))] as const),
+    ),
+  );
+}
+
 function boundaryLines(report: Report): string[] {
+  if (report.boundary.length === 0) return [];
   return [
     '## Boundary table',
     '',
-    `One row per strategy. "${BOUNDARY_HEADER}" says, by the same rule for every design: **holds** — how many`,
-    'measured cases kept every invariant, with the headline case (contention when it ran) and its counts;',
-    '**breaks** — each scenario where a case failed, a negative control was caught, a boundary was measured',
-    '(lost acknowledgements with `synchronous_commit = off`) or a SOLD_OUT left stock unsold, with the first',
-    'case that showed it; **waits** — sessions seen waiting on its locks, then completing; **not covered** —',
-    'scenarios it lacks an operation or pause point for.',
+    'One row per design, by the same rule for every design: how many measured cases **held** every check;',
+    'where it **breaks** — each scenario where a case failed, a negative control was caught or a boundary was',
+    'measured (lost acknowledgements with `synchronous_commit = off`), with the count that shows it and marked',
+    'as the matrix marks it; a SOLD_OUT that left stock unsold (**false sold-out**); sessions seen **waiting**',
+    'on its locks, then completing (the first case, and how many cases did); the scenarios it lacks an',
+    'operation or pause point for (**not covered**).',
     '',
-    markdown(boundaryTable(report.boundary)),
+    markdown(boundaryColumnsTable(report.boundary, report.cases)),
     '',
   ];
 }
@@ -205,11 +255,17 @@ function paymentLines(report: Report): string[] {
     '',
     "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
     '',
-    markdown(paymentBoundaryTable(report.paymentBoundary)),
+    markdown(paymentDesignTable(report)),
     '',
     markdown(paymentCaseTable(report.payments)),
     '',
   ];
+}
+
+/** The payment designs in columns, from the payment matrix. */
+function paymentDesignTable(report: Report): TableData {
+  const payments = caseMatrix(report.payments, PAYMENT_READING);
+  return designColumnsTable(report.paymentBoundary, payments);
 }
 
 function failureLines(failed: Report['cases']): string[] {
@@ -218,10 +274,41 @@ function failureLines(failed: Report['cases']): string[] {
 }
 
 export function renderMarkdown(report: Report): string {
+  return renderRun(report).markdown;
+}
+
+/** report.md, and each case by its heading's anchor, for report.html's filters. */
+function renderRun(report: Report): { markdown: string; cases: HtmlCases } {
+  const sections = contractMatrices(report);
+  const lead = (links: ReadonlyMap<string, string>) => leadLines(report, sections, links).join('\n');
+  const anchors = caseAnchors(lead(new Map()), sections);
+  const cases: HtmlCases = new Map(
+    sections.flatMap(({ cases, reading }) =>
+      cases.map((c) => [
+        anchors.get(c.id) ?? '',
+        { design: c.strategy, scenario: c.scenario, status: c.status, mark: caseMark(c, reading) },
+      ]),
+    ),
+  );
+  const markdown = [
+    lead(anchors),
+    ...caseDetailSection(report, sections),
+    ...sourceLines(report.sources),
+  ].join('\n');
+  return { markdown, cases };
+}
+
+/** Everything before the case details. */
+function leadLines(
+  report: Report,
+  sections: readonly ContractMatrix[],
+  links: ReadonlyMap<string, string>,
+): string[] {
   const failed = report.cases.filter(failsTheRun);
   const paymentsFailed = report.payments.filter(paymentFailsTheRun).length;
   return [
     ...headLines(report, failed.length + paymentsFailed),
+    ...matrixLines(sections, links),
     ...boundaryLines(report),
     ...caseLines(report),
     ...paymentLines(report),
@@ -232,8 +319,7 @@ export function renderMarkdown(report: Report): string {
     ...uncoveredLines(report),
     ...failureLines(failed),
     ...configurationLines(report.configuration),
-    ...sourceLines(report.sources),
-  ].join('\n');
+  ];
 }
 
 export function reportFolder(root: string, generatedAt: string, kind?: string): string {
@@ -251,8 +337,9 @@ export function refreshLatest(root: string, folder: string, name: string): void 
 export function writeRunFiles(folder: string, report: Report): void {
   // Checked against the schema as written: a report that does not match is an error, never a file.
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(checkedReport(report), null, 2)}\n`);
-  writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
-  writeHtmlReport(folder);
+  const { markdown, cases } = renderRun(report);
+  writeFileSync(join(folder, 'report.md'), markdown);
+  writeHtmlReport(folder, { cases, detailsHeading: CASE_DETAILS });
 }
 
 /** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */

@@ -1,24 +1,24 @@
 /**
- * Human output on the terminal: a line per finished case while running, then the tables. Everything fits
- * TERMINAL_COLUMNS: the case table takes its narrow form, cells wrap inside their column (at spaces, else
- * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
+ * Human output on the terminal: what needs attention while the run goes on (run-command.ts), then per
+ * contract its matrix and its designs' boundary table, the cases that failed, and the verdict. Every table
+ * holds one fact a cell and fits TERMINAL_COLUMNS; report.md and report.json hold every case.
  */
 
 import { commitsLine } from '../database/durability.ts';
-import { type CaseResult, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
-import { paymentMeasured } from '../verdict/payment-case-result.ts';
+import { type CaseResult, failsTheRun, formatOutcomes, isMeasured } from '../verdict/case-result.ts';
+import { paymentFailsTheRun, paymentMeasured } from '../verdict/payment-case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
+import { boundaryColumnsTable } from './boundary-columns.ts';
 import { renderBoxTable } from './box-table.ts';
-import { paymentBoundaryTable, paymentCaseTable } from './payment-report.ts';
-import type { Report } from './report.ts';
+import { legendLines, markCounts } from './case-matrix.ts';
+import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
+import { designColumnsTable, terminalMatrix } from './matrix-tables.ts';
+import { paymentCaseLine } from './payment-report.ts';
+import type { Report } from './report-schema.ts';
 import {
-  BOUNDARY_HEADER,
-  boundaryTable,
-  caseTableNarrow,
   coverageGapLines,
   isolationTable,
   notApplicableLine,
-  PHASES_NOTE,
   phasesCell,
   type TableData,
   versionTable,
@@ -102,7 +102,8 @@ export function fitWidths(
   return widths;
 }
 
-function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
+/** A table drawn for the terminal: each column within its cap, the whole within TERMINAL_COLUMNS. */
+export function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
   const widths = fitWidths(table, TERMINAL_COLUMNS, caps);
   const wrap = (cell: string, i: number) => wrapText(cell, (widths[i] ?? 10) - 2).join('\n');
   return renderBoxTable({
@@ -126,15 +127,82 @@ export function caseLine(c: CaseResult): string {
   return prose(`${mark} ${c.id} (${c.expect}) ${phasesCell(c)} — ${verdict}`, '     ');
 }
 
+/** One contract's matrix: its counts, the scenario key, the grids and the legend of the marks it uses. */
+function matrixLines({ contract, promise, matrix }: ContractMatrix): string[] {
+  const { key, grids } = terminalMatrix(matrix, TERMINAL_COLUMNS);
+  return [
+    prose(
+      `Matrix — ${contract} (${promise}): ${matrix.designs.length} designs × ${matrix.scenarios.length} scenarios; ${markCounts(matrix)}`,
+    ),
+    ...(key ? [prose(key)] : []),
+    ...grids,
+    ...legendLines(matrix).map((line) => prose(line)),
+    '',
+  ];
+}
+
+/** The boundary table's columns that fit the terminal; what a design does not cover follows as lines. */
+const TERMINAL_BOUNDARY = [
+  'design',
+  'held (✓)',
+  'breaks (scenario: count)',
+  'false sold-out',
+  'waits (first case)',
+];
+
+/** The boundary tables: reservations in columns, payments from their matrix. */
+function boundaryLines(report: Report, matrices: readonly ContractMatrix[]): string[] {
+  const payments = matrices.find((m) => m.contract === 'payments');
+  return [
+    ...(report.boundary.length > 0
+      ? [
+          'Boundary — reservations (per design: cases held, where it breaks, false sold-out, waits)',
+          render(
+            boundaryColumnsTable(report.boundary, report.cases, TERMINAL_BOUNDARY),
+            [22, 10, 36, 24, 26],
+          ),
+          ...coverageGapLines(report.coverage).map((line) => prose(line.replace(/ — [^,]*/g, ''))),
+          '',
+        ]
+      : []),
+    ...(payments
+      ? [
+          'Boundary — payments',
+          render(designColumnsTable(report.paymentBoundary, payments.matrix, false), [30, 10, 60]),
+          '',
+        ]
+      : []),
+  ];
+}
+
+/** The cases that failed the run, one line each (each was printed as it finished too). */
+function failureLines(report: Report): string[] {
+  const failed = [
+    ...report.cases.filter(failsTheRun).map((c) => caseLine(c)),
+    ...report.payments.filter(paymentFailsTheRun).map((c) => prose(paymentCaseLine(c), '     ')),
+  ];
+  return failed.length > 0 ? [`Failures (${failed.length})`, ...failed, ''] : [];
+}
+
+function verdictLine(report: Report): string {
+  if (report.ok) return 'ok: every case met its expectation';
+  if (!report.cases.some(isMeasured) && !report.payments.some(paymentMeasured))
+    return report.target
+      ? 'NOT ok: no case ran against the target (exit 1)'
+      : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)';
+  return 'NOT ok: a case missed its expectation (exit 1)';
+}
+
 export function renderTerminal(report: Report): string {
   const notApplicable = notApplicableLine(report.cases);
+  const matrices = contractMatrices(report);
   return [
-    ...(report.environment.database === 'target' ? [] : [prose(commitsLine(report.environment.settings))]),
-    prose(PHASES_NOTE.replace(/`/g, '')),
-    render(caseTableNarrow(report.cases), [30, undefined, 24, 14]),
-    ...(notApplicable ? [prose(notApplicable)] : []),
-    ...coverageGapLines(report.coverage).map((line) => prose(line)),
-    '',
+    ...(report.environment.database === 'target'
+      ? []
+      : [prose(commitsLine(report.environment.settings)), '']),
+    ...matrices.flatMap(matrixLines),
+    ...boundaryLines(report, matrices),
+    ...(notApplicable ? [prose(notApplicable), ''] : []),
     ...(report.target
       ? [
           ...targetLines(report).map((line) => prose(line)),
@@ -148,26 +216,10 @@ export function renderTerminal(report: Report): string {
       ? ['Isolation matrix', render(isolationTable(report.isolation)), '']
       : []),
     ...(report.versions.length > 0 ? ['Version matrix', render(versionTable(report.versions)), ''] : []),
-    prose(`Boundary table (${BOUNDARY_HEADER})`),
-    render(boundaryTable(report.boundary, true), [24, 9, 38]),
-    '',
-    ...(report.payments.length > 0
-      ? [
-          'Payment contract (seed 002: one payment and one outbox row per idempotency key)',
-          render(paymentCaseTable(report.payments), [34, 9, 7, 22, 9]),
-          render(paymentBoundaryTable(report.paymentBoundary), [26, 9, 30, 34]),
-          '',
-        ]
-      : []),
+    ...failureLines(report),
     ...(report.uncovered.length > 0
       ? [`NOT ok: ${report.uncovered.length} case(s) not covered and --require-coverage was given (exit 1)`]
       : []),
-    report.ok
-      ? 'ok: every case met its expectation'
-      : !report.cases.some(isMeasured) && !report.payments.some(paymentMeasured)
-        ? report.target
-          ? 'NOT ok: no case ran against the target (exit 1)'
-          : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'
-        : 'NOT ok: a case missed its expectation (exit 1)',
+    verdictLine(report),
   ].join('\n');
 }

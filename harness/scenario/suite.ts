@@ -57,6 +57,8 @@ export interface SuiteOptions {
   /** Cases run side by side at most, each lane on a run database of its own (default DEFAULT_JOBS). */
   jobs?: number | undefined;
   onCase?: (result: CaseResult) => void;
+  /** How many cases, payment cases and explorations the run is about to run (a progress bar's total). */
+  onPlan?: (items: number) => void;
   /**
    * The payment contract's scenarios, each crossed with the payment designs only (a reservation strategy
    * is no case of theirs), listed after the reservation scenarios' cases and run in the same lanes.
@@ -253,6 +255,7 @@ async function runWork(
   // One pool for every lane: its threads hold each node's memory, found by the case's schema; the cases'
   // drives take turns on it, their other work (sessions, children, waits, judging) runs side by side.
   const pool = new ClientPool(options.threads);
+  options.onPlan?.(items.length);
   try {
     const results = await runInLanes(caseLanes(onRunServer, kept), {
       items,

@@ -22,7 +22,10 @@ import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
 import type { InterleavingScenario, Scenario } from '../../scenario/scenario.ts';
 import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
 import { runOnVersions } from '../../scenario/version-suite.ts';
+import { failsTheRun } from '../../verdict/case-result.ts';
+import { isCoverageGap } from '../../verdict/coverage.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
+import { paymentFailsTheRun } from '../../verdict/payment-case-result.ts';
 import { notWithTarget, preflightTarget, TARGET_OPTIONS, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import {
@@ -41,6 +44,7 @@ import { CLUSTER_OPTIONS, clusterFrom } from '../cluster-options.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { choice, choices, integer, texts } from '../option-types.ts';
 import { selectContracts, withKnobVariants } from '../payment-selection.ts';
+import { caseProgress } from '../progress.ts';
 import { readSpecFiles } from '../spec-files.ts';
 import {
   configOption,
@@ -85,6 +89,7 @@ const OPTIONS = {
     max: MAX_REPEAT,
     default: 1,
   }),
+  verbose: flag('a line for every case as it finishes, not only for those that need attention'),
   json: flag('print the JSON report on stdout, no tables'),
   ...reportsOption('reports/<stamp>/ and latest/'),
   ...junitOption('a test case per case (docs/ci.md)'),
@@ -160,6 +165,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
   const payments = { ...contracts.payments, designs: swept.payments };
   const reports = reportsFolder(args.reports, context.label('reports'));
   const junit = args.junit === undefined ? undefined : junitFile(args.junit, context.label('junit'));
+  const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
   const result = await runOnVersions(
     {
@@ -179,10 +185,11 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
       databaseUrl,
       durability: args.durability,
       cluster: clusterFrom(args, scenarios),
-      ...(args.json ? {} : progressLines()),
+      ...progress?.told,
     },
     majors,
   );
+  progress?.stop();
   const report = buildReport(
     result,
     strategies.map((r) => r.strategy),
@@ -195,14 +202,33 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
 }
 
 /**
- * One line per case on stderr while the run goes on. Cases cut short by Ctrl-C fail on closed
- * connections: they are no result, and are not printed.
+ * While the run goes on, on stderr: a progress bar on a terminal, and a line for each case that needs
+ * attention — one that fails the run (a safe design broke, a control was not caught, a case could not run to
+ * its end; with --require-coverage a case not covered) — or, with --verbose, for every case that ran. Cases
+ * cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
  */
-function progressLines(): Pick<SuiteOptions, 'onCase' | 'onPaymentCase'> {
+function caseLines(
+  verbose: boolean,
+  requireCoverage: boolean,
+): { told: Pick<SuiteOptions, 'onCase' | 'onPaymentCase' | 'onPlan'>; stop(): void } {
+  const bar = caseProgress();
+  const told = (id: string, fails: boolean, shown: boolean, line: () => string) => {
+    if (wasInterrupted()) return;
+    bar.done(id, fails, shown ? line() : undefined);
+  };
   return {
-    onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-    onPaymentCase: (c) =>
-      c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${paymentCaseLine(c)}\n`),
+    told: {
+      onPlan: (items) => bar.plan(items),
+      onCase: (c) => {
+        const fails = failsTheRun(c) || (requireCoverage && isCoverageGap(c));
+        told(c.id, fails, fails || (verbose && c.status !== 'n/a'), () => caseLine(c));
+      },
+      onPaymentCase: (c) => {
+        const fails = paymentFailsTheRun(c);
+        told(c.id, fails, fails || (verbose && c.status !== 'n/a'), () => paymentCaseLine(c));
+      },
+    },
+    stop: () => bar.stop(),
   };
 }
 
@@ -281,6 +307,7 @@ async function runAgainstTarget(
 ): Promise<number> {
   const log = new ExchangeLog();
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
+  const progress = options.json ? undefined : caseLines(options.verbose, options['require-coverage']);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports, context.label('reports'));
   const junit = options.junit === undefined ? undefined : junitFile(options.junit, context.label('junit'));
@@ -291,12 +318,9 @@ async function runAgainstTarget(
     repeat: options.repeat,
     timeoutMs: options['timeout-ms'],
     requireCoverage: options['require-coverage'],
-    ...(options.json
-      ? {}
-      : {
-          onCase: (c) => c.status !== 'n/a' && !wasInterrupted() && process.stderr.write(`${caseLine(c)}\n`),
-        }),
+    ...(progress?.told.onCase ? { onCase: progress.told.onCase } : {}),
   });
+  progress?.stop();
   const report = {
     ...buildReport(result, [target.strategy], [], context.configuration),
     target: targetSection(target, result.cases),
