@@ -11,6 +11,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/admission.test.ts',
   'test/barrier.test.ts',
   'test/box-table.test.ts',
+  'test/case-matrix.test.ts',
   'test/bench-report.test.ts',
   'test/burst-measure.test.ts',
   'test/charts.test.ts',
@@ -21,6 +22,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/crash-child.test.ts',
   'test/docs.test.ts',
   'test/explore-program.test.ts',
+  'test/explore-scope.test.ts',
   'test/fast-tier.test.ts',
   'test/generated-output.test.ts',
   'test/history-checker.test.ts',
@@ -51,6 +53,7 @@ export const FAST_TEST_FILES: readonly string[] = [
 export const COMMAND_LINE_TEST_FILES: readonly string[] = [
   'test/cli-arguments.test.ts',
   'test/input-fuzz.test.ts',
+  'test/report-command.test.ts',
 ];
 
 export default defineConfig({

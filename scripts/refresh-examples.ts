@@ -12,6 +12,7 @@
  *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
  *   npm run examples -- payments  # on-conflict beside it with a call of 0 and 800 ms inside the transaction
  *   npm run examples -- scale     # 150 on 40 through 1, 2 and 4 instances, per-process and shared gates
+ *   npm run examples -- cluster   # every reservation design failed over on the embedded cluster, sync and async
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
  */
@@ -25,7 +26,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin', 'reservebench.js');
 const wanted = process.argv.slice(2);
 const kinds = wanted.length === 0 ? ['run', 'bench', 'target'] : wanted;
+const RESERVATION_DESIGNS =
+  'hot-row,skip-locked-slots,row-lock-count,optimistic-cas,serializable,frozen-ledger,bucketed,coalesced,memory-quota';
 const known: Record<string, { args: string[]; latest: string; example: string }> = {
+  cluster: {
+    args: [
+      'run',
+      '--cluster',
+      'embedded',
+      '--scenario',
+      'failover-sync,failover-async',
+      '--strategy',
+      RESERVATION_DESIGNS,
+    ],
+    latest: 'latest',
+    example: 'cluster',
+  },
   run: { args: ['run'], latest: 'latest', example: 'run' },
   bench: { args: ['bench', '--trials', '3'], latest: 'latest-bench', example: 'bench' },
   buckets: {
@@ -138,7 +154,7 @@ for (const kind of kinds) {
   const job = known[kind];
   if (!job) {
     console.error(
-      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, durability, open, payments, scale, target)`,
+      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, cluster, durability, open, payments, scale, target)`,
     );
     process.exit(2);
   }

@@ -8,15 +8,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
 import { type Report, writeRunFiles } from '../harness/report/report.ts';
+import { EXAMPLE_REPORTS } from './example-reports.ts';
 
-const examples = fileURLToPath(new URL('../docs/examples/', import.meta.url));
-
-for (const name of readdirSync(examples)) {
-  const folder = join(examples, name);
+for (const name of readdirSync(EXAMPLE_REPORTS)) {
+  const folder = join(EXAMPLE_REPORTS, name);
   const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as Report | BenchReport;
+  // The scale example (scripts/scale-example.ts) is a document of its own, drawn by that script.
+  if (!('cases' in report)) continue;
   if ('bench' in report) writeBenchFiles(folder, report);
   else writeRunFiles(folder, report);
   console.error(`render-examples: docs/examples/${name} re-rendered from its report.json`);

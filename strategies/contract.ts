@@ -157,6 +157,12 @@ export interface SessionContext {
    * reason (a SQLSTATE or a word); the harness counts retries per request and per case.
    */
   retried?(reason: string): void;
+  /**
+   * A session on a standby of the database under test, when it is a cluster whose scenario serves reads
+   * from one (docs/cluster.md); absent otherwise. What it reads may run behind the primary: a design that
+   * decides on it decides on the past.
+   */
+  standby?: ClientBase;
 }
 
 export interface StockLine {

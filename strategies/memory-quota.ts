@@ -11,7 +11,9 @@
  * answers SOLD_OUT while another still has units (falseSoldOut when a scenario leaves a share unsold).
  *
  * Lifecycle: reserve only (no confirm, release or expire: the lifecycle scenarios are not covered). Any
- * reserve that does not commit a sale (replay, user limit, rollback, error) puts its unit back in memory.
+ * reserve that does not commit a sale (replay, user limit, rollback, error) puts its unit back in memory —
+ * except one whose connection went away (a crash, a failover): its COMMIT may have landed, so the node
+ * rebuilds its count from the ledger instead, on whichever server then takes writes.
  *
  * Pause points: reserve `after-read` once the key is known to be new, `after-memory-before-ledger` with the
  * unit taken from memory and nothing written, `before-commit` with the sale in the ledger.

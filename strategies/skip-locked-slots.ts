@@ -47,7 +47,8 @@ const SQL = {
               RETURNING request_key)
             UPDATE stock_slot SET holder_key = NULL WHERE holder_key IN (SELECT request_key FROM moved)`,
   freeSlots: 'SELECT count(*)::int AS free FROM stock_slot WHERE sku = $1 AND holder_key IS NULL',
-  counts: `SELECT s.sku, s.total, count(*) FILTER (WHERE t.holder_key IS NULL)::int AS available
+  // count(t.slot_no): a sku of no stock has no slot, and its one LEFT JOIN row is no free slot.
+  counts: `SELECT s.sku, s.total, count(t.slot_no) FILTER (WHERE t.holder_key IS NULL)::int AS available
              FROM sku s LEFT JOIN stock_slot t USING (sku) GROUP BY s.sku, s.total ORDER BY s.sku`,
 } as const;
 

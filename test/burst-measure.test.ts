@@ -4,7 +4,13 @@
  * on its own by a fixture of records that fails exactly it (test/burst.test.ts runs real bursts).
  */
 import { describe, expect, it } from 'vitest';
-import { auditBurst, burstProblems, measureBurst } from '../harness/bench/burst-measure.ts';
+import {
+  auditBurst,
+  burstProblems,
+  burstTimeline,
+  measureBurst,
+  TIMELINE_STEPS,
+} from '../harness/bench/burst-measure.ts';
 import { burstLayout, planShares } from '../harness/bench/burst-plan.ts';
 import { backoffs, DEFAULT_RETRY } from '../harness/bench/burst-retry.ts';
 import { type BurstRecord, GAVE_UP } from '../harness/bench/burst-task.ts';
@@ -114,5 +120,25 @@ describe('burst judgement', () => {
     ]);
     const leaked = records(sale(40, 110)).map((r, i) => (i === 0 ? { ...r, arrivedAt: RELEASE - 1 } : r));
     expect(judge(leaked, 40, 150, 0)).toEqual(['not exercised: 1 request(s) arrived before the release']);
+  });
+});
+
+describe('burst timeline', () => {
+  it('counts units left and answers at even steps from the release to the last answer', () => {
+    // Answered at 10..19 ms: the three HELD first, then seven SOLD_OUT.
+    const timeline = burstTimeline(records(sale(3, 7)), RELEASE, 3);
+    expect(timeline).toHaveLength(TIMELINE_STEPS + 1);
+    expect(timeline[0]).toEqual({ ms: 0, unitsLeft: 3, answered: 0 });
+    expect(timeline.at(-1)).toEqual({ ms: 19, unitsLeft: 0, answered: 10 });
+    for (const [i, point] of timeline.entries()) {
+      const before = timeline[i - 1];
+      if (!before) continue;
+      expect(point.ms).toBeGreaterThan(before.ms);
+      expect(point.unitsLeft).toBeLessThanOrEqual(before.unitsLeft);
+      expect(point.answered).toBeGreaterThanOrEqual(before.answered);
+    }
+    // The last unit went with the answer at 12 ms: the first step past it has none left.
+    expect(timeline.find((p) => p.ms >= 12)?.unitsLeft).toBe(0);
+    expect(timeline.findLast((p) => p.ms < 12)?.unitsLeft).toBeGreaterThan(0);
   });
 });

@@ -11,15 +11,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { type BenchReport, chartSeries, writeBenchFiles } from '../harness/bench/bench-report.ts';
+import { benchCharts, chartSeries } from '../harness/bench/bench-charts.ts';
+import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
 import { PALETTE } from '../harness/bench/chart-style.ts';
 import { PLOT } from '../harness/bench/charts.ts';
 import { textWidth, wrapText } from '../harness/bench/text-width.ts';
 import { LONG_NAME, manyDesigns, throughputChart } from './many-designs.ts';
 
-const EXAMPLE = fileURLToPath(new URL('../docs/examples/bench/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../docs/examples/', import.meta.url));
+const EXAMPLE = join(EXAMPLES, 'bench');
+const exampleReport = (name: string) =>
+  JSON.parse(readFileSync(join(EXAMPLES, name, 'report.json'), 'utf8')) as BenchReport;
+const chartsOf = (report: BenchReport) => benchCharts(report.bench, report.burst, 'reservations / s');
 interface Drawn {
   width: number;
+  /** The x axis's tick labels and where they stand, left to right. */
+  xTicks: { label: string; x: number }[];
   paths: { name: string; stroke: string; dash: string; points: [number, number][] }[];
   legend: { x: number; lines: string[] }[];
   yTicks: string[];
@@ -36,6 +43,9 @@ function drawn(svg: string): Drawn {
   const text = (t: Node) => String(t['#text'] ?? '');
   return {
     width: Number(root.width),
+    xTicks: texts
+      .filter((t) => t['text-anchor'] === 'middle' && Number(t.y) === PLOT.top + PLOT.height + 18)
+      .map((t) => ({ label: text(t), x: Number(t.x) })),
     paths: asArray(root.path as Node[]).map((p) => ({
       name: String(p['data-series']),
       stroke: String(p.stroke),
@@ -206,5 +216,69 @@ describe('the committed example bench report', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('charts against what the series vary', () => {
+  it('the bucket sweep: against the knob on a log axis, one line per client count, no clients chart', () => {
+    const charts = chartsOf(exampleReport('bench-buckets'));
+    expect(charts.map((c) => c.file)).toEqual([
+      'bucketed-buckets-throughput.svg',
+      'bucketed-buckets-p99.svg',
+    ]);
+    const chart = drawn(charts[0]?.svg ?? '');
+    expect(chart.xTicks.map((t) => t.label)).toEqual(['1', '4', '16', '64', '256']);
+    // Each value 4× the one before: on a log axis, equal steps apart.
+    const gaps = chart.xTicks.slice(1).map((t, i) => t.x - (chart.xTicks[i]?.x ?? 0));
+    for (const gap of gaps) expect(gap).toBeCloseTo(gaps[0] ?? 0, 5);
+    expect(chart.paths.map((p) => p.name)).toEqual(['150 clients']);
+    expect(chart.paths[0]?.points).toHaveLength(5);
+  });
+
+  it('a sweep at two client counts draws a line per count, and the clients chart a line per variant', () => {
+    const report = exampleReport('bench-buckets');
+    const twice = [
+      ...report.bench,
+      ...report.bench.map((e) => ({ ...e, clients: 16, median: { ...e.median, throughput: 1 } })),
+    ];
+    const charts = chartsOf({ ...report, bench: twice });
+    expect(charts.map((c) => c.file)).toEqual([
+      'throughput.svg',
+      'p99.svg',
+      'bucketed-buckets-throughput.svg',
+      'bucketed-buckets-p99.svg',
+    ]);
+    expect(drawn(charts[2]?.svg ?? '').paths.map((p) => p.name)).toEqual(['150 clients', '16 clients']);
+    expect(drawn(charts[0]?.svg ?? '').paths).toHaveLength(6);
+  });
+
+  it('the open model: goodput and p99 against the offered rate, one line per design', () => {
+    const charts = chartsOf(exampleReport('bench-open'));
+    expect(charts.map((c) => c.file)).toEqual(['open-goodput.svg', 'open-p99.svg']);
+    const chart = drawn(charts[0]?.svg ?? '');
+    expect(chart.xTicks.map((t) => t.label)).toEqual(['300', '1000', '3000']);
+    expect(chart.paths.map((p) => p.name)).toEqual(['hot-row', 'skip-locked-slots']);
+  });
+
+  it('a burst: units left and answers against time, per burst size, once it recorded a timeline', () => {
+    const report = exampleReport('bench-burst');
+    const burst = report.burst ?? [];
+    expect(chartsOf(report)).toEqual([]);
+    const timed = burst.map((e) => ({
+      ...e,
+      timeline: [
+        { ms: 0, unitsLeft: e.stock, answered: 0 },
+        { ms: e.soldOutMs ?? 0, unitsLeft: 0, answered: e.stock },
+        { ms: e.answeredMs, unitsLeft: 0, answered: e.requests },
+      ],
+    }));
+    const charts = chartsOf({ ...report, burst: timed });
+    const sizes = [...new Set(burst.map((e) => e.requests))];
+    expect(charts.map((c) => c.file)).toEqual(
+      sizes.flatMap((n) => [`burst-${n}-units-left.svg`, `burst-${n}-answered.svg`]),
+    );
+    const units = drawn(charts[0]?.svg ?? '');
+    expect(units.paths).toHaveLength(burst.filter((e) => e.requests === sizes[0]).length);
+    for (const path of units.paths) expect(path.points).toHaveLength(3);
   });
 });

@@ -28,6 +28,17 @@ const BAD_INPUT: [string[], RegExp][] = [
   [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
   [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
   [['run', '--no-such-flag'], /Unknown argument/],
+  [['run', '--cluster', 'nope'], /--cluster must be embedded, patroni or command, got "nope"/],
+  [['run', '--cluster', 'patroni', '--scenario', 'failover-sync'], /--cluster patroni needs --cluster-api/],
+  [
+    ['run', '--cluster', 'command', '--scenario', 'switchover'],
+    /needs --cluster-failover or --cluster-switchover/,
+  ],
+  [['run', '--cluster-api', 'http://127.0.0.1:8008'], /--cluster-api needs --cluster/],
+  [
+    ['run', '--cluster', 'command', '--cluster-failover', 'true', '--cluster-url', 'mysql://u:pw1@h:1,h:2/x'],
+    /--cluster-url must be a postgres:\/\/ or postgresql:\/\/ URL, got something that is not a URL/,
+  ],
 ];
 
 const COMMANDS: [string[], RegExp][] = [
@@ -208,6 +219,7 @@ describe('list and help', () => {
       ['release-frozen-only', 'violate'],
       ['release-twice', 'violate'],
       ['bucketed-no-fallback', 'violate'],
+      ['standby-stock-check', 'violate'],
       ['take-before-claim', 'violate'],
       ['confirm-off-the-books', 'violate'],
       ['give-up-releases-claim', 'violate'],

@@ -31,7 +31,7 @@ export async function defaultRun(): Promise<DefaultRun> {
   const cache = join(inject('scratch'), 'default-run.json');
   if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as DefaultRun;
   // The default run's own budget, named: runJson explores only when asked.
-  const budget = String(EXPLORE_DEFAULTS.perDesignInRun);
+  const budget = String(EXPLORE_DEFAULTS.scopeInRun);
   const result = await runJson(inject('serverUrl'), ['--explore-budget', budget], {}, defaultRunReports());
   writeFileSync(cache, JSON.stringify(result));
   return result;

@@ -18,11 +18,12 @@ import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BenchReport, chartSeries, writeBenchFiles } from '../harness/bench/bench-report.ts';
+import { chartSeries } from '../harness/bench/bench-charts.ts';
+import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
 import { PLOT } from '../harness/bench/charts.ts';
 import { admissionFactors } from '../harness/bench/series-factors.ts';
+import { BOUNDARY_COLUMNS } from '../harness/contracts/reservation/report/boundary-columns.ts';
 import {
-  boundaryTable,
   caseTable,
   coverageTable,
   isolationTable,
@@ -30,6 +31,7 @@ import {
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { chromiumLaunch } from './chromium.ts';
+import { CHROMIUM_ARGS, shootExamplesIn } from './example-shots.ts';
 import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';
 
@@ -48,10 +50,11 @@ interface Written<T> {
 const scratch = mkdtempSync(join(tmpdir(), 'reservebench-html-'));
 let run: Written<Report>;
 let bench: Written<BenchReport>;
+let failing: Written<Report>;
 
-async function written<T>(args: string[], reports: string, latest: string): Promise<Written<T>> {
+async function written<T>(args: string[], reports: string, latest: string, code = 0): Promise<Written<T>> {
   const cli = await runCli([...args, '--json', '--reports', reports], { DATABASE_URL: serverUrl });
-  expect(cli.code, cli.stderr).toBe(0);
+  expect(cli.code, cli.stderr).toBe(code);
   const folder = join(reports, latest);
   return {
     folder,
@@ -76,6 +79,13 @@ beforeAll(async () => {
     ],
     join(scratch, 'run'),
     'latest',
+  );
+  // A design that claims to hold and oversells: a failing case, with its history's witness.
+  failing = await written<Report>(
+    ['run', '--strategy', 'test/fixtures/oversell-declared-safe.ts', '--scenario', 'contention'],
+    join(scratch, 'failing'),
+    'latest',
+    1,
   );
   // Two client counts, with and without admission, two trials: lines, error bars and the admission table.
   bench = await written<BenchReport>(
@@ -230,9 +240,9 @@ describe('report.html, parsed', () => {
     expect(cases.rows).toHaveLength(caseTable(report.cases).rows.length);
     expect(new Set(cases.rows.map((r) => r[0]))).toEqual(new Set(measuredIds));
 
-    const boundary = tableWithHeaders(tables, boundaryTable(report.boundary).headers);
+    const boundary = tableWithHeaders(tables, BOUNDARY_COLUMNS);
     expect(boundary.rows.map((r) => r[0])).toEqual(report.boundary.map((b) => b.strategy));
-    expect(boundary.rows.find((r) => r[0] === 'lock-first')?.join(' ')).toMatch(/not covered: expiry/);
+    expect(boundary.rows.find((r) => r[0] === 'lock-first')?.at(-1)).toMatch(/\bexpiry\b/);
 
     const coverage = tableWithHeaders(tables, coverageTable(report.coverage).headers);
     expect(coverage.rows).toEqual(coverageTable(report.coverage).rows);
@@ -244,9 +254,42 @@ describe('report.html, parsed', () => {
     );
 
     const headings = all(doc, 'h2').map((h) => textOf(h));
-    expect(headings).toEqual(expect.arrayContaining(['Boundary table', 'Cases', 'Coverage']));
+    expect(headings).toEqual(
+      expect.arrayContaining([
+        'Matrix — reservations',
+        'Boundary table',
+        'Cases',
+        'Coverage',
+        'Case details',
+      ]),
+    );
     expect(textOf(all(doc, 'title')[0] as Element)).toBe('reservebench report');
     expect(all(doc, 'svg')).toHaveLength(0);
+  });
+
+  it('run: a table of contents, each matrix cell linked to its case, collapsed and tagged for the filters', () => {
+    const { report, html } = run;
+    const { doc } = parseStrict(html);
+    const headings = all(doc, 'h2').map((h) => textOf(h));
+    // The table of contents names every section, linked to its heading.
+    const toc = all(doc, 'nav')[0] as Element;
+    expect(all(toc, 'a').map((a) => textOf(a))).toEqual(headings);
+    const ids = new Set([...walk(doc)].map((e) => attr(e, 'id')).filter((id) => id !== undefined));
+    for (const a of all(toc, 'a')) expect(ids.has((attr(a, 'href') ?? '').slice(1))).toBe(true);
+    // Each matrix cell links to its case, collapsed under its heading, tagged for the filters.
+    const cells = all(doc, 'a').filter((a) => (attr(a, 'class') ?? '').startsWith('cell'));
+    expect(cells).toHaveLength(report.cases.length);
+    const collapsed = all(doc, 'details').filter((d) => (attr(d, 'class') ?? '').startsWith('case'));
+    expect(collapsed).toHaveLength(report.cases.length);
+    for (const a of cells) {
+      const target = (attr(a, 'href') ?? '').slice(1);
+      const holder = collapsed.find((d) => all(d, 'div').some((div) => attr(div, 'id') === target));
+      expect(holder, target).toBeDefined();
+      for (const key of ['design', 'scenario', 'status'])
+        expect(attr(holder as Element, `data-${key}`)).toMatch(/^\d+$/);
+    }
+    const filters = all(doc, 'fieldset').map((f) => textOf(all(f, 'legend')[0] as Element));
+    expect(filters).toEqual(['design', 'scenario', 'status']);
   });
 
   it('bench: holds the series tables with a row per series and both charts inline', () => {
@@ -290,7 +333,9 @@ describe('report.html, parsed', () => {
       expect(all(svg, 'g').filter((g) => attr(g, 'class') === 'ci')).toHaveLength(report.bench.length + 1);
     }
     // The CSV stays a link beside the report.
-    expect(all(doc, 'a').map((a) => attr(a, 'href'))).toEqual(['bench.csv']);
+    expect(all(doc, 'a').flatMap((a) => (attr(a, 'href')?.startsWith('#') ? [] : [attr(a, 'href')]))).toEqual(
+      ['bench.csv'],
+    );
   });
 
   it('escapes all text: markup, outside links and images in the Markdown stay text', () => {
@@ -331,17 +376,6 @@ describe('report.html, parsed', () => {
 
 // --- drawn in Chromium ----------------------------------------------------------------------------------
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Distinct colours and the share of non-white pixels of a PNG. */
 function pixelVariety(png: Buffer): { width: number; height: number; colours: number; inked: number } {
   const image = PNG.sync.read(png);
@@ -375,6 +409,10 @@ interface Drawn {
 let browser: { context: BrowserContext; profile: string } | undefined;
 
 async function openPage(): Promise<Page> {
+  return (await browserContext()).newPage();
+}
+
+async function browserContext(): Promise<BrowserContext> {
   if (!browser) {
     const { executablePath, env } = await chromiumLaunch();
     const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
@@ -388,7 +426,7 @@ async function openPage(): Promise<Page> {
     });
     browser = { context, profile };
   }
-  return browser.context.newPage();
+  return browser.context;
 }
 
 afterAll(async () => {
@@ -426,6 +464,8 @@ const pageOverflow = async (page: Page) =>
 async function draw(htmlFile: string, shots: string): Promise<Drawn> {
   const { page, problems, requests } = await load(htmlFile);
   try {
+    // Collapsed tables and cases are laid out once opened.
+    await page.evaluate('document.querySelectorAll("details").forEach((d) => { d.open = true; })');
     const tables = [];
     for (const table of await page.locator('table').all())
       tables.push({
@@ -543,6 +583,39 @@ describe('report.html, drawn in headless Chromium', () => {
     expect(drawn.charts).toEqual([]);
   });
 
+  it("a failing case's matrix cell opens its case, with the history's witness", async () => {
+    const { page, problems, requests } = await load(join(failing.folder, 'report.html'));
+    try {
+      expect(await page.locator('details.case[open]').count()).toBe(0);
+      await page.locator('a.cell.mark-broke').first().click();
+      const opened = page.locator('details.case[open]');
+      expect(await opened.count()).toBe(1);
+      expect(await opened.locator('summary').textContent()).toContain('contention/');
+      const witness = opened.locator('pre').first();
+      expect(await witness.isVisible()).toBe(true);
+      expect(await witness.textContent()).toMatch(/reserve req-\d+ .* → HELD \(model: SOLD_OUT\)/);
+      await page.screenshot({ path: join(mkdtempSync(`${shots}-failing-`), 'opened.png') });
+      expect([problems, requests]).toEqual([[], []]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the filters show only the cases of the status, design or scenario chosen, with no script', async () => {
+    const { page } = await load(join(run.folder, 'report.html'));
+    try {
+      const shown = () => page.locator('details.case').filter({ visible: true }).count();
+      expect(await shown()).toBe(run.report.cases.length);
+      await page.locator('fieldset', { hasText: 'status' }).getByLabel('n/a', { exact: true }).check();
+      expect(await shown()).toBe(run.report.cases.filter((c) => c.status === 'n/a').length);
+      await page.locator('fieldset', { hasText: 'status' }).getByLabel('all', { exact: true }).check();
+      await page.locator('fieldset', { hasText: 'design' }).getByLabel('hot-row', { exact: true }).check();
+      expect(await shown()).toBe(run.report.cases.filter((c) => c.strategy === 'hot-row').length);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('bench: both charts drew every series line, the tables their rows', async () => {
     const drawn = await draw(join(bench.folder, 'report.html'), mkdtempSync(`${shots}-bench-`));
     expectTablesDrawn(drawn, bench.markdown);
@@ -604,5 +677,20 @@ describe('report.html, drawn in headless Chromium', () => {
       expect(chart.legend.length).toBeGreaterThan(count);
       for (const label of chart.legend) expectInside(label, chart.svg, 'legend label');
     }
+  });
+
+  it('the committed examples as a reviewer sees them: the matrix, a cell opened on its witness, the sweep', async () => {
+    const into = mkdtempSync(`${shots}-examples-`);
+    const taken = await shootExamplesIn(await browserContext(), () => into);
+    expect(taken.problems).toEqual([]);
+    const matrix = pixelVariety(readFileSync(taken.files.matrix));
+    expect(matrix.width).toBeGreaterThan(600);
+    expect(matrix.colours).toBeGreaterThan(8);
+    expect(taken.opened.summary).toMatch(/^◆ \S+\/\S+\n?$/);
+    expect(taken.opened.witness).toMatch(/→ HELD \(model: SOLD_OUT\)/);
+    expect(pixelVariety(readFileSync(taken.files.opened)).inked).toBeGreaterThan(0.02);
+    expect(taken.sweep.series).toEqual(['150 clients']);
+    expect(taken.sweep.ticks).toEqual(expect.arrayContaining(['1', '4', '16', '64', '256']));
+    expect(pixelVariety(readFileSync(taken.files.sweep)).colours).toBeGreaterThan(8);
   });
 });

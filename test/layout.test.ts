@@ -79,6 +79,7 @@ function longFunctions(): string[] {
  */
 const FOLDER_ORDER = [
   'database',
+  'cluster',
   'gate',
   'registry',
   'driver',

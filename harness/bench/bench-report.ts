@@ -24,9 +24,9 @@ import {
   BURST_AGENT_NOTE,
   burstAgentRows,
 } from './agents/agent-tables.ts';
+import { benchCharts } from './bench-charts.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
-import { type ChartSeries, renderLineChart } from './charts.ts';
 import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
 import type { BenchEntry, BenchResult } from './run-bench.ts';
 import type { BurstEntry, BurstResult } from './run-burst.ts';
@@ -78,30 +78,6 @@ export function buildBurstReport(result: BurstResult, configuration?: Configurat
     uncontended: [],
     burst: result.burst,
   };
-}
-
-const seriesName = (e: BenchEntry) =>
-  `${e.strategy}${e.admission ? ` (admission ${e.admission})` : ''}${e.durability === 'off' ? ' (not durable)' : ''}${openSuffix(e)}`;
-
-/** Points of the series that passed, each with its 95% interval where there is one. */
-export function chartSeries(
-  bench: readonly BenchEntry[],
-  value: (e: BenchEntry) => { y: number; interval: Interval | undefined },
-): ChartSeries[] {
-  const byName = new Map<string, ChartSeries>();
-  for (const e of bench.filter((b) => b.status === 'ok')) {
-    const name = seriesName(e);
-    const series = byName.get(name) ?? { name, points: [] };
-    const { y, interval } = value(e);
-    series.points.push({
-      x: e.clients,
-      y,
-      ...(interval ? { interval } : {}),
-      hollow: e.saturation.clientBound,
-    });
-    byName.set(name, series);
-  }
-  return [...byName.values()];
 }
 
 const shownInterval = (interval: Interval | undefined) =>
@@ -193,10 +169,7 @@ function benchIntroLines(report: BenchReport): string[] {
     'admission wait included. Speeds come from one shared, noisy machine: compare ratios within a run, or',
     'two runs with `reservebench compare`.',
     '',
-    '![throughput vs clients](throughput.svg)',
-    '',
-    '![p99 latency vs clients](p99.svg)',
-    '',
+    ...chartLinks(report),
     intervalNote(trialCount(report)),
     '',
     SATURATION_NOTE,
@@ -306,7 +279,15 @@ function burstAgentLines(burst: readonly BurstEntry[]): string[] {
   return ['## Load agents', '', BURST_AGENT_NOTE, '', markdownTable([BURST_AGENT_HEADERS, ...rows]), ''];
 }
 
-/** The report of `bench --burst`: the environment, then the burst table. */
+/** The charts of the report, each an image link and a blank line (bench-charts.ts draws them). */
+function chartLinks(report: BenchReport): string[] {
+  return chartsOf(report).flatMap((chart) => [`![${chart.alt}](${chart.file})`, '']);
+}
+
+const chartsOf = (report: BenchReport) =>
+  benchCharts(report.bench, report.burst, benchContractOf(report).unit.replace('/', ' / '));
+
+/** The report of `bench --burst`: the environment, then the burst table and its charts. */
 function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): string {
   return [
     ...environmentLines(report, {
@@ -322,6 +303,7 @@ function burstMarkdown(report: BenchReport, burst: readonly BurstEntry[]): strin
     markdownTable([BURST_HEADERS, ...burstRows(burst)]),
     '',
     ...burstAgentLines(burst),
+    ...chartLinks(report),
     ...configurationLines(report.configuration),
     ...sourceLines(report.sources),
   ].join('\n');
@@ -346,41 +328,13 @@ export function renderBenchMarkdown(report: BenchReport): string {
   ].join('\n');
 }
 
-/** Writes report.json, report.md, bench.csv, the two charts and report.html into `folder`. */
+/** Writes report.json, report.md, bench.csv (not for a burst), the charts and report.html into `folder`. */
 export function writeBenchFiles(folder: string, report: BenchReport): void {
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(folder, 'report.md'), renderBenchMarkdown(report));
-  if (report.burst) {
-    // A burst has no series over client counts: no CSV of trials, no charts.
-    writeHtmlReport(folder);
-    return;
-  }
-  writeFileSync(join(folder, 'bench.csv'), renderBenchCsv(report.bench));
-  const shared = {
-    intervalLabel: '95% interval',
-    hollowLabel: `client-bound (≥ ${CLIENT_BOUND_CORES} core)`,
-    yScale: 'log-when-wide' as const,
-  };
-  writeFileSync(
-    join(folder, 'throughput.svg'),
-    renderLineChart({
-      title: 'Throughput vs clients (median of trials)',
-      xLabel: 'clients',
-      yLabel: benchContractOf(report).unit.replace('/', ' / '),
-      series: chartSeries(report.bench, (e) => ({ y: e.median.throughput, interval: e.ci95?.throughput })),
-      ...shared,
-    }),
-  );
-  writeFileSync(
-    join(folder, 'p99.svg'),
-    renderLineChart({
-      title: 'p99 latency vs clients (median of trials)',
-      xLabel: 'clients',
-      yLabel: 'p99 latency (ms)',
-      series: chartSeries(report.bench, (e) => ({ y: e.median.p99, interval: e.ci95?.p99 })),
-      ...shared,
-    }),
-  );
+  // A burst has no trials over client counts: no CSV.
+  if (!report.burst) writeFileSync(join(folder, 'bench.csv'), renderBenchCsv(report.bench));
+  for (const chart of chartsOf(report)) writeFileSync(join(folder, chart.file), chart.svg);
   writeHtmlReport(folder);
 }
 

@@ -22,6 +22,43 @@ export interface BurstMeasures {
   fairness: { firstArrivals: number; held: number };
   /** Requests the harness recorded arriving before the release: the barrier did not hold them. */
   early: number;
+  /** Units left and answers so far, at TIMELINE_STEPS even steps from the release to the last answer. */
+  timeline: BurstTimelinePoint[];
+}
+
+export interface BurstTimelinePoint {
+  /** From the release. */
+  ms: number;
+  /** The stock less the HELD answers given by then. */
+  unitsLeft: number;
+  /** Requests answered by then, whatever the answer. */
+  answered: number;
+}
+
+/** Enough steps to draw the curve of a burst, few enough to keep report.json small. */
+export const TIMELINE_STEPS = 40;
+
+/** The answers' curve: at each step, how many units the HELD answers had left and how many were answered. */
+export function burstTimeline(
+  records: readonly BurstRecord[],
+  releasedAt: number,
+  stock: number,
+): BurstTimelinePoint[] {
+  const times = records.map((r) => r.answeredAt - releasedAt).sort((a, b) => a - b);
+  const heldTimes = records
+    .filter((r) => r.outcome === 'HELD')
+    .map((r) => r.answeredAt - releasedAt)
+    .sort((a, b) => a - b);
+  const end = times.at(-1) ?? 0;
+  const upTo = (sorted: readonly number[], ms: number) => {
+    let n = 0;
+    while (n < sorted.length && (sorted[n] ?? 0) <= ms) n += 1;
+    return n;
+  };
+  return Array.from({ length: TIMELINE_STEPS + 1 }, (_, step) => {
+    const ms = (end * step) / TIMELINE_STEPS;
+    return { ms: hundredths(ms), unitsLeft: stock - upTo(heldTimes, ms), answered: upTo(times, ms) };
+  });
 }
 
 /** The harness's final read: units sold by the design's own remaining(), against the HELD answers. */
@@ -61,6 +98,7 @@ export function measureBurst(
       held: byArrival.slice(0, firstArrivals).filter((r) => r.outcome === 'HELD').length,
     },
     early: records.filter((r) => r.arrivedAt < releasedAt).length,
+    timeline: burstTimeline(records, releasedAt, stock),
   };
 }
 

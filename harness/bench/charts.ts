@@ -1,10 +1,11 @@
 /**
- * Line charts as standalone SVG (so they render on a code host): one line per series over the client
- * counts, with an error bar where a point has an interval and a hollow marker where a point is not to be
- * trusted. d3-scale maps the values (chart-axis.ts: a log axis where a linear one would flatten the slow
- * series), d3-shape draws the lines, chart-style.ts tells the series apart and chart-legend.ts names them.
+ * Line charts as standalone SVG (so they render on a code host): one line per series over the x values (the
+ * client counts, a knob's values, offered rates, time), with an error bar where a point has an interval and
+ * a hollow marker where a point is not to be trusted. d3-scale maps the values (chart-axis.ts: a log axis
+ * where a linear one would flatten the slow series), d3-shape draws the lines, chart-style.ts tells the
+ * series apart and chart-legend.ts names them.
  */
-import { scalePoint } from 'd3-scale';
+import { scaleLinear, scaleLog, scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
 import { type YAxis, type YScaleMode, yAxis } from './chart-axis.ts';
 import { LEGEND_FONT_SIZE, type LegendItem, renderLegend } from './chart-legend.ts';
@@ -30,9 +31,21 @@ export interface LineChart {
   series: ChartSeries[];
   /** `log-when-wide`: a log axis once the values span more than 10×, so the small ones stay readable. */
   yScale?: YScaleMode;
+  /**
+   * `point` (default): each x value one step apart, a tick each (client counts); `log`: a log axis with a
+   * tick at each value (a knob swept 1, 4, 16, 256); `linear`: a linear axis from 0 (time).
+   */
+  xScale?: 'point' | 'log' | 'linear';
   /** Legend entries for the error bars and the hollow markers, shown when some point has one. */
   intervalLabel?: string;
   hollowLabel?: string;
+}
+
+/** A chart as a report holds it: its SVG file beside report.md, linked there with `alt`. */
+export interface BenchChart {
+  file: string;
+  alt: string;
+  svg: string;
 }
 
 /** Where the plot is drawn; the legend goes to its right and the SVG grows to hold the legend. */
@@ -53,15 +66,50 @@ const DODGE_SHARE = 0.5;
 const PLOT_RIGHT = PLOT.left + PLOT.width;
 const PLOT_BOTTOM = PLOT.top + PLOT.height;
 
+interface XAxis {
+  at: (value: number) => number | undefined;
+  ticks: number[];
+  /** How far apart series sharing an x value are drawn (0 on a numeric axis: a point is where it is). */
+  dodge: number;
+}
+
+/** Room kept at either end of a numeric x axis, so the first and last markers stay off the frame. */
+const X_INSET = 20;
+const X_TICKS = 8;
+
+function xAxis(xs: readonly number[], chart: LineChart): XAxis {
+  const range = [PLOT.left + X_INSET, PLOT_RIGHT - X_INSET];
+  const low = xs[0] ?? 0;
+  const high = xs.at(-1) ?? 1;
+  if (chart.xScale === 'log' && low > 0) {
+    const scale = scaleLog()
+      .domain([low, high === low ? low * 10 : high])
+      .range(range);
+    return { at: scale, ticks: [...xs], dodge: 0 };
+  }
+  if (chart.xScale === 'linear' || chart.xScale === 'log') {
+    const scale = scaleLinear()
+      .domain([0, Math.max(high, 1)])
+      .nice(X_TICKS)
+      .range(range);
+    return { at: scale, ticks: scale.ticks(X_TICKS), dodge: 0 };
+  }
+  const scale = scalePoint<number>()
+    .domain(xs)
+    .range([PLOT.left, PLOT_RIGHT])
+    .padding(DODGE_SHARE / 2 + 0.05);
+  const dodge = Math.min(DODGE, (scale.step() * DODGE_SHARE) / Math.max(1, chart.series.length - 1));
+  return { at: scale, ticks: [...xs], dodge };
+}
+
+const X_LABEL = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4, useGrouping: false });
+
 export function renderLineChart(chart: LineChart): string {
   const xs = [...new Set(chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const points = chart.series.flatMap((s) => s.points);
   const ys = points.flatMap((p) => (p.interval ? [p.y, p.interval.low, p.interval.high] : [p.y]));
-  const x = scalePoint<number>()
-    .domain(xs)
-    .range([PLOT.left, PLOT_RIGHT])
-    .padding(DODGE_SHARE / 2 + 0.05);
-  const dodge = Math.min(DODGE, (x.step() * DODGE_SHARE) / Math.max(1, chart.series.length - 1));
+  const x = xAxis(xs, chart);
+  const { dodge } = x;
   const y = yAxis(ys, chart.yScale ?? 'linear', [PLOT_BOTTOM, PLOT.top]);
   const legend = renderLegend(legendItems(chart), PLOT_RIGHT + LEGEND_GAP, PLOT.top + 10);
   const width = Math.max(MIN_WIDTH, Math.ceil(PLOT_RIGHT + LEGEND_GAP + legend.width + PAD));
@@ -70,9 +118,9 @@ export function renderLineChart(chart: LineChart): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${LEGEND_FONT_SIZE}">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${PLOT.left + PLOT.width / 2}" y="22" text-anchor="middle" font-size="15">${xmlText(chart.title)}</text>`,
-    ...axisParts(chart, xs, x, y),
+    ...axisParts(chart, x, y),
     ...chart.series.flatMap((series, i) =>
-      seriesParts(series, (i - (chart.series.length - 1) / 2) * dodge, i, x, y),
+      seriesParts(series, (i - (chart.series.length - 1) / 2) * dodge, i, x.at, y),
     ),
     ...legend.parts,
     '</svg>',
@@ -80,16 +128,16 @@ export function renderLineChart(chart: LineChart): string {
   ].join('\n');
 }
 
-function axisParts(chart: LineChart, xs: number[], x: (v: number) => number | undefined, y: YAxis): string[] {
+function axisParts(chart: LineChart, x: XAxis, y: YAxis): string[] {
   const parts = y.ticks.flatMap((tick) => [
     `<line x1="${PLOT.left}" x2="${PLOT_RIGHT}" y1="${y.at(tick)}" y2="${y.at(tick)}" stroke="#e5e5e5"/>`,
     `<text x="${PLOT.left - 8}" y="${y.at(tick) + 4}" text-anchor="end">${xmlText(y.label(tick))}</text>`,
   ]);
-  for (const value of xs) {
-    const tx = x(value) ?? 0;
+  for (const value of x.ticks) {
+    const tx = x.at(value) ?? 0;
     parts.push(
       `<line x1="${tx}" x2="${tx}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 5}" stroke="#333"/>`,
-      `<text x="${tx}" y="${PLOT_BOTTOM + 18}" text-anchor="middle">${value}</text>`,
+      `<text x="${tx}" y="${PLOT_BOTTOM + 18}" text-anchor="middle">${X_LABEL.format(value)}</text>`,
     );
   }
   const yLabel = y.log ? `${chart.yLabel}, log scale` : chart.yLabel;

@@ -78,6 +78,8 @@ export interface BurstEntry {
   retries: number;
   errors: Record<string, number>;
   fairness: BurstMeasures['fairness'];
+  /** Absent in reports written before it was recorded, and in a burst that could not run. */
+  timeline?: BurstMeasures['timeline'];
   peakConnections: number;
   /** With load agents: each agent's part. */
   agents?: BurstAgentFigure[];

@@ -78,6 +78,8 @@ export interface Positional {
   kind: 'positional';
   describe: string;
   required: boolean;
+  /** The words left, as a list (`report <files..>`); the last positional only. */
+  variadic?: boolean;
 }
 
 export type OptionDefinition = Flag | Value | Positional;
@@ -90,16 +92,32 @@ export const flag = (describe: string, more: Relations & { unrecorded?: string }
 });
 
 /** A word after the command, in the order the options list them (`compare <base> <new>`). */
-export const positional = (describe: string, required: 'required' | 'optional'): Positional => ({
-  kind: 'positional',
-  describe,
-  required: required === 'required',
-});
+export function positional(describe: string, required: 'required' | 'optional'): Positional;
+/** The words left after the command (`report <files..>`). */
+export function positional(
+  describe: string,
+  required: 'required' | 'optional',
+  variadic: 'variadic',
+): Positional & { variadic: true };
+export function positional(
+  describe: string,
+  required: 'required' | 'optional',
+  variadic?: 'variadic',
+): Positional {
+  return {
+    kind: 'positional',
+    describe,
+    required: required === 'required',
+    ...(variadic ? { variadic: true } : {}),
+  };
+}
 
 type ParsedValue<O> = O extends Flag
   ? boolean
   : O extends Positional
-    ? string | undefined
+    ? O extends { variadic: true }
+      ? string[]
+      : string | undefined
     : O extends Value<infer T, infer S>
       ? S extends 'list'
         ? T[]
@@ -136,7 +154,9 @@ export function defineCommand<O extends Options>(command: CommandDefinition<O>):
 /** `spec <file>`, `sql [kept]`: the command and its positionals, as yargs reads them. */
 export function usageOf(command: CommandDefinition): string {
   const words = Object.entries(command.options).flatMap(([name, option]) =>
-    option.kind === 'positional' ? [option.required ? `<${name}>` : `[${name}]`] : [],
+    option.kind === 'positional'
+      ? [`${option.required ? '<' : '['}${name}${option.variadic ? '..' : ''}${option.required ? '>' : ']'}`]
+      : [],
   );
   return [command.name, ...words].join(' ');
 }

@@ -95,10 +95,15 @@ function specScenarioOf(file: string, designContracts: ReadonlySet<AnyContract> 
   return { contract, scenario: contract.scenarios.specFile(text, file) as ScenarioBase };
 }
 
+/**
+ * `withClusters`: the run was given `--cluster`; nothing named then runs the cluster scenarios too (each
+ * brings up a cluster), which the default run leaves out.
+ */
 export async function chooseContracts(
   strategyNames: readonly string[],
   scenarioIds: readonly string[],
   specFiles: readonly string[],
+  withClusters = false,
 ): Promise<RunChoice> {
   const designsOf = new Map<AnyContract, string[]>();
   for (const name of strategyNames) {
@@ -120,7 +125,8 @@ export async function chooseContracts(
   const explore = scenarioIds.includes('explore') || everything;
   const contracts = CONTRACTS.flatMap((contract): ContractChoice[] => {
     if (named && !named.has(contract)) return [];
-    const scenarios = everything ? [...contract.scenarios.all] : (scenariosOf.get(contract) ?? []);
+    const all = contract.scenarios.all.filter((s: ScenarioBase) => withClusters || !s.cluster);
+    const scenarios = everything ? all : (scenariosOf.get(contract) ?? []);
     const explored = explore && 'explorer' in contract;
     if (scenarios.length === 0 && !explored) return [];
     return [{ contract, designNames: designsOf.get(contract) ?? [], scenarios }];

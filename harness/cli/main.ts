@@ -38,6 +38,7 @@ function declareOptions(y: Argv, command: CommandDefinition): Argv {
         type: 'string',
         describe: option.describe,
         ...(option.required ? { demandOption: true } : {}),
+        ...(option.variadic ? { array: true } : {}),
       });
       continue;
     }

@@ -59,8 +59,8 @@ export function referenceRows(command: CommandDefinition): string[][] {
   return Object.entries(command.options).map(([name, option]) => {
     if (option.kind === 'positional')
       return [
-        `${option.required ? `<${name}>` : `[${name}]`}`,
-        'a word',
+        `${option.required ? `<${name}${option.variadic ? '..' : ''}>` : `[${name}]`}`,
+        option.variadic ? 'words' : 'a word',
         option.required ? 'required' : '—',
         option.describe,
       ];

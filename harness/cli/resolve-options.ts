@@ -90,6 +90,8 @@ function resolveOne(
 ): Resolved {
   const fromFile = cli === undefined && file !== undefined && name in file.options;
   const label = fromFile ? `${name} in ${shown(file?.path ?? '')}` : flagLabel(name);
+  if (option.kind === 'positional' && option.variadic)
+    return { value: cli === undefined ? [] : commandLineTexts(cli), source: 'command line' };
   if (option.kind === 'positional')
     return { value: cli === undefined ? undefined : String(cli), source: 'command line' };
   if (option.kind === 'flag') return resolveFlag(cli, file, name, label);

@@ -3,6 +3,7 @@
  * orders of a spec it runs, and what a run asks of all of them (repeats, the scenarios' overrides).
  */
 import type { IsolationLevel } from '../../strategies/contract.ts';
+import type { ClusterSource } from '../cluster/cluster-source.ts';
 
 export interface CaseSettings {
   /** Keep a failed case's schema for inspection (the default; a passing case is always dropped). */
@@ -34,4 +35,6 @@ export interface RunSettings {
   isolation?: readonly IsolationLevel[];
   /** Worker threads the clients are scheduled on (default: one per core). */
   threads?: number;
+  /** Where the cases of a cluster scenario get their cluster, when the run made one (`run --cluster`). */
+  cluster?: ClusterSource;
 }

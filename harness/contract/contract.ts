@@ -16,6 +16,7 @@ import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
 import type { ParamSweep } from '../registry/strategy-variants.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
 import type { BenchDesign } from './bench-series.ts';
+import type { DetailReading } from './case-matrix.ts';
 import type { CaseSettings, RunSettings } from './case-settings.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
@@ -76,6 +77,11 @@ export interface ScenarioBase {
   summary: string;
   /** The file the scenario was loaded from (a `file:` URL), for the report's sources; none when generated. */
   source?: string;
+  /**
+   * What cluster the scenario's cases run on (harness/cluster/, docs/cluster.md): a run brings one up only
+   * when a scenario that says so is selected (`run --cluster`).
+   */
+  cluster?: unknown;
 }
 
 /** A contract's scenarios: those of its folder under scenarios/, and a spec file run as one (`run --spec`). */
@@ -155,12 +161,23 @@ export interface ContractReport<R, C extends CaseResultBase, F = Record<string, 
   fields(cases: readonly C[], designs: readonly R[]): F;
   /** This contract's cases in a report's fields. */
   casesOf(fields: F): readonly CaseResultBase[];
-  /** report.md's sections of this contract (none when it ran nothing). */
+  /** report.md's sections of this contract (none when it ran nothing): its designs and its cases. */
   markdown(fields: F): MarkdownBlock[];
-  /** The terminal's tables of this contract (none when it ran nothing). */
+  /** The terminal's tables of this contract (none when it ran nothing): its designs. */
   terminal(fields: F): TerminalBlock[];
+  /**
+   * What the report shows of this contract after every contract's own sections (its coverage, a target,
+   * the isolation and version matrices), in report.md and on the terminal.
+   */
+  after?: { markdown(fields: F): MarkdownBlock[]; terminal(fields: F): TerminalBlock[] };
   /** One case's line while the run goes on (wrapped to the terminal by the caller). */
   caseLine(result: C): string;
+  /**
+   * The contract's matrix (case-matrix.ts): its name in a heading (`reservations`), what it promises in a
+   * line, and how it reads its own cases (the count a check measured, a boundary, a coverage gap, the facts
+   * report.md's case details list).
+   */
+  readonly matrix: { readonly name: string; readonly promise: string; readonly reading: DetailReading<C> };
 }
 
 /** A contract's bench series (harness/bench/): what its clients send and count, and how its report says it. */

@@ -46,13 +46,13 @@ for (const l of process.listeners('exit'))
 /** Enough for 150–250 clients each on its own connection, plus the harness's own. */
 export const EMBEDDED_MAX_CONNECTIONS = 300;
 /** A new password for every server: no other local user can guess their way into a running one. */
-const newPassword = () => randomBytes(18).toString('base64url');
+export const newPassword = () => randomBytes(18).toString('base64url');
 
 /**
  * The server's settings, given on the postmaster's command line. `socketDir`: where it also listens on a
  * Unix-domain socket (none when undefined).
  */
-const serverFlags = (socketDir: string | undefined) => [
+const serverFlags = (socketDir: string | undefined, extra: readonly string[]) => [
   '-c',
   `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
   '-c',
@@ -63,6 +63,7 @@ const serverFlags = (socketDir: string | undefined) => [
   'synchronous_commit=off',
   '-c',
   `unix_socket_directories=${socketDir ?? ''}`,
+  ...extra,
 ];
 
 /** Room for `/.s.PGSQL.<port>` within the 107 bytes a socket's path may have (sun_path, NUL included). */
@@ -79,20 +80,31 @@ export function socketDirectoryFor(dataDir: string): string | undefined {
   return dataDir.length <= SOCKET_PATH_MAX && /^[A-Za-z0-9/._-]+$/.test(dataDir) ? dataDir : undefined;
 }
 
-const running = (child: ChildProcess | undefined): child is ChildProcess =>
+export const running = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
 
+/** Where a postmaster runs: its directory, port and socket, and the settings a cluster's member adds. */
+export interface PostmasterPlace {
+  dataDir: string;
+  port: number;
+  socketDir: string | undefined;
+  /** More `-c name=value` flags (a cluster member's replication settings); none for a lone server. */
+  extraFlags?: readonly string[];
+}
+
 /**
- * Starts the postmaster and resolves once it logs that it accepts connections. `detached` gives it a
- * session of its own, so a terminal's Ctrl-C (SIGINT to the foreground process group) never reaches it.
+ * Starts the postmaster and resolves once it logs that it accepts connections (a standby: read-only
+ * ones, once it is consistent). `detached` gives it a session of its own, so a terminal's Ctrl-C (SIGINT
+ * to the foreground process group) never reaches it.
  */
-function startPostmaster(
+export function startPostmaster(
   binary: string,
-  { dataDir, port, socketDir }: { dataDir: string; port: number; socketDir: string | undefined },
+  { dataDir, port, socketDir, extraFlags = [] }: PostmasterPlace,
   spawned: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['-D', dataDir, '-p', String(port), ...serverFlags(socketDir)], {
+    const flags = serverFlags(socketDir, extraFlags);
+    const child = spawn(binary, ['-D', dataDir, '-p', String(port), ...flags], {
       ...serverUser(),
       // Untranslated messages: the start is recognised by the text of one.
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -107,7 +119,7 @@ function startPostmaster(
     child.stderr?.on('data', (chunk: Buffer) => {
       if (ready) return;
       log = (log + chunk.toString()).slice(-8192);
-      if (log.includes('database system is ready to accept connections')) {
+      if (/database system is ready to accept (read-only )?connections/.test(log)) {
         ready = true;
         resolve(child);
       }
@@ -127,7 +139,7 @@ function startPostmaster(
  * the temp directory that other local users can read while initdb runs (its path is in initdb's argv), so
  * initdb only ever gets a throwaway one. It is stored as a secret of one round (scram-secret.ts).
  */
-function setPassword(binary: string, dataDir: string, password: string): Promise<void> {
+export function setPassword(binary: string, dataDir: string, password: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ['--single', '-D', dataDir, '-j', 'postgres'], {
       ...serverUser(),
@@ -151,7 +163,7 @@ function setPassword(binary: string, dataDir: string, password: string): Promise
 }
 
 /** Signals the postmaster and resolves once its process has exited (and so every backend of it). */
-function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT'): Promise<void> {
+export function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT' | 'SIGKILL'): Promise<void> {
   if (!running(child)) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -179,7 +191,7 @@ export interface EmbeddedServer {
   crashAndRestart(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -274,6 +286,24 @@ function stopOnExit(lifetime: ServerLifetime): void {
 }
 
 /**
+ * Initialises `dataDir` with the major's initdb and sets the superuser's password; returns the major's
+ * `postgres` binary. A cluster's members are copies of one such directory (harness/cluster/).
+ */
+export async function initialiseWithPassword(
+  major: PostgresMajor,
+  dataDir: string,
+  port: number,
+  password: string,
+): Promise<string> {
+  const binaries = await serverBinaries(major);
+  // The package's initialiser runs only its own major's initdb; another major's is run here.
+  if (major === DEFAULT_POSTGRES) await directoryInitialiser(dataDir, port).initialise();
+  else await initialiseDirectory(binaries.initdb, dataDir);
+  await setPassword(binaries.postgres, dataDir, password);
+  return binaries.postgres;
+}
+
+/**
  * Initialises the directory, sets the password and starts the postmaster; returns the `postgres` binary.
  * On a failure it removes what it made.
  */
@@ -284,12 +314,7 @@ async function bootServer(
   password: string,
 ): Promise<string> {
   try {
-    const binaries = await serverBinaries(major);
-    const binary = binaries.postgres;
-    // The package's initialiser runs only its own major's initdb; another major's is run here.
-    if (major === DEFAULT_POSTGRES) await directoryInitialiser(lifetime.dataDir, port).initialise();
-    else await initialiseDirectory(binaries.initdb, lifetime.dataDir);
-    await setPassword(binary, lifetime.dataDir, password);
+    const binary = await initialiseWithPassword(major, lifetime.dataDir, port, password);
     const socketDir = socketDirectoryFor(lifetime.dataDir);
     await startPostmaster(binary, { dataDir: lifetime.dataDir, port, socketDir }, (child) => {
       lifetime.postmaster = child;

@@ -24,6 +24,25 @@ export interface Environment {
   database: 'embedded' | 'url' | 'target';
   /** What the server let the run do (capabilities.ts); absent for a black box, which has no server of ours. */
   capabilities?: Capabilities;
+  /**
+   * The cluster the cluster scenarios ran on (`run --cluster`): its backend, and for a cluster the user
+   * runs its manager, members and replication; absent when no cluster scenario ran.
+   */
+  cluster?: ClusterEnvironment;
+}
+
+/** Who runs the cluster under test (harness/cluster/, docs/cluster.md). */
+export const CLUSTER_BACKENDS = ['embedded', 'patroni', 'command'] as const;
+export type ClusterBackend = (typeof CLUSTER_BACKENDS)[number];
+
+/** What the report's environment says of the cluster the cluster scenarios ran on. */
+export interface ClusterEnvironment {
+  backend: ClusterBackend;
+  /** The manager and its version, for a cluster the user runs (`patroni 3.0.2`). */
+  manager?: string;
+  /** A cluster the user runs: its members and its replication, as its primary says. */
+  members?: number;
+  replication?: 'sync' | 'async';
 }
 
 const versionOf = (packageJson: URL): string => {

@@ -16,6 +16,8 @@ export interface CaseConnection {
   isolation?: IsolationLevel;
   /** Session settings a scenario puts under test (e.g. synchronous_commit). */
   settings?: Readonly<Record<string, string>>;
+  /** Each client also gets a session on a standby of the cluster (SessionContext.standby). */
+  standby?: true;
 }
 
 /** Startup options of a case's session: its schema, and the isolation level the run puts it at. */

@@ -2,9 +2,10 @@
  * Piscina worker entry: runs a group of virtual clients on this thread. Each client has its own
  * connection; all connect first, then meet every other thread's clients at the shared start barrier.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { PausePoint, ReserveRequest, SessionContext, Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
+import { connectMember, memberUrls } from '../database/member-connection.ts';
 import { oneLine } from '../errors.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
@@ -58,6 +59,8 @@ interface ClientThread {
 /** One client's session state while its script runs. */
 interface ScriptSession {
   client: pg.Client;
+  /** Its connection ended under it (the server went away): the next request needs another. */
+  lost: boolean;
   ctx: SessionContext;
   /** It has met the others at the hold barrier (once per script). */
   passedHold: boolean;
@@ -65,20 +68,64 @@ interface ScriptSession {
   retries: Record<string, number>;
 }
 
+/**
+ * The client's connection: to the database the case names, or, when it names several members (a
+ * cluster), to the writable one, looked for from member `index` on and waited for while a failover is under
+ * way (member-connection.ts). A backend killed under it surfaces on its queries, never as an uncaught
+ * event of the worker thread.
+ */
 async function connectClient(task: ClientTask, script: ClientScript): Promise<pg.Client | Error> {
-  const client = new pg.Client({
+  const config = {
     connectionString: task.connection.connectionString,
     application_name: `reservebench-client-${script.index}`,
     options: sessionOptions(task.connection),
-  });
-  // A backend killed under a client surfaces here instead of crashing the worker thread.
-  client.on('error', () => undefined);
+  };
   try {
-    await client.connect();
-    return client;
+    return await connectMember(config, { prefer: script.index, waitMs: task.timeoutMs });
   } catch (error: unknown) {
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** The client's session on a standby (SessionContext.standby); none when no standby answers. */
+async function connectStandby(task: ClientTask, script: ClientScript): Promise<pg.Client | undefined> {
+  const config = {
+    connectionString: task.connection.connectionString,
+    application_name: `reservebench-standby-${script.index}`,
+    options: sessionOptions(task.connection),
+  };
+  return connectMember(config, { role: 'standby', prefer: script.index, waitMs: task.timeoutMs }).catch(
+    () => undefined,
+  );
+}
+
+/**
+ * What a session meets when its member goes away or stops taking writes: the server shutting down
+ * (57P01–57P03), the connection gone (08xxx), a member demoted to a standby (25006, read-only).
+ */
+const MEMBER_LOST = new Set(['57P01', '57P02', '57P03', '08001', '08003', '08006', '25006']);
+
+/** Whether the case's database is a cluster whose sessions move to the writable member after a fault. */
+const movesOnFailover = (task: ClientTask) => memberUrls(task.connection.connectionString).length > 1;
+
+/**
+ * Replaces a lost connection with one to the member writable now; the design gets the new one in its
+ * session from the next request on. A client that finds none keeps the lost one: its next request fails.
+ */
+async function reconnect(task: ClientTask, script: ClientScript, session: ScriptSession): Promise<void> {
+  await session.client.end().catch(() => undefined);
+  const client = await connectClient(task, script);
+  if (client instanceof Error) return;
+  watchLoss(session, client);
+  session.client = client;
+  session.ctx.db = client;
+}
+
+function watchLoss(session: ScriptSession, client: pg.Client): void {
+  session.lost = false;
+  client.once('end', () => {
+    if (session.client === client) session.lost = true;
+  });
 }
 
 /** The session a script's reserves run in: it waits at the hold barrier and rolls back where told. */
@@ -88,6 +135,7 @@ function openSession(thread: ClientThread, script: ClientScript, client: pg.Clie
     hold !== undefined && point === (script.holdAt ?? hold.point) && !session.passedHold;
   const session: ScriptSession = {
     client,
+    lost: false,
     passedHold: false,
     retries: {},
     ctx: {
@@ -106,6 +154,7 @@ function openSession(thread: ClientThread, script: ClientScript, client: pg.Clie
       },
     },
   };
+  watchLoss(session, client);
   return session;
 }
 
@@ -150,6 +199,8 @@ async function runScript(
     };
   }
   const session = openSession(thread, script, client);
+  const standby = task.connection.standby ? await connectStandby(task, script) : undefined;
+  if (standby) session.ctx.standby = standby;
   const results: RequestResult[] = [];
   const last = script.requests.length - 1;
   let atGate = false;
@@ -160,14 +211,17 @@ async function runScript(
         atGate = true;
         await thread.lastGate.arriveAndWait(task.timeoutMs, 'the last requests held back');
       }
+      if (session.lost && movesOnFailover(task)) await reconnect(task, script, session);
       const result = await sendRequest(thread, session, request);
+      if (result.sqlstate && MEMBER_LOST.has(result.sqlstate)) session.lost = true;
       results.push(result);
       if (script.untilRefused && result.outcome !== 'HELD') break;
     }
   } finally {
     if (hold && !session.passedHold) hold.barrier.leave();
     if (thread.lastGate && !atGate) thread.lastGate.leave();
-    await client.end().catch(() => undefined);
+    await session.client.end().catch(() => undefined);
+    await standby?.end().catch(() => undefined);
   }
   return { index: script.index, results };
 }

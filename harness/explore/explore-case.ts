@@ -52,11 +52,12 @@ function notExploredCase(ref: StrategyRef, reason: string): SkippedCase {
 }
 
 function summaryOf(e: Exploration, spec?: string, reproduced?: ExplorationSummary['reproduced']) {
-  const { seed, programs, swept, invalid, broken, shrinks, ms } = e;
+  const { seed, programs, swept, invalid, broken, shrinks, ms, scope } = e;
   return {
     seed,
     programs,
     swept,
+    ...(scope ? { scope } : {}),
     invalid,
     broken,
     shrinks,
@@ -64,6 +65,14 @@ function summaryOf(e: Exploration, spec?: string, reproduced?: ExplorationSummar
     ...(spec ? { spec } : {}),
     ...(reproduced ? { reproduced } : {}),
   };
+}
+
+/** `2747 programs of the scope (every one of up to 2 operations), 16 swept, 12 random, seed 2026`. */
+function triedOf(e: Exploration): string {
+  const scope = e.scope
+    ? `${e.scope.programs} programs of the scope (${e.scope.completeLength > 0 ? `every one of up to ${e.scope.completeLength} operations` : 'no length complete'}), `
+    : '';
+  return `${scope}${e.swept} swept, ${e.programs - e.swept} random, seed ${e.seed}`;
 }
 
 function writeFinding(dir: string, ref: StrategyRef, seed: number, spec: string): string {
@@ -107,7 +116,7 @@ export async function exploreCase(
     strategy: ref.strategy.id,
     expect: ref.strategy.expect,
   };
-  const tried = `${e.programs} programs, seed ${e.seed}`;
+  const tried = triedOf(e);
   if (!e.found) {
     if (e.lastPassed?.status !== 'pass') return notExercised(ref, e);
     const base: MeasuredCase = { ...e.lastPassed, ...identity, exploration: summaryOf(e) };
@@ -124,7 +133,7 @@ export async function exploreCase(
   const found = e.found.result;
   const checks = 'fired' in found ? found.fired.join(', ') : 'broken';
   const why = ('problems' in found ? found.problems : []).join('; ');
-  const line = `explorer found (program ${e.found.foundAt} of ${tried}): ${checks} — ${why} (${path}, failed ${reproduced.failed} of ${reproduced.of} replays)`;
+  const line = `explorer found (${e.found.foundAt}; ${tried}): ${checks} — ${why} (${path}, failed ${reproduced.failed} of ${reproduced.of} replays)`;
   if (found.status !== 'pass' && found.status !== 'fail')
     return {
       ...identity,

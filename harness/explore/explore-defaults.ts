@@ -16,6 +16,17 @@ export const EXPLORE_DEFAULTS = {
   /** Replays of a finding's spec from its file in `explore`, and in the default run. */
   replays: 10,
   replaysInRun: 2,
+  /** Programs of the exhaustive scope the default run and `explore` run per design, shortest first. */
+  scopeInRun: 1_600,
+  /** The length every program of which `scopeInRun` covers, for every design (test/explore-scope.test.ts). */
+  scopeLengthInRun: 2,
   /** A program's steps wait at most this long (WAIT steps take at most 500 ms). */
   timeoutMs: 10_000,
 } as const;
+
+/** The longest programs the exhaustive scope enumerates; a budget past every one of them is not spent. */
+export const SCOPE_MAX_LENGTH = 3;
+/** Most programs of the exhaustive scope run side by side in one batch. */
+export const SCOPE_BATCH_SIZE = 400;
+/** Most sweep programs run one after another in one batch (all of a design's, today). */
+export const SWEEP_BATCH_SIZE = 64;

@@ -1,6 +1,9 @@
 /**
- * The seeded explorer: the sweep (sweep.ts), then random programs (program-arbitrary.ts) for one design, each run on fresh tables
- * under its schedule and judged by every check (run-program.ts), until one fails or the budget is spent.
+ * The seeded explorer: the sweep (sweep.ts, in batches: sweep-batches.ts), the exhaustive scope
+ * (exhaustive.ts, reservation/scope-programs.ts), then random programs (program-arbitrary.ts) for one
+ * design, each run on fresh tables under its schedule and judged by every check (run-program.ts), until
+ * one fails or the budget is spent. The sweep comes first because it is the cheapest: one batch for all
+ * of a design's races, most negative controls' bugs among them.
  * A failing program is shrunk by fast-check — fewer sessions, fewer and simpler operations, a plainer
  * schedule — as long as it keeps failing, and the smallest one is the finding, written as a spec that
  * `reservebench run --spec FILE --strategy ID` replays. The same seed gives the same programs in the same
@@ -12,12 +15,21 @@ import type { CaseSettings } from '../contract/case-settings.ts';
 import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { ExplorationSummary } from '../verdict/case-result.ts';
-import type { Program } from './program.ts';
-import { programArbitrary } from './program-arbitrary.ts';
+import type { ScopeLanguage } from './exhaustive.ts';
+import { SCOPE_BATCH_SIZE, SCOPE_MAX_LENGTH, SWEEP_BATCH_SIZE } from './explore-defaults.ts';
+import { type Program, specText } from './program.ts';
+import { MAX_SESSIONS, programArbitrary } from './program-arbitrary.ts';
+import { reservationScope, SCOPE_SESSIONS } from './reservation/scope-programs.ts';
 import { type ProgramRun, runProgram } from './run-program.ts';
-import { sweepPrograms } from './sweep.ts';
+import { batchedPhase, dropKeptTables, type ScopeBudget, type ScopeOutcome } from './scope-phase.ts';
+import { sweepLanguage } from './sweep-batches.ts';
+
+/** The sessions one program of any phase opens at most (the lanes' connection room). */
+export const EXPLORE_SESSIONS = Math.max(MAX_SESSIONS, SCOPE_SESSIONS);
 
 export interface ExploreBudget {
+  /** Programs of the exhaustive scope, shortest first, run after the sweep. */
+  scope: number;
   /** Random programs to try after the sweep (the default run's budget: the same on every machine). */
   programs: number;
   /** Or: stop starting programs after this many ms (`explore --budget 60s`), whichever comes first. */
@@ -30,8 +42,8 @@ export interface Finding {
   program: Program;
   spec: string;
   result: CaseResult;
-  /** Which program (1-based) first failed, before shrinking. */
-  foundAt: number;
+  /** Where it was found: `the exhaustive scope (batch ending at program 1200)`, `random program 3`. */
+  foundAt: string;
 }
 
 /** The counts a case reports (ExplorationSummary), and what the case is made from. */
@@ -47,12 +59,6 @@ export interface ExploreProgress {
   shrinking: boolean;
 }
 
-/** Drops the tables a program's run kept (a failing or broken one's; any one's with --keep). */
-async function dropKeptTables(db: RunDatabase, result: CaseResult | undefined): Promise<void> {
-  const schema = result && 'keptSchema' in result ? result.keptSchema : undefined;
-  if (schema) await db.dropCaseSchema(schema);
-}
-
 /**
  * The run the case will not show once `run` is in: the finding a smaller failing program replaces, the
  * last pass a newer one replaces, a shrink's pass, a broken run. Only the shown program's tables are kept.
@@ -63,56 +69,77 @@ function unshownBy(tally: Exploration, run: ProgramRun, shrinking: boolean): Cas
   return run.kind === 'broken' ? run.result : undefined;
 }
 
-export async function explore(
-  db: RunDatabase,
-  ref: StrategyRef,
-  settings: CaseSettings,
-  options: { seed: number; budget: ExploreBudget; onProgress?: (p: ExploreProgress) => void },
-): Promise<Exploration> {
-  const began = performance.now();
-  const { budget } = options;
-  const tally: Exploration = {
-    seed: options.seed,
-    programs: 0,
-    swept: 0,
-    invalid: 0,
-    broken: 0,
-    shrinks: 0,
-    ms: 0,
-  };
-  const outOfTime = () => budget.ms !== undefined && performance.now() - began > budget.ms;
-  // With a finding, the last program that passed is not shown either: its tables (if kept) go.
-  const finished = async (): Promise<Exploration> => {
-    if (tally.found) await dropKeptTables(db, tally.lastPassed);
-    return { ...tally, ms: Math.round(performance.now() - began) };
-  };
-  const header = (program: number) => [
-    `found by reservebench explore --strategy ${ref.strategy.id} --seed ${options.seed} (program ${program})`,
-    `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
+/** A finding of a batched phase, its spec headed with what it is and how it replays. */
+function batchFinding(r: Run, what: string, found: NonNullable<ScopeOutcome['found']>, at: number) {
+  const { id } = r.ref.strategy;
+  const foundAt = `${what} (batch ending at program ${at})`;
+  const header = [
+    `found by reservebench explore --strategy ${id} --seed ${r.seed} (${foundAt})`,
+    ...found.described.map((d) => `program: ${d}`),
+    `replay: reservebench run --strategy ${id} --spec THIS_FILE`,
   ];
-  for (const program of sweepPrograms(ref.strategy)) {
-    if (outOfTime()) break;
-    tally.programs += 1;
-    tally.swept += 1;
-    options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking: false });
-    const run = await runProgram(db, ref, program, settings, header(tally.programs));
-    await dropKeptTables(db, unshownBy(tally, run, false));
-    if (run.kind === 'invalid' || run.kind === 'broken') tally[run.kind] += 1;
-    else if (run.kind === 'pass') tally.lastPassed = run.result;
-    else {
-      // Already one operation against another: nothing smaller to shrink to.
-      tally.found = { program, spec: run.spec, result: run.result, foundAt: tally.programs };
-      return finished();
-    }
+  return { program: found.program, spec: specText(found.program, header), result: found.result, foundAt };
+}
+
+interface Run {
+  db: RunDatabase;
+  ref: StrategyRef;
+  settings: CaseSettings;
+  budget: ExploreBudget;
+  seed: number;
+  tally: Exploration;
+  outOfTime(): boolean;
+  header(program: number): string[];
+  onProgress?: ((p: ExploreProgress) => void) | undefined;
+}
+
+/** A phase run in batches: its tally, its last pass (the one whose tables a --keep run keeps), its finding. */
+async function runBatched<V>(r: Run, what: string, language: ScopeLanguage<V, Program>, budget: ScopeBudget) {
+  const phase = await batchedPhase(r.db, r.ref, r.settings, language, budget);
+  r.tally.broken += phase.tally.broken;
+  if (phase.lastPassed) {
+    await dropKeptTables(r.db, r.tally.lastPassed);
+    r.tally.lastPassed = phase.lastPassed;
   }
-  const property = fc.asyncProperty(programArbitrary(ref.strategy), async (program) => {
+  if (phase.found) r.tally.found = batchFinding(r, what, phase.found, phase.tally.programs);
+  return phase.tally;
+}
+
+/** The exhaustive scope, shortest programs first, as many as the budget says. */
+async function runScope(r: Run): Promise<void> {
+  if (r.budget.scope <= 0) return;
+  const budget = { programs: r.budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
+  const language = reservationScope(r.ref.strategy);
+  const began = performance.now();
+  const tally = await runBatched(r, 'the exhaustive scope', language, { ...budget, outOfTime: r.outOfTime });
+  r.tally.scope = { ...tally, ms: Math.round(performance.now() - began) };
+}
+
+/** The sweep, its programs one after another in batches (sweep-batches.ts). */
+async function runSweep(r: Run): Promise<void> {
+  const budget = { programs: Number.POSITIVE_INFINITY, maxLength: 2, batchSize: SWEEP_BATCH_SIZE };
+  const language = sweepLanguage(r.ref.strategy);
+  const swept = await runBatched(r, 'the sweep', language, { ...budget, outOfTime: r.outOfTime });
+  r.tally.programs += swept.programs;
+  r.tally.swept += swept.programs;
+}
+
+async function runRandom(r: Run): Promise<void> {
+  const { tally, budget } = r;
+  const property = fc.asyncProperty(programArbitrary(r.ref.strategy), async (program) => {
     const shrinking = tally.found !== undefined;
-    if (shrinking ? tally.shrinks >= budget.shrinkRuns : outOfTime()) return true;
+    if (shrinking ? tally.shrinks >= budget.shrinkRuns : r.outOfTime()) return true;
     if (shrinking) tally.shrinks += 1;
     else tally.programs += 1;
-    options.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking });
-    const run: ProgramRun = await runProgram(db, ref, program, settings, header(tally.programs));
-    await dropKeptTables(db, unshownBy(tally, run, shrinking));
+    r.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking });
+    const run: ProgramRun = await runProgram(
+      r.db,
+      r.ref,
+      program,
+      r.settings,
+      r.header(tally.programs - tally.swept),
+    );
+    await dropKeptTables(r.db, unshownBy(tally, run, shrinking));
     if (run.kind === 'invalid' || run.kind === 'broken') {
       if (!shrinking) tally[run.kind] += 1;
       return true;
@@ -125,10 +152,41 @@ export async function explore(
       program,
       spec: run.spec,
       result: run.result,
-      foundAt: tally.found?.foundAt ?? tally.programs,
+      foundAt: tally.found?.foundAt ?? `random program ${tally.programs - tally.swept}`,
     };
     return false;
   });
-  await fc.check(property, { seed: options.seed, numRuns: budget.programs, endOnFailure: false });
-  return finished();
+  await fc.check(property, { seed: r.seed, numRuns: budget.programs, endOnFailure: false });
+}
+
+export async function explore(
+  db: RunDatabase,
+  ref: StrategyRef,
+  settings: CaseSettings,
+  options: { seed: number; budget: ExploreBudget; onProgress?: (p: ExploreProgress) => void },
+): Promise<Exploration> {
+  const began = performance.now();
+  const { budget, seed } = options;
+  const tally: Exploration = { seed, programs: 0, swept: 0, invalid: 0, broken: 0, shrinks: 0, ms: 0 };
+  const run: Run = {
+    db,
+    ref,
+    settings,
+    budget,
+    seed,
+    tally,
+    outOfTime: () => budget.ms !== undefined && performance.now() - began > budget.ms,
+    header: (program) => [
+      `found by reservebench explore --strategy ${ref.strategy.id} --seed ${seed} (random program ${program})`,
+      `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
+    ],
+    onProgress: options.onProgress,
+  };
+  for (const phase of [runSweep, runScope, runRandom]) {
+    if (tally.found) break;
+    await phase(run);
+  }
+  // With a finding, the last program that passed is not shown either: its tables (if kept) go.
+  if (tally.found) await dropKeptTables(db, tally.lastPassed);
+  return { ...tally, ms: Math.round(performance.now() - began) };
 }

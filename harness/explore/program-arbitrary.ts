@@ -1,18 +1,21 @@
 /**
- * Random programs for one design (fast-check arbitraries, so a failing program shrinks for free): 2–4
- * sessions of 1–5 operations each over 2–4 users and a pool of request keys that includes keys differing
- * only in letter case, a key of the API's full length and one of its odd characters; 1–2 skus of 1–3
- * units; TTLs short enough to run out during the program (with WAIT steps on the database clock) and long
- * ones; 1–3 nodes with restarts; and every operation the design implements, stopped at the pause points it
- * declares and then committed, rolled back or killed there.
+ * Random programs for one design (fast-check arbitraries, so a failing program shrinks for free): up to 3
+ * sessions of several operations each over 3 users, 3 request keys and 2 skus of 0–3 units, named by one
+ * of the exhaustive scope's namings (reservation/names.ts: keys that differ in case, share 127 characters,
+ * pass the API's limit, differ by spaces or unicode form, hold a LIKE pattern; skus alike); TTLs short
+ * enough to run out during the program (with WAIT steps on the database clock), one second, and long
+ * ones; 1–3 nodes with restarts; and every operation the design implements, stopped at the pause points
+ * it declares and then committed, rolled back or killed there.
  */
 import fc from 'fast-check';
 import type { PausePoint, PausingOperation, Strategy } from '../../strategies/contract.ts';
 import type { Pause, Program, ProgramOp } from './program.ts';
+import { NAMINGS, type Naming } from './reservation/names.ts';
 
-/** Keys that differ only in case, the API's longest (128 characters) and its odd characters. */
-export const KEY_POOL = ['k1', 'K1', 'k2', 'kA', 'Ka', `k-${'x'.repeat(126)}`, 'k.3:@_-'] as const;
-const USER_POOL = ['u1', 'u2', 'U1', 'u3'] as const;
+/** The plain names a program is drawn over; its naming renames them (renamed). */
+const KEY_POOL = ['k1', 'k2', 'k3'] as const;
+const USER_POOL = ['u1', 'u2', 'u3'] as const;
+const SKU_POOL = ['sku-a', 'sku-b'] as const;
 /** The hold an expire pair keeps beside the one that runs out (a key outside the pool). */
 const KEPT_KEY = 'k9';
 
@@ -28,8 +31,10 @@ function collidingPick<T>(pool: readonly T[]): fc.Arbitrary<T> {
 }
 /** Mostly sku-a, where the program's stock is: sku-b is the second sku, or one the case has no stock for. */
 const mostlyFirstSku = collidingPick(['sku-a', 'sku-a', 'sku-b']);
-/** Short TTLs run out within a program's WAIT; the long one never does. */
-const TTL_POOL = [150, 400, 60_000] as const;
+/** Short TTLs run out within a program's WAIT, a second's within two; the long one never does. */
+const SHORT_TTL = 150;
+const LONG_TTL = 60_000;
+const TTL_POOL = [SHORT_TTL, 400, 1_000, LONG_TTL] as const;
 const WAIT_POOL = [200, 500] as const;
 /** The most nodes a program spreads its operations over. */
 export const MAX_NODES = 3;
@@ -118,7 +123,7 @@ function setUpFor(first: ProgramOp, key: string, setUp: SetUp): ProgramOp[] {
   if (first.op === 'confirm' || first.op === 'release') return [hold(setUp.ttlMs)];
   // A hold that outlives the program beside the one that runs out: units given back twice then show.
   if (first.op === 'expire')
-    return [{ ...hold(TTL_POOL[2]), key: KEPT_KEY }, hold(TTL_POOL[0]), { op: 'wait', ms: WAIT_POOL[0] }];
+    return [{ ...hold(LONG_TTL), key: KEPT_KEY }, hold(SHORT_TTL), { op: 'wait', ms: WAIT_POOL[0] }];
   if (first.op === 'restart') return [{ ...hold(setUp.ttlMs), node: first.node }];
   return [];
 }
@@ -155,12 +160,40 @@ function pairArbitrary(
     });
 }
 
+/** The program with its plain keys, users and skus named by `naming` (others, like the kept hold's, as they are). */
+function renamed(program: Program, naming: Naming): Program {
+  const table = new Map<string, string>([
+    ...KEY_POOL.map((k, i) => [k, naming.key.name(i, '')] as const),
+    ...USER_POOL.map((u, i) => [u, naming.user.name(i, '')] as const),
+    ...SKU_POOL.map((s, i) => [s, naming.sku.name(i, '')] as const),
+  ]);
+  const name = (n: string) => table.get(n) ?? n;
+  const op = (o: ProgramOp): ProgramOp => ({
+    ...o,
+    ...('key' in o ? { key: name(o.key) } : {}),
+    ...('user' in o ? { user: name(o.user) } : {}),
+    ...('sku' in o ? { sku: name(o.sku) } : {}),
+  });
+  return {
+    ...program,
+    stock: program.stock.map((s) => ({ ...s, sku: name(s.sku) })),
+    sessions: program.sessions.map((ops) => ops.map(op)),
+  };
+}
+
+/** A random program under one of the scope's namings, the plain one first (what shrinking ends at). */
+export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
+  return fc
+    .tuple(plainProgramArbitrary(strategy), fc.constantFrom(...NAMINGS))
+    .map(([program, naming]) => renamed(program, naming));
+}
+
 /**
  * Flat, so that every part shrinks on its own (a `chain` would not): operations placed one by one or in
  * pairs over up to three sessions; an operation's node is 1–3 and runs on node ((n − 1) mod nodes) + 1 of
  * the program's count, so one node is what shrinking ends at.
  */
-export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
+function plainProgramArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
   const op = fc.oneof(...operationArbitraries(strategy));
   const single = fc.record({ session: fc.integer({ min: 0, max: MAX_SESSIONS - 1 }), op }).map((p) => [p]);
   const setUp = fc.record({
@@ -179,13 +212,13 @@ export function programArbitrary(strategy: Strategy): fc.Arbitrary<Program> {
         // One unit most often: two sales of it are an oversell, one sale and a refusal the rest.
         fc.oneof(
           { arbitrary: fc.constant(1), weight: 2 },
-          { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 },
+          { arbitrary: fc.integer({ min: 0, max: 3 }), weight: 1 },
         ),
-        fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
       )
       .map(([a, b]) => [
-        { sku: 'sku-a', total: a },
-        ...(b === undefined ? [] : [{ sku: 'sku-b', total: b }]),
+        { sku: SKU_POOL[0], total: a },
+        ...(b === undefined ? [] : [{ sku: SKU_POOL[1], total: b }]),
       ]),
     nodes: fc.integer({ min: 1, max: MAX_NODES }),
     sessions: placed.map((groups) => sessionsOf(groups.flat())),

@@ -40,6 +40,16 @@ export interface Program {
    */
   priorities: number[];
   changes: number[];
+  /**
+   * Or an order given in full: the session that sends each step, in turn (the exhaustive scope's batches,
+   * whose programs take turns round by round); PCT decides where it is absent.
+   */
+  order?: number[];
+  /**
+   * With `order`: the steps run round by round, each round's sessions side by side (drive-rounds.ts); the
+   * index of each round's first step. Only for programs that never pause and share no row across sessions.
+   */
+  rounds?: number[];
 }
 
 /** One step of the spec: which session sends it and its body. */
@@ -59,28 +69,35 @@ function untilPart(pause: Pause | undefined): string {
   return pause ? ` UNTIL ${pause.at}` : '';
 }
 
+/** A key, user or sku as a step writes it: quoted where it holds a space or starts with a quote. */
+export function specWord(name: string): string {
+  return /\s/.test(name) || name.startsWith('"') ? `"${name.replaceAll('"', '""')}"` : name;
+}
+
 /** The spec steps of one operation: its own, and the RESUME of its pause if it has one. */
 export function stepsOf(op: ProgramOp, nodes: number): string[] {
   const resume = 'pause' in op && op.pause ? [`RESUME ${op.pause.resume.toUpperCase()}`] : [];
+  const key = 'key' in op ? specWord(op.key) : '';
+  const sku = 'sku' in op ? specWord(op.sku) : '';
   switch (op.op) {
     case 'reserve':
       return [
-        `RESERVE ${op.key} ${op.user} ${op.sku} TTL ${op.ttlMs}${untilPart(op.pause)}${onNode(op.node, nodes)}`,
+        `RESERVE ${key} ${specWord(op.user)} ${sku} TTL ${op.ttlMs}${untilPart(op.pause)}${onNode(op.node, nodes)}`,
         ...resume,
       ];
     case 'confirm':
     case 'release':
-      return [`${op.op.toUpperCase()} ${op.key}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
+      return [`${op.op.toUpperCase()} ${key}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
     case 'expire':
       return [`EXPIRE${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
     case 'disable':
-      return [`DISABLE ${op.sku}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
+      return [`DISABLE ${sku}${untilPart(op.pause)}${onNode(op.node, nodes)}`, ...resume];
     case 'backdate':
-      return [`BACKDATE ${op.key}`];
+      return [`BACKDATE ${key}`];
     case 'status':
-      return [`STATUS ${op.key}`];
+      return [`STATUS ${key}`];
     case 'remaining':
-      return [`REMAINING ${op.sku}`];
+      return [`REMAINING ${sku}`];
     case 'wait':
       return [`WAIT ${op.ms}`];
     case 'restart':
@@ -107,6 +124,7 @@ function nextSession(queues: readonly string[][], priority: readonly number[], p
  */
 export function scheduled(program: Program): ProgramStep[] {
   const queues = program.sessions.map((ops) => ops.flatMap((op) => stepsOf(op, program.nodes)));
+  if (program.order) return inOrder(queues, program.order);
   const priority = program.sessions.map((_, s) => program.priorities[s] ?? 0);
   const changes = new Set(program.changes);
   const order: ProgramStep[] = [];
@@ -123,6 +141,14 @@ export function scheduled(program: Program): ProgramStep[] {
     }
   }
   return order;
+}
+
+/** The steps in the order given: each session's next step when the order names it. */
+function inOrder(queues: string[][], order: readonly number[]): ProgramStep[] {
+  const steps = order.map((session) => ({ session, body: queues[session]?.shift() as string }));
+  if (steps.some((s) => s.body === undefined) || queues.some((q) => q.length > 0))
+    throw new Error("a program's order does not name each of its sessions' steps once");
+  return steps;
 }
 
 const sessionName = (s: number) => `s${s + 1}`;

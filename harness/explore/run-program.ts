@@ -1,7 +1,8 @@
 /**
  * One program of the explorer, run like any interleaving case: its spec parsed, fresh tables with its
  * stock, the steps on the interleaving engine in the schedule's order (blocking observed as always), then
- * the final read, the audit and every check — the history's `linearizable` among them. The design is
+ * the final read, the audit and every check — the history's `linearizable` among them (a batch of the
+ * exhaustive scope runs round by round instead: drive-rounds.ts). The design is
  * judged as if it claimed to hold, whatever it claims: a program that fails is a finding.
  */
 import type { StrategyRef } from '../../strategies/contract.ts';
@@ -14,6 +15,7 @@ import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts
 import type { RunDatabase } from '../database/database.ts';
 import { InvalidPermutation } from '../interleaving/engine.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
+import { driveInRounds } from './drive-rounds.ts';
 import { type Program, specText } from './program.ts';
 
 export type ProgramRun =
@@ -41,8 +43,9 @@ export async function runProgram(
     params: { clients: program.sessions.length, stock: program.stock, user: 'u1', ttlMs: 60_000, nodes: 1 },
   };
   try {
+    const { rounds } = program;
     const result = await onFreshTables(db, caseSpec, settings, (on) =>
-      driveInterleaving(on, permutation, true),
+      rounds ? driveInRounds(on, permutation, rounds) : driveInterleaving(on, permutation, true),
     );
     if (result.status === 'broken') return { kind: 'broken', result, spec };
     return { kind: result.status === 'fail' ? 'fail' : 'pass', result, spec };

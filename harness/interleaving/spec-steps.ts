@@ -1,7 +1,9 @@
 /**
  * The spec extension's grammar (see ./spec-parser.ts): a step body that starts with one of these verbs is
  * a step of the engine's own, not SQL; one that starts with a verb of the contract the spec is parsed for
- * (its SpecVerbs: each contract's verbs file gives its grammar) is that contract's step. Keywords are case-insensitive; values are taken as written.
+ * (its SpecVerbs: each contract's verbs file gives its grammar) is that contract's step. Keywords are
+ * case-insensitive; values are taken as written, in double quotes where they hold a space
+ * (`RESERVE " k1 " u1 sku-a`, `""` for a quote).
  *
  *   RESUME COMMIT | RESUME ROLLBACK | RESUME KILL
  *   WAIT <ms>
@@ -22,6 +24,9 @@ import { nodeRef, onlyArgument, type StepWords, type Word, wholeMs } from './spe
 
 const ENGINE_VERBS = new Set(['RESUME', 'WAIT', 'RESTART']);
 
+/** A word of a step body: a run of non-blanks, or a double-quoted name (`""` inside is one quote). */
+const WORD = /"((?:[^"]|"")*)"|\S+/g;
+
 /** The engine's step a body describes (its own, or a contract's of `verbs`); undefined for SQL. */
 export function specStep(
   name: string,
@@ -30,8 +35,8 @@ export function specStep(
   fail: Fail,
   verbs: readonly SpecVerbs[],
 ): Step | undefined {
-  const words = [...body.text.matchAll(/\S+/g)].map((m) => ({
-    text: m[0],
+  const words = [...body.text.matchAll(WORD)].map((m) => ({
+    text: m[1] === undefined ? m[0] : m[1].replaceAll('""', '"'),
     at: body.bodyAt + (m.index ?? 0),
   }));
   const verb = words[0]?.text.toUpperCase() ?? '';

@@ -243,6 +243,16 @@ const burstSchema = z
       })
       .describe('how many of the first arrivals got a unit'),
     peakConnections: count.describe("the burst's connections in pg_stat_activity, most seen at once"),
+    timeline: z
+      .array(
+        z.strictObject({
+          ms: z.number().nonnegative().describe('from the release'),
+          unitsLeft: z.number().int().describe('the stock less the HELD answers given by then'),
+          answered: count.describe('requests answered by then'),
+        }),
+      )
+      .optional()
+      .describe('units left and answers so far, at even steps from the release to the last answer'),
     agents: z
       .array(burstAgentSchema)
       .optional()

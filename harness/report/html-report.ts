@@ -3,7 +3,8 @@
  * host. It is made from the Markdown itself, so its tables are report.md's tables (built once, in
  * result-tables.ts and bench-report.ts) and can never disagree with them; the SVG charts the Markdown
  * links to are inlined, the CSS is inline, there are no scripts, and a Content-Security-Policy forbids
- * every request, so the file reads the same offline.
+ * every request, so the file reads the same offline. html-sections.ts adds a table of contents, collapses
+ * long tables and each case of a run's case details, and filters those by design, scenario and status.
  *
  * All text is escaped: raw HTML in the Markdown is shown as text (only a bare `<br>` inside a cell is kept
  * as a line break), links and images that name a scheme or another host are left as plain text, and an
@@ -12,17 +13,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { caseFilters, escapeHtml, type SectionOptions, sectionRules, tocHtml } from './html-sections.ts';
 
 /** Chart file name (as report.md links it, e.g. `throughput.svg`) → its SVG text. */
 export type InlineCharts = Readonly<Record<string, string>>;
-
-const escapeHtml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** A link or image target inside the report's folder: no scheme (`http:`, `data:`, …) and no `//host`. */
 const isLocal = (url: string) => !/^[a-z][a-z0-9+.-]*:/i.test(url.trim()) && !/^[\\/]{2}/.test(url.trim());
@@ -36,8 +30,11 @@ function inlineableSvg(svg: string): string | undefined {
   return body;
 }
 
-function markdownRenderer(charts: InlineCharts): MarkdownIt {
+type Toc = Parameters<typeof sectionRules>[2];
+
+function markdownRenderer(charts: InlineCharts, options: SectionOptions, toc: Toc): MarkdownIt {
   const md = markdownIt('default', { html: false, linkify: false, typographer: false });
+  sectionRules(md, options, toc);
   md.validateLink = isLocal;
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
@@ -85,6 +82,29 @@ tbody tr:nth-child(2n) { background: #f9fafb; }
 .chart svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #d1d9e0; }
 .missing-chart { color: #9a6700; }
 footer { margin-top: 32px; color: #59636e; font-size: 12px; }
+.toc { background: #f6f8fa; border: 1px solid #d1d9e0; border-radius: 6px; padding: 8px 16px; margin: 16px 0; }
+.toc ol { margin: 4px 0; padding-left: 20px; columns: 2; }
+details.long-table > summary, details.case > summary { cursor: pointer; color: #0969da; }
+details.case { border-top: 1px solid #d1d9e0; padding: 2px 0; }
+details.case > summary h3 { display: inline; font-size: 1em; margin: 0; }
+details.case[open] > summary h3 { font-size: 1.1em; }
+.case-body { padding: 0 0 8px 16px; scroll-margin-top: 3em; }
+.case-body li, .case-body li p { margin: 0; }
+.case-body pre { margin: 4px 0; }
+table.matrix { font-size: 12px; }
+table.matrix th:not(:first-child) { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; padding: 6px 2px; }
+table.matrix td { text-align: center; white-space: nowrap; padding: 2px 4px; }
+table.matrix td:first-child { text-align: left; }
+a.cell { text-decoration: none; font-weight: 600; }
+.mark-held { color: #1a7f37; }
+.mark-boundary { color: #9a6700; }
+.mark-caught { color: #0550ae; }
+.mark-broke, .mark-broken { color: #cf222e; }
+a.mark-broke, a.mark-broken { background: #ffebe9; padding: 0 2px; }
+.mark-not-covered, .mark-sits-out { color: #8c959f; }
+.filters { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 16px; }
+.filters fieldset { border: 1px solid #d1d9e0; border-radius: 6px; max-height: 9em; overflow-y: auto; font-size: 12px; }
+.filters label { display: block; white-space: nowrap; }
 @media print {
   main { max-width: none; padding: 0; }
   .table { overflow: visible; }
@@ -93,16 +113,17 @@ footer { margin-top: 32px; color: #59636e; font-size: 12px; }
 }
 `;
 
-/** The report's title: the text of report.md's first `#` heading. */
-function titleOf(md: MarkdownIt, markdown: string): string {
-  const tokens = md.parse(markdown, {});
-  const open = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
-  return (open >= 0 ? tokens[open + 1]?.content : undefined) ?? 'reservebench report';
-}
-
-/** A complete HTML page from report.md's text and the SVG charts it links to. */
-export function renderHtmlReport(markdown: string, charts: InlineCharts = {}): string {
-  const md = markdownRenderer(charts);
+/** A complete HTML page from report.md's text, the SVG charts it links to and a run's cases for the filters. */
+export function renderHtmlReport(
+  markdown: string,
+  charts: InlineCharts = {},
+  options: SectionOptions = {},
+): string {
+  const toc: Toc = [];
+  const md = markdownRenderer(charts, options, toc);
+  const body = md.renderer.render(md.parse(markdown, {}), md.options, {}).trimEnd();
+  const filters = options.cases ? caseFilters(options.cases).css : '';
+  const [title, ...rest] = body.split(/(?<=<\/h1>)/);
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -111,12 +132,12 @@ export function renderHtmlReport(markdown: string, charts: InlineCharts = {}): s
     // No request of any kind (fonts, images, scripts, frames): what is not in this file is not shown.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(titleOf(md, markdown))}</title>`,
-    `<style>${STYLE}</style>`,
+    `<title>${escapeHtml(toc.find((h) => h.level === 1)?.text ?? 'reservebench report')}</title>`,
+    `<style>${STYLE}${filters}</style>`,
     '</head>',
     '<body>',
     '<main>',
-    md.render(markdown).trimEnd(),
+    ...(rest.length > 0 ? [title, tocHtml(toc), rest.join('')] : [body]),
     '<footer>Rendered from report.md beside this file; report.json holds every figure.</footer>',
     '</main>',
     '</body>',
@@ -126,11 +147,11 @@ export function renderHtmlReport(markdown: string, charts: InlineCharts = {}): s
 }
 
 /** Writes `<folder>/report.html` from the `report.md` and `*.svg` charts already written there. */
-export function writeHtmlReport(folder: string): void {
+export function writeHtmlReport(folder: string, options: SectionOptions = {}): void {
   const markdown = readFileSync(join(folder, 'report.md'), 'utf8');
   const charts: Record<string, string> = {};
   for (const name of readdirSync(folder)) {
     if (name.endsWith('.svg')) charts[name] = readFileSync(join(folder, name), 'utf8');
   }
-  writeFileSync(join(folder, 'report.html'), renderHtmlReport(markdown, charts));
+  writeFileSync(join(folder, 'report.html'), renderHtmlReport(markdown, charts, options));
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '../../strategies/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
+import { CLUSTER_BACKENDS } from '../database/environment.ts';
 import { configurationSchema } from './configuration-schema.ts';
 
 export const environmentSchema = z
@@ -43,6 +44,17 @@ export const environmentSchema = z
       .optional()
       .describe(
         "What the server let the run do, probed on connect (skipLocked, nowait, advisoryLocks, lockView, readCommitted, repeatableRead, serializable, returningOld, synchronousCommit): true, or the server's answer refusing it; a case needing a refused one is n/a. Absent for a black box",
+      ),
+    cluster: z
+      .strictObject({
+        backend: z.enum(CLUSTER_BACKENDS),
+        manager: z.string().optional().describe('the failover manager and its version (patroni 3.0.2)'),
+        members: z.number().int().nonnegative().optional().describe("a user's cluster: its members"),
+        replication: z.enum(['sync', 'async']).optional().describe("a user's cluster: as its primary says"),
+      })
+      .optional()
+      .describe(
+        'the cluster the cluster scenarios ran on (run --cluster; docs/cluster.md); the embedded one is made per case, shaped as each scenario says',
       ),
   })
   .describe('What a reader needs to judge the numbers');

@@ -6,17 +6,26 @@
 
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { caseMark, legendLines, markCounts } from '../contract/case-matrix.ts';
 import type { MarkdownBlock, TableData } from '../contract/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
 import { commitsLine } from '../database/durability.ts';
-import type { SuiteResult } from '../suite/suite.ts';
+import type { AnyContract, SuiteResult } from '../suite/suite.ts';
 import { type CaseResultBase, failsTheRun } from '../verdict/case-result.ts';
+import { caseDetailLines, caseHeading } from './case-details.ts';
 import { configurationLines } from './configuration-lines.ts';
 import type { Configuration } from './configuration-schema.ts';
+import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
+import { slugger } from './heading-slug.ts';
 import { writeHtmlReport } from './html-report.ts';
+import type { HtmlCases } from './html-sections.ts';
 import { markdownTable } from './markdown-table.ts';
+import { matrixTable } from './matrix-tables.ts';
 import { checkedReport, type Report } from './report-schema.ts';
 import { sourceLines } from './source-lines.ts';
+
+/** The heading of report.md's last section but the sources, each case's. */
+export const CASE_DETAILS = 'Case details';
 
 /** The document, inferred from its zod schema (report-schema.ts). */
 export type { Report };
@@ -88,6 +97,47 @@ function headLines(report: Report, failed: number): string[] {
   ];
 }
 
+/** One grid per contract: designs down, scenarios across, one symbol and one number a cell, each a link. */
+function matrixLines(sections: readonly ContractMatrix[], links: ReadonlyMap<string, string>): string[] {
+  return sections.flatMap(({ contract, promise, matrix }) => [
+    `## Matrix — ${contract}`,
+    '',
+    `${promise[0]?.toUpperCase()}${promise.slice(1)}: ${matrix.designs.length} designs × ${matrix.scenarios.length} scenarios; ${markCounts(matrix)}.`,
+    '',
+    ...legendLines(matrix).map((line) => `- ${line}`),
+    '',
+    markdown(matrixTable(matrix, links)),
+    '',
+  ]);
+}
+
+/** Every case under a heading of its own, which the matrix links to. */
+function caseDetailSection(report: Report, sections: readonly ContractMatrix[]): string[] {
+  return [
+    `## ${CASE_DETAILS}`,
+    '',
+    'Every case, in the order of the report: its mark in the matrix, what it counted, the checks that fired, the',
+    "history's witness when it found one, what reproduces it and the command that runs it alone again.",
+    '',
+    ...sections.flatMap((s) => caseDetailLines(s.cases, s.reading, report.sources ?? [])),
+  ];
+}
+
+/** Each case's anchor: its heading's, after every heading before the case details (as GitHub names them). */
+function caseAnchors(lead: string, sections: readonly ContractMatrix[]): Map<string, string> {
+  const slug = slugger();
+  for (const line of lead.split('\n')) {
+    const heading = /^#{1,6} (.*)$/.exec(line);
+    if (heading) slug((heading[1] ?? '').replace(/`/g, ''));
+  }
+  slug(CASE_DETAILS);
+  return new Map(
+    sections.flatMap(({ cases, reading }) =>
+      cases.map((c) => [c.id, slug(caseHeading(c.id, caseMark(c, reading)).replace(/`/g, ''))] as const),
+    ),
+  );
+}
+
 function uncoveredLines(report: Report): string[] {
   if (report.uncovered.length === 0) return [];
   return ['## Not covered (--require-coverage)', '', ...report.uncovered.map((u) => `- \`${u}\``), ''];
@@ -98,16 +148,49 @@ function failureLines(failed: readonly CaseResultBase[]): string[] {
   return ['## Failures', '', ...failed.map((c) => `- \`${c.id}\`: ${c.boundary}`), ''];
 }
 
-export function renderMarkdown(report: Report): string {
+/** Everything before the case details. */
+function leadLines(
+  report: Report,
+  sections: readonly ContractMatrix[],
+  links: ReadonlyMap<string, string>,
+): string[] {
   const failed = reportedCases(report).filter(failsTheRun);
   return [
     ...headLines(report, failed.length),
+    ...matrixLines(sections, links),
     ...CONTRACTS.flatMap((contract) => markdownLines(contract.report.markdown(report))),
+    ...CONTRACTS.flatMap((contract: AnyContract) =>
+      markdownLines(contract.report.after?.markdown(report) ?? []),
+    ),
     ...uncoveredLines(report),
     ...failureLines(failed),
     ...configurationLines(report.configuration),
+  ];
+}
+
+export function renderMarkdown(report: Report): string {
+  return renderRun(report).markdown;
+}
+
+/** report.md, and each case by its heading's anchor, for report.html's filters. */
+function renderRun(report: Report): { markdown: string; cases: HtmlCases } {
+  const sections = contractMatrices(report);
+  const lead = (links: ReadonlyMap<string, string>) => leadLines(report, sections, links).join('\n');
+  const anchors = caseAnchors(lead(new Map()), sections);
+  const cases: HtmlCases = new Map(
+    sections.flatMap(({ cases, reading }) =>
+      cases.map((c) => [
+        anchors.get(c.id) ?? '',
+        { design: c.strategy, scenario: c.scenario, status: c.status, mark: caseMark(c, reading) },
+      ]),
+    ),
+  );
+  const markdown = [
+    lead(anchors),
+    ...caseDetailSection(report, sections),
     ...sourceLines(report.sources),
   ].join('\n');
+  return { markdown, cases };
 }
 
 export function reportFolder(root: string, generatedAt: string, kind?: string): string {
@@ -125,8 +208,9 @@ export function refreshLatest(root: string, folder: string, name: string): void 
 export function writeRunFiles(folder: string, report: Report): void {
   // Checked against the schema as written: a report that does not match is an error, never a file.
   writeFileSync(join(folder, 'report.json'), `${JSON.stringify(checkedReport(report), null, 2)}\n`);
-  writeFileSync(join(folder, 'report.md'), renderMarkdown(report));
-  writeHtmlReport(folder);
+  const { markdown, cases } = renderRun(report);
+  writeFileSync(join(folder, 'report.md'), markdown);
+  writeHtmlReport(folder, { cases, detailsHeading: CASE_DETAILS });
 }
 
 /** Writes `<root>/<stamp>/` and replaces `<root>/latest/` with a copy; returns the stamped folder. */

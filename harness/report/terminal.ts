@@ -1,15 +1,18 @@
 /**
- * Human output on the terminal: a line per finished case while running, then the tables. Everything fits
- * TERMINAL_COLUMNS: the case table takes its narrow form, cells wrap inside their column (at spaces, else
- * after a `/`, `-` or `,`), and long lines wrap with an indent. report.md keeps the wide tables.
+ * Human output on the terminal: what needs attention while the run goes on (run-command.ts), then per
+ * contract its matrix and its designs' boundary table, the cases that failed, and the verdict. Every table
+ * holds one fact a cell and fits TERMINAL_COLUMNS; report.md and report.json hold every case.
  */
 
+import { legendLines, markCounts } from '../contract/case-matrix.ts';
 import type { TableData, TerminalBlock } from '../contract/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
 import { commitsLine } from '../database/durability.ts';
 import type { AnyContract } from '../suite/suite.ts';
-import { type CaseResultBase, isMeasured } from '../verdict/case-result.ts';
+import { type CaseResultBase, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { renderBoxTable } from './box-table.ts';
+import { type ContractMatrix, contractMatrices } from './contract-matrices.ts';
+import { terminalMatrix } from './matrix-tables.ts';
 import { type Report, reportedCases } from './report.ts';
 
 /** The width every line the terminal output prints stays within. */
@@ -90,7 +93,7 @@ export function fitWidths(
   return widths;
 }
 
-function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
+export function render(table: TableData, caps: readonly (number | undefined)[] = []): string {
   const widths = fitWidths(table, TERMINAL_COLUMNS, caps);
   const wrap = (cell: string, i: number) => wrapText(cell, (widths[i] ?? 10) - 2).join('\n');
   return renderBoxTable({
@@ -115,19 +118,54 @@ function terminalLines(blocks: readonly TerminalBlock[]): string[] {
   return blocks.map((block) => (typeof block === 'string' ? prose(block) : render(block.table, block.caps)));
 }
 
+/** One contract's matrix: its counts, the scenario key, the grids and the legend of the marks it uses. */
+function matrixLines({ contract, promise, matrix }: ContractMatrix): string[] {
+  const { key, grids } = terminalMatrix(matrix, TERMINAL_COLUMNS);
+  return [
+    prose(
+      `Matrix — ${contract} (${promise}): ${matrix.designs.length} designs × ${matrix.scenarios.length} scenarios; ${markCounts(matrix)}`,
+    ),
+    ...(key ? [prose(key)] : []),
+    ...grids,
+    ...legendLines(matrix).map((line) => prose(line)),
+    '',
+  ];
+}
+
+/** The cases that failed the run, one line each (each was printed as it finished too). */
+function failureLines(report: Report): string[] {
+  const failed = CONTRACTS.flatMap((contract) =>
+    contract.report
+      .casesOf(report)
+      .filter(failsTheRun)
+      .map((c: CaseResultBase) => caseLine(contract, c)),
+  );
+  return failed.length > 0 ? [`Failures (${failed.length})`, ...failed, ''] : [];
+}
+
+function verdictLine(report: Report): string {
+  if (report.ok) return 'ok: every case met its expectation';
+  if (!reportedCases(report).some(isMeasured))
+    return report.environment.database === 'target'
+      ? 'NOT ok: no case ran against the target (exit 1)'
+      : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)';
+  return 'NOT ok: a case missed its expectation (exit 1)';
+}
+
 export function renderTerminal(report: Report): string {
   return [
-    ...(report.environment.database === 'target' ? [] : [prose(commitsLine(report.environment.settings))]),
+    ...(report.environment.database === 'target'
+      ? []
+      : [prose(commitsLine(report.environment.settings)), '']),
+    ...contractMatrices(report).flatMap(matrixLines),
     ...CONTRACTS.flatMap((contract) => terminalLines(contract.report.terminal(report))),
+    ...CONTRACTS.flatMap((contract: AnyContract) =>
+      terminalLines(contract.report.after?.terminal(report) ?? []),
+    ),
+    ...failureLines(report),
     ...(report.uncovered.length > 0
       ? [`NOT ok: ${report.uncovered.length} case(s) not covered and --require-coverage was given (exit 1)`]
       : []),
-    report.ok
-      ? 'ok: every case met its expectation'
-      : !reportedCases(report).some(isMeasured)
-        ? report.environment.database === 'target'
-          ? 'NOT ok: no case ran against the target (exit 1)'
-          : 'NOT ok: no case was measured, every one was n/a: a run that judged nothing does not pass (exit 1)'
-        : 'NOT ok: a case missed its expectation (exit 1)',
+    verdictLine(report),
   ].join('\n');
 }

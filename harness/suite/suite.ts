@@ -4,12 +4,14 @@
  * connection room (case-lanes.ts). The suite knows a contract only through its interface
  * (harness/contract/contract.ts): what work its cases are, where each may run, and how it runs.
  */
+
+import type { ClusterSource } from '../cluster/cluster-source.ts';
 import type { CaseSettings, RunSettings } from '../contract/case-settings.ts';
 import type { CaseWork, Contract, ScenarioBase, Selection } from '../contract/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../database/database.ts';
-import type { Durability } from '../database/durability.ts';
+import { DEFAULT_DURABILITY, type Durability } from '../database/durability.ts';
 import { type Environment, readEnvironment } from '../database/environment.ts';
-import type { PostgresMajor } from '../database/postgres-versions.ts';
+import { DEFAULT_POSTGRES, type PostgresMajor } from '../database/postgres-versions.ts';
 import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
 import { wasInterrupted } from '../interrupted.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
@@ -45,6 +47,13 @@ export interface SuiteOptions {
   jobs?: number | undefined;
   /** Told every case's result as soon as it and every earlier one of the run are in. */
   onCase?: (contract: AnyContract, result: CaseResultBase) => void;
+  /** How many cases (explorations among them) the run is about to run (a progress bar's total). */
+  onPlan?: (items: number) => void;
+  /**
+   * Where the cluster scenarios' cases get their cluster (`run --cluster`), made for the run's major and
+   * durability once a cluster scenario is selected; without it their cases are n/a.
+   */
+  cluster?: (run: { major: PostgresMajor; durability: Durability }) => Promise<ClusterSource>;
 }
 
 /** One contract's cases of a run, in the report's order, and the designs they ran. */
@@ -164,6 +173,7 @@ async function runWork(
   // The largest case's connections beside the harness's own must fit the server, or nothing runs.
   const largest = Math.max(0, ...items.map((item) => item.work.placement.connections - HARNESS_CONNECTIONS));
   const room = await checkConnectionRoom(admin, largest);
+  options.onPlan?.(items.length);
   const results = await runInLanes(caseLanes(onRunServer, kept), {
     items,
     startOrder: startOrder(items.map((item) => item.work.rank)),
@@ -199,12 +209,13 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   });
   const kept: string[] = [];
   const onRunServer: CaseLane[] = [{ db, kept: false }];
+  let cluster: ClusterSource | undefined;
   try {
-    const environment = await readEnvironment(
-      db.admin,
-      options.databaseUrl ? 'url' : 'embedded',
-      db.capabilities,
-    );
+    cluster = await clusterFor(options);
+    const environment = {
+      ...(await readEnvironment(db.admin, options.databaseUrl ? 'url' : 'embedded', db.capabilities)),
+      ...(cluster ? { cluster: cluster.environment() } : {}),
+    };
     for (const { contract, selection } of options.contracts)
       await contract.designs.checkInstall?.(db.admin, selection.designs);
     const settings: CaseSettings = {
@@ -213,7 +224,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       timeoutMs: options.timeoutMs,
       permutations: options.permutations,
     };
-    const plans = options.contracts.map(({ contract, selection }) => contract.plan(selection, options.run));
+    const run = { ...options.run, ...(cluster ? { cluster } : {}) };
+    const plans = options.contracts.map(({ contract, selection }) => contract.plan(selection, run));
     try {
       const items = plans.flatMap((plan, contract) => plan.work.map((work) => ({ contract, work })));
       const results = await runWork(onRunServer, options, settings, items, kept);
@@ -226,7 +238,18 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     // there that is kept whenever a database beside it is; on a server given by URL each stands alone.
     const keptHere = db.ownServer ? onRunServer.some((lane) => lane.kept) : onRunServer[0]?.kept === true;
     kept.push(...(await db.close({ keep: options.keep || keptHere })));
+    kept.push(...((await cluster?.close()) ?? []));
   }
+}
+
+/** The run's cluster source, when a scenario of a cluster is selected and the run has one. */
+function clusterFor(options: SuiteOptions): Promise<ClusterSource | undefined> {
+  const wanted = options.contracts.some(({ selection }) => selection.scenarios.some((s) => s.cluster));
+  if (!options.cluster || !wanted) return Promise.resolve(undefined);
+  return options.cluster({
+    major: options.postgres ?? DEFAULT_POSTGRES,
+    durability: options.durability ?? DEFAULT_DURABILITY,
+  });
 }
 
 /** Whether the run passes: nothing failed, nothing fatally uncovered, and something was measured. */

@@ -14,6 +14,12 @@ export interface ExplorationSummary {
   programs: number;
   /** Of the programs, those of the sweep (one operation against another), run first. */
   swept: number;
+  /**
+   * The exhaustive scope, run after the sweep and not counted in `programs`: its programs run, the longest
+   * length all of whose programs ran (0: none), the batches they ran in (halving included), those that
+   * could not be judged even alone, and its wall time (programs per second = programs / ms × 1000).
+   */
+  scope?: { programs: number; completeLength: number; batches: number; broken: number; ms: number };
   invalid: number;
   broken: number;
   shrinks: number;

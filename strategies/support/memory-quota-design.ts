@@ -18,6 +18,7 @@ import {
   createReservationTable,
   reservationStatus,
 } from './reservation-table.ts';
+import { SQLSTATE, sqlstateOf } from './sqlstate.ts';
 import { inTransaction } from './transaction.ts';
 
 const SCHEMA_SQL = readFileSync(new URL('./memory-quota.sql', import.meta.url), 'utf8');
@@ -86,6 +87,26 @@ function nodeMemory(ctx: SessionContext, rebuildFromLedger: boolean): Promise<Ma
   return started;
 }
 
+/** SQLSTATEs after which a transaction's fate is unknown: the server went away, or the connection did. */
+const UNKNOWN_OUTCOME = new Set<string>([
+  SQLSTATE.adminShutdown,
+  '57P02',
+  '57P03',
+  SQLSTATE.connectionFailure,
+  '08003',
+]);
+
+const outcomeUnknown = (error: unknown) => UNKNOWN_OUTCOME.has(sqlstateOf(error) ?? '');
+
+/** Drops the node's count, if it is still this one, so that its next request rebuilds it from the ledger. */
+function forget(ctx: SessionContext, count: Map<string, number>): void {
+  const incarnation = ctx.node?.incarnation;
+  if (incarnation === undefined) return;
+  void memory.get(incarnation)?.then((current) => {
+    if (current === count) memory.delete(incarnation);
+  });
+}
+
 export function memoryQuotaDesign(options: {
   rebuildFromLedger: boolean;
 }): Pick<Strategy, 'pausePoints' | 'setup' | 'reserve' | 'status' | 'remaining' | 'audit'> {
@@ -120,6 +141,16 @@ export function memoryQuotaDesign(options: {
         });
         if (answer.outcome === 'HELD') taken = false;
         return answer;
+      } catch (error: unknown) {
+        // The connection went away under the transaction (a crash, a failover, a backend ended): its
+        // COMMIT may have landed, so the unit may be sold. Putting it back could sell it twice; a node that
+        // rebuilds from the ledger forgets its count and rebuilds it, at its next request, from the ledger
+        // of whichever server then takes writes.
+        if (options.rebuildFromLedger && outcomeUnknown(error)) {
+          forget(ctx, remaining);
+          taken = false;
+        }
+        throw error;
       } finally {
         // Anything but a committed sale puts the unit back in memory (replay, user limit, rollback, error).
         if (taken) remaining.set(request.sku, (remaining.get(request.sku) ?? 0) + 1);

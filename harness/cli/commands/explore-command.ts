@@ -34,16 +34,19 @@ import {
   timeoutOption,
 } from './shared-options.ts';
 
-/** `200` programs, or `60s` / `5m` / `1500ms` of time (then programs are not limited). */
-export function readBudget(text: string, label: string): { programs: number; ms?: number } {
+/**
+ * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs), or
+ * `60s` / `5m` / `1500ms` of time for all three (then programs are not limited).
+ */
+export function readBudget(text: string, label: string): { scope: number; programs: number; ms?: number } {
   const time = /^(\d+)(ms|s|m)$/.exec(text);
   if (time) {
     const ms = Number(time[1]) * { ms: 1, s: 1000, m: 60_000 }[time[2] as 'ms' | 's' | 'm'];
     if (ms < 1 || ms > 24 * 3600_000)
       throw Errors.badInput(`${label} must be between 1 ms and 24 h, got ${shown(text)}`);
-    return { programs: 1_000_000, ms };
+    return { scope: 10_000_000, programs: 1_000_000, ms };
   }
-  return { programs: wholeNumber(text, label, 1, 1_000_000) };
+  return { scope: wholeNumber(text, label, 1, 10_000_000), programs: EXPLORE_DEFAULTS.programs };
 }
 
 /** The contract whose designs the explorer generates programs for. */
@@ -60,12 +63,15 @@ const OPTIONS = {
     max: MAX_SEED,
     default: EXPLORE_DEFAULTS.seed,
   }),
-  budget: parsed('how long to explore: a number of programs, or a time like 60s or 5m', {
-    form: 'N|60s|5m',
-    range: '1–1000000 programs, or 1 ms–24 h',
-    default: String(EXPLORE_DEFAULTS.programs),
-    read: readBudget,
-  }),
+  budget: parsed(
+    `how long to explore: a number of programs of the exhaustive scope (the sweep before them, ${EXPLORE_DEFAULTS.programs} random programs after), or a time like 60s or 5m for all of it`,
+    {
+      form: 'N|60s|5m',
+      range: '1–10000000 programs, or 1 ms–24 h',
+      default: String(EXPLORE_DEFAULTS.scopeInRun),
+      read: readBudget,
+    },
+  ),
   replays: integer("how many times a finding's spec is replayed from its file", {
     min: 0,
     max: 100,

@@ -5,7 +5,9 @@ import { BENCH } from './bench-command.ts';
 import { CLEAN } from './clean-command.ts';
 import { COMPARE } from './compare-command.ts';
 import { EXPLORE } from './explore-command.ts';
+import { INIT } from './init-command.ts';
 import { LIST } from './list-command.ts';
+import { REPORT } from './report-command.ts';
 import { RUN } from './run-command.ts';
 import { SERVE } from './serve-command.ts';
 import { SPEC } from './spec-command.ts';
@@ -21,5 +23,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   SPEC,
   CLEAN,
   COMPARE,
+  REPORT,
+  INIT,
   SQL,
 ];

@@ -16,16 +16,16 @@ import type { CaseResult } from '../../contracts/reservation/verdict/case-result
 import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { EXPLORE_SESSIONS } from '../../explore/explorer.ts';
 import { outOfReach } from '../../explore/out-of-reach.ts';
-import { MAX_SESSIONS } from '../../explore/program-arbitrary.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { type ParamSweep, parseParamSweep, refuseStraySweep } from '../../registry/strategy-variants.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
-import { type AnyContract, DEFAULT_JOBS, type SelectedContract } from '../../suite/suite.ts';
+import { DEFAULT_JOBS, type SelectedContract, type SuiteOptions } from '../../suite/suite.ts';
 import { runOnVersions } from '../../suite/version-suite.ts';
-import type { CaseResultBase } from '../../verdict/case-result.ts';
+import { type CaseResultBase, failsTheRun, isCoverageGap } from '../../verdict/case-result.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { notWithTarget, preflightTarget, TARGET_OPTIONS, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
@@ -40,9 +40,11 @@ import {
   reportsFolder,
   shown,
 } from '../cli-arguments.ts';
+import { CLUSTER_OPTIONS, clusterFrom } from '../cluster-options.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
 import { chooseContracts, loadDesigns, type RunChoice } from '../contract-selection.ts';
 import { choice, choices, integer, texts } from '../option-types.ts';
+import { caseProgress } from '../progress.ts';
 import {
   configOption,
   databaseOption,
@@ -71,8 +73,8 @@ const OPTIONS = {
     { form: 'FILE,…' },
   ),
   'explore-budget': integer(
-    'random programs the explorer tries per design after its sweep (0: no exploration)',
-    { min: 0, max: 100_000, default: EXPLORE_DEFAULTS.perDesignInRun },
+    `programs of the exhaustive scope the explorer runs per design, shortest first, after its sweep and before its ${EXPLORE_DEFAULTS.perDesignInRun} random programs (${EXPLORE_DEFAULTS.scopeInRun}: every program of up to ${EXPLORE_DEFAULTS.scopeLengthInRun} operations; 0: no exploration)`,
+    { min: 0, max: 10_000_000, default: EXPLORE_DEFAULTS.scopeInRun },
   ),
   'explore-seed': integer("the seed of the default run's exploration; the same seed, the same programs", {
     min: 0,
@@ -86,6 +88,7 @@ const OPTIONS = {
     max: MAX_REPEAT,
     default: 1,
   }),
+  verbose: flag('a line for every case as it finishes, not only for those that need attention'),
   json: flag('print the JSON report on stdout, no tables'),
   ...reportsOption('reports/<stamp>/ and latest/'),
   ...junitOption('a test case per case (docs/ci.md)'),
@@ -129,6 +132,7 @@ const OPTIONS = {
   'require-coverage': flag(
     'fail the run when a scenario is n/a for lack of an optional operation or pause point',
   ),
+  ...CLUSTER_OPTIONS,
   ...TARGET_OPTIONS,
   ...configOption('run'),
 };
@@ -137,7 +141,7 @@ export type RunArgs = ParsedOf<typeof OPTIONS>;
 
 export async function runCommand(args: RunArgs, context: CommandContext): Promise<number> {
   const target = targetArgs(args, context.label);
-  const choice = await chooseContracts(args.strategy, args.scenario, args.spec);
+  const choice = await chooseContracts(args.strategy, args.scenario, args.spec, args.cluster !== undefined);
   const exploreBudget = args['explore-budget'];
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
@@ -155,6 +159,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
   const explore =
     exploreBudget > 0 && choice.explore ? explorer(exploreBudget, args['explore-seed'], reports) : undefined;
   const contracts = await selectedContracts(choice, parseParamSweep(args.param), explore);
+  const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
   const result = await runOnVersions(
     {
@@ -172,10 +177,15 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
       jobs: args.jobs,
       databaseUrl,
       durability: args.durability,
-      ...(args.json ? {} : { onCase: progressLine }),
+      cluster: clusterFrom(
+        args,
+        contracts.flatMap((c) => c.selection.scenarios),
+      ),
+      ...progress?.told,
     },
     majors,
   );
+  progress?.stop();
   const report = buildReport(result, context.configuration);
   writeReport(reports, report, { json: args.json, junit });
   for (const line of result.kept) process.stderr.write(`${line}\n`);
@@ -183,6 +193,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
 }
 
 /**
+
  * Each chosen contract with its designs (a `--param` sweep's variants among them; the sweep may name only
  * designs run here), its scenarios, and the explorer where the contract has one.
  */
@@ -209,11 +220,28 @@ async function selectedContracts(
 }
 
 /**
- * One line per case on stderr while the run goes on. Cases cut short by Ctrl-C fail on closed
- * connections: they are no result, and are not printed.
+ * While the run goes on, on stderr: a progress bar on a terminal, and a line for each case that needs
+ * attention — one that fails the run (a safe design broke, a control was not caught, a case could not run to
+ * its end; with --require-coverage a case not covered) — or, with --verbose, for every case that ran. Cases
+ * cut short by Ctrl-C fail on closed connections: they are no result, and are not printed.
  */
-function progressLine(contract: AnyContract, c: CaseResultBase): void {
-  if (c.status !== 'n/a' && !wasInterrupted()) process.stderr.write(`${caseLine(contract, c)}\n`);
+function caseLines(
+  verbose: boolean,
+  requireCoverage: boolean,
+): { told: Pick<SuiteOptions, 'onCase' | 'onPlan'>; stop(): void } {
+  const bar = caseProgress();
+  return {
+    told: {
+      onPlan: (items) => bar.plan(items),
+      onCase: (contract, c) => {
+        if (wasInterrupted()) return;
+        const fails = failsTheRun(c) || (requireCoverage && isCoverageGap(c));
+        const shown = fails || (verbose && c.status !== 'n/a');
+        bar.done(c.id, fails, shown ? caseLine(contract, c) : undefined);
+      },
+    },
+    stop: () => bar.stop(),
+  };
 }
 
 /** The report's files, what stdout shows of it, and its results where CI reads them (--junit, GitHub). */
@@ -231,14 +259,14 @@ function writeReport(
   publishResults(output.junit, runJunit(report), report.ok);
 }
 
-/** The default run's exploration: every design, a fixed seed, a budget counted in programs. */
+/** The default run's exploration: every design, a fixed seed, a scope counted in programs. */
 function explorer(
-  programs: number,
+  scope: number,
   seed: number,
   reports: string,
 ): Selection<unknown, ScenarioBase, CaseResultBase>['explore'] {
   return {
-    connections: MAX_SESSIONS,
+    connections: EXPLORE_SESSIONS,
     run: (db, ref, settings) =>
       exploreCase(
         db,
@@ -246,7 +274,11 @@ function explorer(
         { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
         {
           seed,
-          budget: { programs, shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun },
+          budget: {
+            scope,
+            programs: EXPLORE_DEFAULTS.perDesignInRun,
+            shrinkRuns: EXPLORE_DEFAULTS.shrinkRunsInRun,
+          },
           specDir: join(reports, 'explore'),
           replays: EXPLORE_DEFAULTS.replaysInRun,
           outOfReach: outOfReach((ref as StrategyRef).strategy, SCENARIOS),
@@ -266,6 +298,7 @@ async function runAgainstTarget(
 ): Promise<number> {
   const log = new ExchangeLog();
   const target = new HttpBlackBox(await preflightTarget(given, log), log);
+  const progress = options.json ? undefined : caseLines(options.verbose, options['require-coverage']);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports, context.label('reports'));
   const junit = options.junit === undefined ? undefined : junitFile(options.junit, context.label('junit'));
@@ -276,8 +309,9 @@ async function runAgainstTarget(
     repeat: options.repeat,
     timeoutMs: options['timeout-ms'],
     requireCoverage: options['require-coverage'],
-    ...(options.json ? {} : { onCase: (c) => progressLine(TARGET_CONTRACT, c) }),
+    ...(progress?.told.onCase ? { onCase: (c) => progress.told.onCase?.(TARGET_CONTRACT, c) } : {}),
   });
+  progress?.stop();
   const cases = result.results.flatMap((r) => r.cases) as CaseResult[];
   const report = { ...buildReport(result, context.configuration), target: targetSection(target, cases) };
   writeReport(reports, report, { json: options.json, junit });

@@ -5,7 +5,9 @@
  * report.json (`payments`, `paymentBoundary`).
  */
 import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
+import { caseMatrix, type DetailReading } from '../../contract/case-matrix.ts';
 import type { ContractReport, MarkdownBlock, TableData, TerminalBlock } from '../../contract/contract.ts';
+import { designColumnsTable } from '../../contract/design-columns.ts';
 import { formatOutcomes } from '../../verdict/case-result.ts';
 import type { PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_REPORT_SHAPE, type PaymentReport } from './report-schema.ts';
@@ -86,13 +88,6 @@ function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData {
   };
 }
 
-function paymentBoundaryTable(rows: readonly PaymentBoundaryRow[]): TableData {
-  return {
-    headers: ['design', 'expect', 'how it stays correct', 'shows', 'shown by'],
-    rows: rows.map((r) => [r.strategy, r.expect, r.guarantee, r.shows, r.shownBy]),
-  };
-}
-
 /** One payment case's line while the run goes on. */
 function paymentCaseLine(c: PaymentCaseResult): string {
   const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
@@ -100,7 +95,22 @@ function paymentCaseLine(c: PaymentCaseResult): string {
   return `${mark} ${c.id} (${c.expect}) pay: ${formatOutcomes(c.outcomes)}${counts} — ${c.boundary}`;
 }
 
-const TITLE = 'Payment contract (seed 002: one payment and one outbox row per idempotency key)';
+/** The payment contract's reading of its cases for the matrix: its checks name a flaw, they count none. */
+const PAYMENT_READING: DetailReading<PaymentCaseResult> = {
+  checkCount: () => undefined,
+  measuredBoundary: () => undefined,
+  notCovered: () => false,
+  facts: (c) => [
+    `outcomes: ${formatOutcomes(c.outcomes)}`,
+    ...(c.counts ? [`payment / outbox rows read back: ${c.counts.payments} / ${c.counts.outbox}`] : []),
+  ],
+};
+
+/** The payment designs in columns, from the payment matrix; `withGuarantee`: how each stays correct too. */
+function paymentDesignTable(report: PaymentReport, withGuarantee = true): TableData {
+  const payments = caseMatrix(report.payments, PAYMENT_READING);
+  return designColumnsTable(report.paymentBoundary, payments, withGuarantee);
+}
 
 function markdown(report: PaymentReport): MarkdownBlock[] {
   if (report.payments.length === 0) return [];
@@ -109,7 +119,7 @@ function markdown(report: PaymentReport): MarkdownBlock[] {
     '',
     "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
     '',
-    paymentBoundaryTable(report.paymentBoundary),
+    paymentDesignTable(report),
     '',
     paymentCaseTable(report.payments),
     '',
@@ -118,12 +128,7 @@ function markdown(report: PaymentReport): MarkdownBlock[] {
 
 function terminal(report: PaymentReport): TerminalBlock[] {
   if (report.payments.length === 0) return [];
-  return [
-    TITLE,
-    { table: paymentCaseTable(report.payments), caps: [34, 9, 7, 22, 9] },
-    { table: paymentBoundaryTable(report.paymentBoundary), caps: [26, 9, 30, 34] },
-    '',
-  ];
+  return ['Boundary — payments', { table: paymentDesignTable(report, false), caps: [30, 10, 60] }, ''];
 }
 
 export const PAYMENT_REPORT = {
@@ -139,4 +144,9 @@ export const PAYMENT_REPORT = {
   markdown,
   terminal,
   caseLine: paymentCaseLine,
+  matrix: {
+    name: 'payments',
+    promise: 'one payment and one outbox row per idempotency key, a mismatched payload refused',
+    reading: PAYMENT_READING,
+  },
 } satisfies ContractReport<PaymentDesignRef, PaymentCaseResult, PaymentReport>;

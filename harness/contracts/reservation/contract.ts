@@ -40,7 +40,8 @@ function caseSpecs(
         for (let repetition = 1; repetition <= settings.repeat; repetition++) {
           const at = isolation ? `@${isolation}` : '';
           const id = `${scenario.id}/${ref.strategy.id}${at}${settings.repeat > 1 ? `#${repetition}` : ''}`;
-          specs.push({ id, scenario, ref, params, ...(isolation ? { isolation } : {}) });
+          const clustered = scenario.cluster && settings.cluster ? { cluster: settings.cluster } : {};
+          specs.push({ id, scenario, ref, params, ...(isolation ? { isolation } : {}), ...clustered });
         }
       }
     }

@@ -11,7 +11,6 @@
  * node i mod n. As a BlackBox it says which scenarios it cannot run and why, reads the end state back over
  * HTTP, guards the script context and restarts nodes through --target-restart.
  */
-import { spawn } from 'node:child_process';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
 import {
@@ -25,8 +24,8 @@ import {
   type StockLine,
   type Strategy,
 } from '../../../../strategies/contract.ts';
+import { runHook } from '../../../cluster/hook-command.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
-import { oneLine } from '../../../errors.ts';
 import { parseSpec } from '../../../interleaving/spec-parser.ts';
 import { type Endpoint, ExchangeLog, type HttpFacts } from '../../../verdict/exchange-log.ts';
 import type { BlackBox } from '../case/black-box.ts';
@@ -79,34 +78,6 @@ function scenarioNeeds(scenario: Scenario, restartHook: boolean): string[] {
     needs.push(SCENARIO_ACCESS[access]);
   }
   return needs;
-}
-
-/** Runs a user's hook command (`sh -c`) with `env`; resolves on exit 0, else rejects with one line. */
-function runHook(option: string, command: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${option} could not start: ${oneLine(error)}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve();
-      const last = stderr.trim().split('\n').pop()?.trim();
-      const how = signal
-        ? `was killed (${signal}${signal === 'SIGKILL' ? `, after ${timeoutMs} ms` : ''})`
-        : `exited ${code}`;
-      reject(new Error(`${option} ${how}${last ? `: ${last}` : ''}`));
-    });
-  });
 }
 
 function checkedStatus(value: string | undefined): ReservationStatus | undefined {

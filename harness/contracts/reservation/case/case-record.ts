@@ -211,8 +211,13 @@ export class CaseRecord {
   }
 
   /** The database crashes (immediate shutdown) and restarts. */
-  async databaseCrash(run: () => Promise<void>): Promise<void> {
-    this.phases.step('database crash');
+  databaseCrash(run: () => Promise<void>): Promise<void> {
+    return this.fault('database crash', run);
+  }
+
+  /** A fault of the database under test (a failover, a partition …), a step of the case's phases. */
+  async fault(label: string, run: () => Promise<unknown>): Promise<void> {
+    this.phases.step(label);
     await run();
   }
 

@@ -4,6 +4,7 @@
  */
 import type { IsolationLevel, StrategyRef } from '../../../../strategies/contract.ts';
 import type { CaseDeadline } from '../../../case/case-deadline.ts';
+import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
@@ -23,6 +24,8 @@ export interface CaseSpec {
    * over its API, and scenarios that need more than the API are n/a.
    */
   blackBox?: BlackBox;
+  /** Where a cluster scenario's case gets its cluster (`run --cluster`; the embedded one by default). */
+  cluster?: ClusterSource;
 }
 
 /** A case on a schema of its own in the run database: what every driver works on. */
@@ -44,12 +47,13 @@ export interface CaseOnSchema {
 
 /**
  * Who the case is; a strategy run at an isolation level it does not claim is measured, not judged (see
- * Strategy.isolation).
+ * Strategy.isolation); in a control scenario (`everyDesignCaughtBy`) every design is a control.
  */
 export function identityOf(spec: CaseSpec) {
   const { strategy } = spec.ref;
   const claimed = strategy.isolation ?? ['read-committed'];
-  const claim = spec.scenario.everyDesignHolds ? 'hold' : strategy.expect;
+  const { everyDesignHolds, everyDesignCaughtBy } = spec.scenario;
+  const claim = everyDesignHolds ? 'hold' : everyDesignCaughtBy ? ('violate' as const) : strategy.expect;
   const expect = spec.isolation && !claimed.includes(spec.isolation) ? ('measure' as const) : claim;
   return {
     id: spec.id,

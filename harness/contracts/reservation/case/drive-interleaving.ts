@@ -4,7 +4,7 @@
  */
 import { runPermutation } from '../../../interleaving/engine.ts';
 import { Nodes } from '../../../interleaving/nodes.ts';
-import type { Permutation } from '../../../interleaving/permutation.ts';
+import type { Permutation, StepRecord } from '../../../interleaving/permutation.ts';
 import { reservationStep } from '../spec/reservation-steps.ts';
 import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
 import { type CallStep, CaseRecord } from './case-record.ts';
@@ -29,6 +29,16 @@ export async function driveInterleaving(
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     clockWait: (ms) => on.history.distinguishableWait(ms),
   });
+  return recordedSteps(on, permutation, steps, nodes);
+}
+
+/** The steps of a permutation as they ran, recorded in the order they were sent (by the engine, or another driver). */
+export function recordedSteps(
+  on: CaseOnSchema,
+  permutation: Permutation,
+  steps: StepRecord[],
+  nodes: Nodes,
+): Driven {
   const record = new CaseRecord(on.history);
   const byName = new Map(permutation.steps.map((s) => [s.name, s]));
   /** Each session's last operation: the one its RESUME step completes. */

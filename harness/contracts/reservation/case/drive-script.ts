@@ -22,6 +22,7 @@ export async function driveScript(
     schema,
     ...(spec.isolation ? { isolation: spec.isolation } : {}),
     ...(scenario.sessionSettings ? { settings: scenario.sessionSettings } : {}),
+    ...(scenario.cluster?.faults.includes('standby-session') ? { standby: true as const } : {}),
   };
   const record = new CaseRecord(on.history);
   const ctx = scriptContext({

@@ -13,7 +13,8 @@ import { countOutcomes, errorProblems, type Judgement, judge } from '../../../ve
 import { judgeHistory } from '../history/case-history.ts';
 import { booksMatchAnswers } from '../verdict/books-answers.ts';
 import type { AuditSummary, MeasuredCase } from '../verdict/case-result.ts';
-import { type FinalRead, readBack } from '../verdict/final-read.ts';
+import { acrossCopies, type CopySummary } from '../verdict/copies.ts';
+import type { FinalRead } from '../verdict/final-read.ts';
 import { gaveUpWrote } from '../verdict/gave-up.ts';
 import { auditInSnapshot, computeReading, type Reading } from '../verdict/invariants.ts';
 import { sellsWhatRemainsProblems } from '../verdict/sells-what-remains.ts';
@@ -21,6 +22,7 @@ import { expectationProblems, heldBoundary, invariantProblems } from '../verdict
 import { NO_AUDIT } from './black-box.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
+import { finalReads } from './final-reads.ts';
 import { probeSellsWhatRemains } from './probe-remaining.ts';
 import type { Observations, Problem } from './scenario.ts';
 
@@ -95,6 +97,21 @@ function recordFinalRead(
     history.add({ op: 'remaining', sku }, at, span.to, { kind: 'ok', answer: { remaining } });
 }
 
+/**
+ * The strategy as the verdict reads it: in a control scenario, the checks the scenario names catch it too
+ * (beside its own, for a control design).
+ */
+function judgedAs(spec: CaseSpec): Strategy {
+  const { strategy } = spec.ref;
+  const { id, everyDesignCaughtBy } = spec.scenario;
+  if (!everyDesignCaughtBy) return strategy;
+  const own = strategy.caughtBy?.[id] ?? [];
+  return {
+    ...strategy,
+    caughtBy: { ...strategy.caughtBy, [id]: [...new Set([...own, ...everyDesignCaughtBy])] },
+  };
+}
+
 /** The case judged on every problem it shows, and the note on the boundaries it only measures. */
 function judged(
   spec: CaseSpec,
@@ -127,7 +144,7 @@ function judged(
   const found = all.filter((p) => !measuredOnly.includes(p.check));
   const boundaryFound = all.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
   const held = () => heldBoundary(reading, outcomes);
-  const judgement = judge(strategy, identityOf(spec).expect, scenario.id, found, held);
+  const judgement = judge(judgedAs(spec), identityOf(spec).expect, scenario.id, found, held);
   const note = [
     scenario.expect.boundaryNote?.(driven.observations),
     ...(measuredOnly.length > 0
@@ -154,9 +171,7 @@ export async function measureCase(
   const keys = [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)];
   const skus = spec.params.stock.map((s) => s.sku);
   const readFrom = harnessNow();
-  const read = blackBox
-    ? await blackBox.finalRead(keys, skus)
-    : await readBack({ connectionString: db.connectionString, schema }, strategy, keys, skus);
+  const { read, copies } = await finalReads(on, keys, skus);
   recordFinalRead(on.history, read, { from: readFrom, to: harnessNow() });
   at('the audit');
   const audit = await auditInSnapshot(db.admin, strategy);
@@ -166,7 +181,8 @@ export async function measureCase(
     answers: driven.answers,
     lifecycle: driven.lifecycle,
   };
-  const reading = computeReading(facts, read, audit);
+  const one = computeReading(facts, read, audit);
+  const reading: Reading & { copies?: CopySummary[] } = copies ? acrossCopies(one, facts, copies) : one;
   // A black box's HTTP facts are the case's own exchanges: the probe's are taken apart and dropped.
   const http = blackBox?.takeFacts();
   at('the sell-what-remains probe');
@@ -207,6 +223,7 @@ export async function measureCase(
       ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
     ...(http ? { http } : {}),
+    ...(reading.copies ? { copies: reading.copies } : {}),
     ...(Object.keys(observations).length > 0 ? { observations } : {}),
     ...(note ? { boundaryNote: note } : {}),
     ...(scenario.expect.headline ? { headline: true } : {}),

@@ -10,6 +10,7 @@ import type { ClientDriver } from '../../../driver/client-pool.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { notApplicable } from './applicability.ts';
 import type { CaseSpec } from './case-spec.ts';
+import { runClusterCase } from './cluster-case.ts';
 import { driveClients } from './drive-clients.ts';
 import { driveScript } from './drive-script.ts';
 import { onFreshTables } from './fresh-tables.ts';
@@ -25,6 +26,8 @@ export async function runCase(
   if (skipped) return skipped;
   const { scenario } = spec;
   if (scenario.kind === 'interleaving') return runInterleaving(db, spec, settings, scenario);
+  if (scenario.kind === 'script' && scenario.cluster)
+    return runClusterCase(db, pool, spec, settings, scenario);
   return onFreshTables(
     db,
     spec,

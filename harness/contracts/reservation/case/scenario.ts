@@ -1,4 +1,5 @@
 import type {
+  CheckName,
   NodeIdentity,
   PausePoint,
   PausingOperation,
@@ -7,6 +8,8 @@ import type {
   StockLine,
   Strategy,
 } from '../../../../strategies/contract.ts';
+import type { ClusterNeeds } from '../../../cluster/cluster.ts';
+import type { ClusterContext } from '../../../cluster/cluster-context.ts';
 import type { CommitAckProxy } from '../../../crash/commit-ack-proxy.ts';
 import type { CrashedChild } from '../../../crash/crash-runner.ts';
 import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
@@ -116,6 +119,17 @@ interface ScenarioBase<O extends Observations> {
    * program or a replayed finding, where any failing check is the finding (docs/explore.md).
    */
   everyDesignHolds?: true;
+  /**
+   * The opposite: a control scenario, whose fault no design survives (a split brain): every design runs it
+   * as a negative control that one of these checks must catch, and fails where none does.
+   */
+  everyDesignCaughtBy?: readonly CheckName[];
+  /**
+   * The database under test is a cluster (a primary and standbys) with this replication, and the scenario
+   * puts it through these faults (harness/cluster/, docs/cluster.md). Its cases run on a cluster the run
+   * brings up per case (`--cluster embedded`, the default) or on the user's (`--cluster patroni` …).
+   */
+  cluster?: ClusterNeeds;
   /** The file the scenario was loaded from (a `file:` URL), for the report's sources; none when generated. */
   source?: string;
   id: string;
@@ -217,6 +231,8 @@ export interface ScriptContext<O extends Observations = Observations> {
     work: (service: ReservationService) => Promise<T>,
   ): Promise<T>;
   observe<K extends keyof O & string>(name: K, value: O[K]): void;
+  /** The cluster under test and its faults (a scenario that declares `cluster`). */
+  cluster: ClusterContext;
 }
 
 /** A sequence of phases (reserve, backdate, expire, crash …) written as code. */

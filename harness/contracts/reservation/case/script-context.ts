@@ -6,6 +6,7 @@
  */
 import { nodeIdentity } from '../../../driver/node-identity.ts';
 import type { ScriptContext } from './scenario.ts';
+import { scriptCluster } from './script-cluster.ts';
 import { scriptFaults } from './script-faults.ts';
 import { scriptGiveUp } from './script-give-up.ts';
 import { scriptHttp } from './script-http.ts';
@@ -25,6 +26,7 @@ export function scriptContext(scope: ScriptScope): ScriptContext {
     ...scriptReads(scope),
     ...scriptFaults(scope),
     ...scriptHttp(scope),
+    ...scriptCluster(scope),
     withSessions: (count, work) => sessions.withSessions(count, work),
     node: (index, count, start) => nodeIdentity(connection.schema, index, count, start),
     observe: (name, value) => record.observe(name, value),

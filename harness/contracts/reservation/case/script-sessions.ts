@@ -4,8 +4,9 @@
  */
 import type pg from 'pg';
 import type { SessionContext } from '../../../../strategies/contract.ts';
+import { connectMember } from '../../../database/member-connection.ts';
 import { caseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
 
 /** Pause points do nothing in a session of the scenario's own: only the crash child stops at one. */
@@ -32,11 +33,24 @@ export class ScriptSessions {
     };
   }
 
-  /** `count` sessions, each on its own connection, closed after `work`. */
+  /**
+   * `count` sessions, each on its own connection (on a cluster, to the member writable now), closed after
+   * `work`.
+   */
   async withSessions<T>(count: number, work: (sessions: SessionContext[]) => Promise<T>): Promise<T> {
-    const clients = Array.from({ length: count }, () => this.client('job'));
+    const opening = Array.from({ length: count }, () => {
+      this.opened += 1;
+      return connectMember({
+        connectionString: this.connection.connectionString,
+        application_name: `reservebench-job-${this.opened}`,
+        options: sessionOptions(this.connection),
+      });
+    });
+    const settled = await Promise.allSettled(opening);
+    const clients = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
-      await Promise.all(clients.map((c) => c.connect()));
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
       return await work(clients.map((c) => this.session(c)));
     } finally {
       await Promise.all(clients.map((c) => c.end().catch(() => undefined)));

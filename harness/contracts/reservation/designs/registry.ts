@@ -5,7 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
 import { Errors } from '../../../errors.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
@@ -43,12 +43,18 @@ const BUILT_IN = builtInModules(STRATEGIES, {
   'release-frozen-only': 'controls/release-frozen-only.ts',
   'release-twice': 'controls/release-twice.ts',
   'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
+  'standby-stock-check': 'controls/standby-stock-check.ts',
   'take-before-claim': 'controls/take-before-claim.ts',
   'confirm-off-the-books': 'controls/confirm-off-the-books.ts',
   'give-up-releases-claim': 'controls/give-up-releases-claim.ts',
 });
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
+
+/** A built-in strategy's module file, by id. */
+export function builtInFile(id: string): string | undefined {
+  return Object.hasOwn(BUILT_IN, id) ? fileURLToPath(BUILT_IN[id] ?? '') : undefined;
+}
 
 /** Where a crash child loads a strategy that is not built in: this module's importDesign. */
 export const STRATEGY_IMPORTER = import.meta.url;

@@ -43,16 +43,26 @@ export interface BoundaryRow {
   shownBy: string;
 }
 
-/** Safety counts a case measured broken: in a passing case, only a scenario that measures them does. */
-function unsafeCounts(inv: Invariants): string[] {
-  const counts = ['oversold', 'duplicateActive', 'duplicateKey', 'lostAcknowledged', 'unacknowledgedActive'];
+/** Safety counts a case measured broken, each with its count: in a passing case, only a scenario that measures them does. */
+export function unsafeEntries(inv: Invariants): [string, number][] {
+  const counts = [
+    'oversold',
+    'duplicateActive',
+    'duplicateKey',
+    'lostAcknowledged',
+    'unacknowledgedActive',
+  ] as const;
   return [
-    ...counts.filter((k) => inv[k as keyof Invariants]).map((k) => `${k} ${inv[k as keyof Invariants]}`),
-    ...(inv.drift !== 0 ? [`drift ${inv.drift}`] : []),
-    ...((inv.auditMismatch ?? 0) > 0 ? [`auditMismatch ${inv.auditMismatch}`] : []),
-    ...(inv.reconciled === false ? ['books do not reconcile'] : []),
-    ...(inv.ledgerReplayDrift ? [`ledgerReplayDrift ${inv.ledgerReplayDrift}`] : []),
+    ...counts.flatMap((k): [string, number][] => (inv[k] ? [[k, inv[k] ?? 0]] : [])),
+    ...(inv.drift !== 0 ? [['drift', inv.drift] as [string, number]] : []),
+    ...((inv.auditMismatch ?? 0) > 0 ? [['auditMismatch', inv.auditMismatch ?? 0] as [string, number]] : []),
+    ...(inv.reconciled === false ? [['books do not reconcile', 1] as [string, number]] : []),
+    ...(inv.ledgerReplayDrift ? [['ledgerReplayDrift', inv.ledgerReplayDrift] as [string, number]] : []),
   ];
+}
+
+function unsafeCounts(inv: Invariants): string[] {
+  return unsafeEntries(inv).map(([k, v]) => (k === 'books do not reconcile' ? k : `${k} ${v}`));
 }
 
 /** `contention/hot-row: HELD 40, SOLD_OUT 110; active 40/40, drift 0`, phase by phase when there are several. */
@@ -96,7 +106,7 @@ function findingOf(c: CaseResult): string | undefined {
 }
 
 /** Between the parts of the cell (holds, breaks, waits, not covered). */
-export const CELL_PARTS = ' · ';
+const CELL_PARTS = ' · ';
 
 /** Repetitions of one case (`#2`, `#3`) count as one scenario; isolation levels stay apart. */
 const groupOf = (c: CaseResult) => c.id.replace(/#\d+$/, '');

@@ -120,6 +120,16 @@ const explorationSchema = z
     seed: z.number().int(),
     programs: count.describe('programs started (not counting shrink runs), the sweep included'),
     swept: count.describe('of those, the sweep: one operation against another, run first'),
+    scope: z
+      .strictObject({
+        programs: count.describe('programs of the exhaustive scope run, shortest first (not in `programs`)'),
+        completeLength: count.describe('the longest length all of whose programs ran (0: none)'),
+        batches: count.describe('batches they ran in, side by side on one table set, halving included'),
+        broken: count.describe('scope programs that could not be judged even alone'),
+        ms: count.describe('wall time of the scope: programs per second = programs / ms × 1000'),
+      })
+      .optional()
+      .describe('the exhaustive scope, run after the sweep (docs/explore.md)'),
     invalid: count.describe(
       'programs whose schedule asked a session for a step while its blocked one waited',
     ),
@@ -133,6 +143,18 @@ const explorationSchema = z
       .describe('replays of the spec file, and how many failed again'),
   })
   .describe('What the explorer ran for this design (docs/explore.md)');
+
+const copySchema = z
+  .strictObject({
+    member: z.string(),
+    role: z
+      .enum(['survivor', 'discarded'])
+      .describe('survivor: writable at the end; discarded: writable once (an old primary), not any more'),
+    active: count.describe('keys the case sent that are HELD or CONFIRMED on this copy'),
+    available: z.number().int().describe('Σ remaining(sku) on this copy'),
+    acknowledgedOnlyHere: count.describe('acknowledged holds active here and on no survivor'),
+  })
+  .describe("One member's copy, as the final read found it");
 
 const coverageSchema = z.strictObject({
   exercised: z.array(z.string()).describe('contract operations the case called'),
@@ -208,6 +230,12 @@ const judged = {
   boundaryNote: z.string().optional(),
   headline: z.literal(true).optional(),
   keptSchema: z.string().optional().describe("the schema holding a failed case's tables"),
+  copies: z
+    .array(copySchema)
+    .optional()
+    .describe(
+      'a cluster case: every member writable at some point, the authority first; lostAcknowledged and oversold count across them (docs/cluster.md)',
+    ),
   exploration: explorationSchema.optional(),
 };
 

@@ -9,15 +9,13 @@ import { formatOutcomes } from '../../../verdict/case-result.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
+import { boundaryColumnsTable, RESERVATION_READING } from './boundary-columns.ts';
 import { coverageRows } from './coverage.ts';
 import { isolationRows } from './isolation-matrix.ts';
 import type { ReservationReport } from './report-schema.ts';
 import { RESERVATION_REPORT_SHAPE } from './report-schema.ts';
 import {
-  BOUNDARY_HEADER,
-  boundaryTable,
   caseTable,
-  caseTableNarrow,
   coverageGapLines,
   coverageTable,
   isolationTable,
@@ -29,17 +27,18 @@ import {
 import { versionRows } from './version-matrix.ts';
 
 function boundaryLines(report: ReservationReport): MarkdownBlock[] {
+  if (report.boundary.length === 0) return [];
   return [
     '## Boundary table',
     '',
-    `One row per strategy. "${BOUNDARY_HEADER}" says, by the same rule for every design: **holds** — how many`,
-    'measured cases kept every invariant, with the headline case (contention when it ran) and its counts;',
-    '**breaks** — each scenario where a case failed, a negative control was caught, a boundary was measured',
-    '(lost acknowledgements with `synchronous_commit = off`) or a SOLD_OUT left stock unsold, with the first',
-    'case that showed it; **waits** — sessions seen waiting on its locks, then completing; **not covered** —',
-    'scenarios it lacks an operation or pause point for.',
+    'One row per design, by the same rule for every design: how many measured cases **held** every check;',
+    'where it **breaks** — each scenario where a case failed, a negative control was caught or a boundary was',
+    'measured (lost acknowledgements with `synchronous_commit = off`), with the count that shows it and marked',
+    'as the matrix marks it; a SOLD_OUT that left stock unsold (**false sold-out**); sessions seen **waiting**',
+    'on its locks, then completing (the first case, and how many cases did); the scenarios it lacks an',
+    'operation or pause point for (**not covered**).',
     '',
-    boundaryTable(report.boundary),
+    boundaryColumnsTable(report.boundary, report.cases),
     '',
   ];
 }
@@ -125,14 +124,33 @@ function versionLines(report: ReservationReport): MarkdownBlock[] {
   ];
 }
 
+/** The boundary table's columns that fit the terminal; what a design does not cover follows as lines. */
+const TERMINAL_BOUNDARY = [
+  'design',
+  'held (✓)',
+  'breaks (scenario: count)',
+  'false sold-out',
+  'waits (first case)',
+];
+
 function terminal(report: ReservationReport): TerminalBlock[] {
+  if (report.boundary.length === 0) return [];
+  return [
+    'Boundary — reservations (per design: cases held, where it breaks, false sold-out, waits)',
+    {
+      table: boundaryColumnsTable(report.boundary, report.cases, TERMINAL_BOUNDARY),
+      caps: [22, 10, 36, 24, 26],
+    },
+    ...coverageGapLines(report.coverage).map((line) => line.replace(/ — [^,]*/g, '')),
+    '',
+  ];
+}
+
+/** After every contract's designs: the cases n/a, a target, the isolation and version matrices. */
+function terminalAfter(report: ReservationReport): TerminalBlock[] {
   const notApplicable = notApplicableLine(report.cases);
   return [
-    PHASES_NOTE.replace(/`/g, ''),
-    { table: caseTableNarrow(report.cases), caps: [30, undefined, 24, 14] },
-    ...(notApplicable ? [notApplicable] : []),
-    ...coverageGapLines(report.coverage),
-    '',
+    ...(notApplicable ? [notApplicable, ''] : []),
     ...(report.target
       ? [
           ...targetLines(report),
@@ -146,9 +164,6 @@ function terminal(report: ReservationReport): TerminalBlock[] {
       ? ['Isolation matrix', { table: isolationTable(report.isolation) }, '']
       : []),
     ...(report.versions.length > 0 ? ['Version matrix', { table: versionTable(report.versions) }, ''] : []),
-    `Boundary table (${BOUNDARY_HEADER})`,
-    { table: boundaryTable(report.boundary, true), caps: [24, 9, 38] },
-    '',
   ];
 }
 
@@ -176,17 +191,26 @@ export const RESERVATION_REPORT = {
   }),
   casesOf: (report: ReservationReport) => report.cases,
   markdown: (report: ReservationReport): MarkdownBlock[] =>
-    report.cases.length === 0
-      ? []
-      : [
-          ...boundaryLines(report),
-          ...caseLines(report),
-          ...coverageLines(report),
-          ...targetSectionLines(report),
-          ...isolationLines(report),
-          ...versionLines(report),
-        ],
+    report.cases.length === 0 ? [] : [...boundaryLines(report), ...caseLines(report)],
   terminal: (report: ReservationReport): TerminalBlock[] =>
     report.cases.length === 0 ? [] : terminal(report),
+  after: {
+    markdown: (report: ReservationReport): MarkdownBlock[] =>
+      report.cases.length === 0
+        ? []
+        : [
+            ...coverageLines(report),
+            ...targetSectionLines(report),
+            ...isolationLines(report),
+            ...versionLines(report),
+          ],
+    terminal: (report: ReservationReport): TerminalBlock[] =>
+      report.cases.length === 0 ? [] : terminalAfter(report),
+  },
   caseLine,
+  matrix: {
+    name: 'reservations',
+    promise: 'limited stock reserved under contention: never oversold, every answer kept',
+    reading: RESERVATION_READING,
+  },
 } satisfies ContractReport<StrategyRef, CaseResult, ReservationReport>;

@@ -1,15 +1,13 @@
 /**
- * The rows of the case table and the boundary table as plain strings, rendered both on the terminal
- * (box-table.ts) and in report.md (markdown-table), so the two never disagree. The case table has a wide
- * form for report.md (a column per count) and a narrow one for the terminal (the same figures grouped into
- * fewer columns); both build every cell with the same functions.
+ * The rows of report.md's tables as plain strings (the case table, coverage, isolation and version
+ * matrices), rendered in report.md (markdown-table) and, the short ones, on the terminal (box-table.ts), so
+ * the two never disagree.
  */
 
 import type { TableData } from '../../../contract/contract.ts';
 import { formatOutcomes, formatPhases, isMeasured } from '../../../verdict/case-result.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import type { Invariants } from '../verdict/invariants.ts';
-import { type BoundaryRow, CELL_PARTS } from './boundary.ts';
 import type { CoverageRow } from './coverage.ts';
 import type { IsolationRow } from './isolation-matrix.ts';
 import type { VersionRow } from './version-matrix.ts';
@@ -95,59 +93,6 @@ export function caseTable(all: readonly CaseResult[]): TableData {
   };
 }
 
-/** The counts a case must keep at 0 (and the books), named where they are not: `oversold 110, drift -149`. */
-function countsOff(c: CaseResult): string {
-  if (!isMeasured(c)) return '-';
-  const inv = c.invariants;
-  const off = INVARIANT_COLUMNS.filter((k) => !['total', 'available', 'active'].includes(k)).flatMap((k) => {
-    const v = inv[k];
-    if (v === undefined || v === 0 || v === true) return [];
-    return [v === false ? `${INVARIANT_HEADERS[k]} no` : `${INVARIANT_HEADERS[k]} ${v}`];
-  });
-  return off.join(', ') || 'all 0';
-}
-
-/**
- * The case table for the terminal: the wide table's figures in four columns (a case with its verdict, one
- * phase a line, the stock figures with the counts that are not 0, the time), so it fits 120 columns once
- * the cells are wrapped.
- */
-export function caseTableNarrow(all: readonly CaseResult[]): TableData {
-  const cases = all.filter((c) => c.status !== 'n/a');
-  return {
-    headers: [
-      'case\nexpect status',
-      `${PHASES_HEADER} (one a line)`,
-      'total / avail / active\nchecks not 0',
-      'duration (s)\np99 (ms)',
-    ],
-    rows: cases.map((c) => [
-      `${c.id}\n${c.expect} ${c.status}`,
-      phasesCell(c, '\n'),
-      isMeasured(c)
-        ? `${c.invariants.total} / ${c.invariants.available} / ${c.invariants.active}\n${countsOff(c)}`
-        : '-',
-      `${durationCell(c)}\n${latencyCell(c, 'p99')}`,
-    ]),
-  };
-}
-
-export const BOUNDARY_HEADER = 'this run: what holds and where it breaks, with the case that shows it';
-
-/** The boundary table; `partsOnLines` puts each part of the cell (breaks, waits, …) on a line of its own. */
-export function boundaryTable(rows: readonly BoundaryRow[], partsOnLines = false): TableData {
-  const parts = new RegExp(`${CELL_PARTS}(?=(breaks|waits|not covered): )`, 'g');
-  return {
-    headers: ['strategy', 'expect', 'how it stays correct', BOUNDARY_HEADER],
-    rows: rows.map((r) => [
-      r.strategy,
-      r.expect,
-      r.guarantee,
-      partsOnLines ? r.boundary.replace(parts, '\n') : r.boundary,
-    ]),
-  };
-}
-
 export function coverageTable(rows: readonly CoverageRow[]): TableData {
   const scenarios = [...new Set(rows.flatMap((r) => Object.keys(r.cells)))];
   return {
@@ -209,5 +154,5 @@ export function notApplicableLine(cases: readonly CaseResult[]): string | undefi
     other > 0
       ? `, ${other} that need what the run cannot give the design (a newer PostgreSQL, a database restart, access a black box lacks)`
       : '';
-  return `n/a: ${skipped.length} case(s): ${controls} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (listed below)${outside}; reasons in report.json`;
+  return `n/a: ${skipped.length} case(s): ${controls} where a negative control sits out a scenario not meant to catch it, ${gaps} not covered for lack of an operation or pause point (the boundary table names them)${outside}; reasons in report.json`;
 }

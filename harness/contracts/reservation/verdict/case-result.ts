@@ -15,6 +15,7 @@ import type {
 } from '../../../verdict/case-result.ts';
 import type { HttpFacts } from '../../../verdict/exchange-log.ts';
 import type { HistorySummary } from '../history/case-history.ts';
+import type { CopySummary } from './copies.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 
 interface CaseIdentity {
@@ -113,6 +114,11 @@ interface JudgedCase<S extends 'pass' | 'fail'> extends CaseIdentity {
   headline?: true;
   /** The schema holding this case's tables when they were kept for inspection. */
   keptSchema?: string;
+  /**
+   * A cluster case: every member that was writable at some point, as the final read found it (the first is
+   * the authority, whose read and audit the other counts come from); lost and oversold count across them.
+   */
+  copies?: CopySummary[];
   /** `explore/<design>`: what the explorer ran, and the finding's spec (docs/explore.md). */
   exploration?: ExplorationSummary;
 }

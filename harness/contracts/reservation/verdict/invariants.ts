@@ -97,10 +97,10 @@ export async function auditInSnapshot(
   return audit ? inSnapshot(db, () => audit(db)) : undefined;
 }
 
-const isActive = (status: KeyStatus | undefined) => status === 'HELD' || status === 'CONFIRMED';
+export const isActive = (status: KeyStatus | undefined) => status === 'HELD' || status === 'CONFIRMED';
 
 /** The sender of each key: the one a HELD or REPLAY answer went to, else the first that sent it. */
-function owners(facts: CaseFacts): Map<string, SentRequest> {
+export function owners(facts: CaseFacts): Map<string, SentRequest> {
   const owner = new Map<string, SentRequest>();
   for (const a of facts.answers) {
     if ((a.outcome === 'HELD' || a.outcome === 'REPLAY') && !owner.has(a.requestKey))
@@ -111,7 +111,11 @@ function owners(facts: CaseFacts): Map<string, SentRequest> {
 }
 
 /** Why a held key's end state is not explained by what the case did (undefined when it is). */
-function unexplainedEnd(status: KeyStatus | undefined, key: string, lifecycle: LifecycleFacts): boolean {
+export function unexplainedEnd(
+  status: KeyStatus | undefined,
+  key: string,
+  lifecycle: LifecycleFacts,
+): boolean {
   if (status === undefined || status === 'NOT_FOUND') return true;
   if (status === 'RELEASED') return !lifecycle.released.has(key);
   if (status === 'EXPIRED') return !lifecycle.expireRan;

@@ -1,0 +1,224 @@
+/**
+ * A cluster the user runs (`run --cluster patroni|command`), driven through its manager:
+ * the suite starts and stops nothing of it. Its members are the hosts of `--cluster-url`; which one takes
+ * writes, and which are standbys, is asked of the members themselves (`pg_is_in_recovery()`), and
+ * whether the cluster is whole again before a case is the manager's word. A failover or switchover is the
+ * manager's own (its API, its command line, the user's command), awaited until the manager says the
+ * candidate leads and the candidate takes writes; the time without a writable member is what the suite's
+ * own look at the members saw meanwhile. What the manager cannot do (cut a link, restart an old primary
+ * beside the new one, promote a stale standby) makes the scenarios that need it n/a, with the reason.
+ */
+import { setTimeout as nextLook } from 'node:timers/promises';
+import { memberUrls } from '../database/member-connection.ts';
+import type {
+  ClusterBackend,
+  ClusterCopy,
+  ClusterEnvironment,
+  ClusterFault,
+  ClusterMember,
+  DatabaseCluster,
+  FaultFacts,
+  Replication,
+} from './cluster.ts';
+import { flushedLsn, onMember, replayedTo, takesWrites, waitUntil } from './replication-state.ts';
+
+/** What a manager does for the suite; each resolves once the manager says it is done. */
+export interface ClusterManager {
+  backend: Exclude<ClusterBackend, 'embedded'>;
+  /** The faults it can cause. */
+  faults: readonly ClusterFault[];
+  /** `patroni 3.0.2`: the report's environment. */
+  describe(): Promise<string>;
+  failover(from: ClusterMember, to: ClusterMember): Promise<void>;
+  switchover(from: ClusterMember, to: ClusterMember): Promise<void>;
+  /** The manager's word that the cluster is whole: a leader up and every other member following it. */
+  healthy(members: readonly ClusterMember[]): Promise<boolean>;
+}
+
+/** `host:port` of a member's URL: its name in the report, and how a manager's member is matched. */
+export function hostOf(url: string): string {
+  const parts = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(url);
+  return parts?.[1] ?? url;
+}
+
+/** How each member answers now: `writable`, `standby` (with its replayed LSN) or undefined (no answer). */
+async function roleOf(member: ClusterMember): Promise<{ writable: boolean; replayed: string } | undefined> {
+  return onMember(member.url, async (c) => {
+    const { rows } = await c.query<{ recovering: boolean; replayed: string | null }>(
+      'SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn()::text AS replayed',
+    );
+    return { writable: rows[0]?.recovering === false, replayed: rows[0]?.replayed ?? '0/0' };
+  }).catch(() => undefined);
+}
+
+/** WAL positions compared as pg_lsn does (`16/B374D848`). */
+function lsnValue(lsn: string): bigint {
+  const [high = '0', low = '0'] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
+export class ManagedCluster implements DatabaseCluster {
+  readonly backend: Exclude<ClusterBackend, 'embedded'>;
+  /** Every member seen taking writes during the run: the final read reads each that still answers. */
+  private readonly everWritable = new Set<string>();
+  private described = '';
+
+  private constructor(
+    private readonly manager: ClusterManager,
+    readonly members: readonly ClusterMember[],
+    readonly replication: Replication,
+    private readonly timeoutMs: number,
+  ) {
+    this.backend = manager.backend;
+  }
+
+  /** The cluster at `url` (every member's host), its replication as its primary says. */
+  static async open(manager: ClusterManager, url: string, timeoutMs: number): Promise<ManagedCluster> {
+    const members = memberUrls(url).map((u) => ({ name: hostOf(u), url: u }));
+    const probe = new ManagedCluster(manager, members, 'async', timeoutMs);
+    const primary = await probe.primary();
+    const names = await onMember(primary.url, (c) =>
+      c.query<{ names: string }>("SELECT current_setting('synchronous_standby_names') AS names"),
+    );
+    const replication = names.rows[0]?.names.trim() ? 'sync' : 'async';
+    const cluster = new ManagedCluster(manager, members, replication, timeoutMs);
+    cluster.described = await manager.describe();
+    return cluster;
+  }
+
+  can(fault: ClusterFault): boolean {
+    return this.manager.faults.includes(fault);
+  }
+
+  environment(): ClusterEnvironment {
+    return {
+      backend: this.backend,
+      manager: this.described,
+      members: this.members.length,
+      replication: this.replication,
+    };
+  }
+
+  /** The writable member, looked for until one answers (a failover under way) or the run's timeout. */
+  async primary(): Promise<ClusterMember> {
+    let found: ClusterMember | undefined;
+    await waitUntil('a member of the cluster taking writes', this.timeoutMs, async () => {
+      for (const member of this.members) {
+        if ((await roleOf(member))?.writable) {
+          found = member;
+          return true;
+        }
+      }
+      return false;
+    });
+    const primary = found as ClusterMember;
+    this.everWritable.add(primary.name);
+    return primary;
+  }
+
+  /** The members in recovery, the one that has replayed most first (the one a manager would promote). */
+  async standbys(): Promise<ClusterMember[]> {
+    const seen: { member: ClusterMember; replayed: bigint }[] = [];
+    for (const member of this.members) {
+      const role = await roleOf(member);
+      if (role && !role.writable) seen.push({ member, replayed: lsnValue(role.replayed) });
+    }
+    return seen
+      .sort((a, b) => (b.replayed > a.replayed ? 1 : b.replayed < a.replayed ? -1 : 0))
+      .map((s) => s.member);
+  }
+
+  async caughtUp(standby: ClusterMember): Promise<void> {
+    const lsn = await flushedLsn((await this.primary()).url);
+    await waitUntil(`${standby.name} replaying the primary's WAL up to ${lsn}`, this.timeoutMs, () =>
+      replayedTo(standby.url, lsn),
+    );
+  }
+
+  async partition(): Promise<void> {
+    throw new Error(`the ${this.backend} cluster cannot cut a replication link`);
+  }
+
+  async heal(): Promise<void> {
+    throw new Error(`the ${this.backend} cluster cannot cut a replication link`);
+  }
+
+  async failover(to?: ClusterMember): Promise<FaultFacts> {
+    return this.handOver(to, (from, target) => this.manager.failover(from, target));
+  }
+
+  async switchover(to?: ClusterMember): Promise<FaultFacts> {
+    return this.handOver(to, (from, target) => this.manager.switchover(from, target));
+  }
+
+  /**
+   * Runs the manager's hand-over while looking at the old primary and the candidate: the gap is from the
+   * old primary's last answer as writable to the candidate's first.
+   */
+  private async handOver(
+    to: ClusterMember | undefined,
+    act: (from: ClusterMember, target: ClusterMember) => Promise<void>,
+  ): Promise<FaultFacts> {
+    const from = await this.primary();
+    const target = to ?? (await this.standbys())[0];
+    if (!target) throw new Error(`the ${this.backend} cluster has no standby to hand over to`);
+    let lastOld = performance.now();
+    let firstNew: number | undefined;
+    let acting = true;
+    const looking = (async () => {
+      while (acting) {
+        if (await takesWrites(from.url).catch(() => false)) lastOld = performance.now();
+        else if (firstNew === undefined && (await takesWrites(target.url).catch(() => false)))
+          firstNew = performance.now();
+        // How often the members are looked at: the resolution of the gap measured, nothing ordered by it.
+        await nextLook(20);
+      }
+    })();
+    try {
+      await act(from, target);
+      await waitUntil(
+        `${target.name} taking writes after the ${this.backend} hand-over`,
+        this.timeoutMs,
+        () => takesWrites(target.url),
+      );
+    } finally {
+      acting = false;
+      await looking;
+    }
+    this.everWritable.add(target.name);
+    const answered = firstNew ?? performance.now();
+    return { unavailableMs: Math.max(0, Math.round(answered - lastOld)), primary: target.name };
+  }
+
+  async restartOldPrimary(): Promise<ClusterMember> {
+    throw new Error(`the ${this.backend} cluster cannot restart an old primary beside the new one`);
+  }
+
+  /**
+   * The member writable now (the authority), then every member once writable that still answers: its
+   * manager has made it follow (rewound or rebuilt), so what it alone held is gone — a discarded copy.
+   */
+  async copies(): Promise<ClusterCopy[]> {
+    const primary = await this.primary();
+    const copies: ClusterCopy[] = [{ member: primary.name, url: primary.url, role: 'survivor' }];
+    for (const member of this.members) {
+      if (member.name === primary.name || !this.everWritable.has(member.name)) continue;
+      if ((await roleOf(member)) !== undefined)
+        copies.push({ member: member.name, url: member.url, role: 'discarded' });
+    }
+    return copies;
+  }
+
+  /** Waits on the manager's word that the cluster is whole again, then on a writable member. */
+  async settle(): Promise<void> {
+    await waitUntil(`the ${this.backend} cluster whole again`, this.timeoutMs, () =>
+      this.manager.healthy(this.members),
+    );
+    await this.primary();
+  }
+
+  /** Nothing of the user's cluster is stopped or removed: it was there before the run and stays. */
+  async close(): Promise<string[]> {
+    return [];
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * A script's cluster (a cluster scenario's nemesis, in Jepsen's shape: clients, a fault schedule, heal,
+ * final read): the faults the database under test can be put through, each a step of the case's phases,
+ * and the looks at the cluster that place them — what the primary has sold (read through the design, by
+ * the harness, outside the case's history: the nemesis's own look is no client's read) and the commits
+ * waiting there for a standby. After a fault the harness's own connection moves to the member writable
+ * then, so every read and the audit that follow are that member's.
+ */
+import { setTimeout as nextLook } from 'node:timers/promises';
+import type { ClusterContext } from '../../../cluster/cluster-context.ts';
+import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
+import { onMember } from '../../../cluster/replication-state.ts';
+import { connectMember, withDatabaseName } from '../../../database/member-connection.ts';
+import { sessionOptions } from '../../../driver/client-task.ts';
+import type { ScriptScope } from './script-scope.ts';
+
+const NO_CLUSTER = 'this scenario reaches for a cluster, and the case has none (declare `cluster` in it)';
+
+export function scriptCluster(scope: ScriptScope): { cluster: ClusterContext } {
+  const { db, connection, record, timeoutMs, params } = scope;
+  const clustered = 'cluster' in db ? (db as ClusterRunDatabase) : undefined;
+  const cluster = () => {
+    if (!clustered) throw new Error(NO_CLUSTER);
+    return clustered.cluster;
+  };
+  /** After a fault: the harness's own session on the member writable now, in the case's schema. */
+  const moved = async <T>(label: string, fault: () => Promise<T>): Promise<T> => {
+    let result: T | undefined;
+    await record.fault(label, async () => {
+      result = await fault();
+      await clustered?.reconnect();
+      await db.admin.query(`SET search_path TO ${connection.schema}`);
+    });
+    return result as T;
+  };
+  return {
+    cluster: {
+      can: (fault) => clustered?.cluster.can(fault) === true,
+      standbys: () => cluster().standbys(),
+      caughtUp: (standby) => cluster().caughtUp(standby),
+      partition: (standby) =>
+        record.fault(`partition of ${standby.name}`, () => cluster().partition(standby)),
+      heal: (standby) => record.fault(`heal of ${standby.name}`, () => cluster().heal(standby)),
+      failover: (to) => moved('failover', () => cluster().failover(to)),
+      switchover: (to) => moved('switchover', () => cluster().switchover(to)),
+      restartOldPrimary: () => moved('old primary restarted writable', () => cluster().restartOldPrimary()),
+      async availableOnPrimary() {
+        let sum = 0;
+        for (const { sku } of params.stock) sum += await scope.ref.strategy.remaining(db.admin, sku);
+        return sum;
+      },
+      availableOn: (member) =>
+        onMember(withDatabaseName(member.url, db.name), async (client) => {
+          await client.query(`SET search_path TO ${connection.schema}`);
+          let sum = 0;
+          for (const { sku } of params.stock) sum += await scope.ref.strategy.remaining(client, sku);
+          return sum;
+        }),
+      async commitsWaitingOnStandby() {
+        const { rows } = await db.admin.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND datname = current_database()",
+        );
+        return rows[0]?.n ?? 0;
+      },
+      async statusOnStandby(keys) {
+        const standby = await connectMember(
+          {
+            connectionString: connection.connectionString,
+            application_name: 'reservebench-standby-reads',
+            options: sessionOptions(connection),
+          },
+          { role: 'standby', waitMs: timeoutMs },
+        );
+        try {
+          const answers: string[] = [];
+          for (const key of keys) {
+            const read = () => scope.ref.strategy.status(standby, key);
+            answers.push(await record.read({ what: 'status', target: key }, read, 'standby'));
+          }
+          return answers;
+        } finally {
+          await standby.end().catch(() => undefined);
+        }
+      },
+      async until(what, seen) {
+        const deadline = performance.now() + timeoutMs;
+        while (!(await seen())) {
+          if (performance.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
+          await nextLook(5);
+        }
+      },
+    },
+  };
+}

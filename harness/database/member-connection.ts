@@ -1,0 +1,107 @@
+/**
+ * Reaching the writable member of a replicated database. node-postgres takes one host per URL
+ * (brianc/node-postgres#1470), so a cluster is given as libpq writes several hosts —
+ * `postgresql://user:pw@h1:p1,h2:p2/db` — and a session finds its member itself, as libpq's
+ * `target_session_attrs=read-write` does: it tries each host in turn and keeps the first that answers
+ * `pg_is_in_recovery()` false. Session i starts at host i mod n (libpq's `load_balance_hosts` spreads
+ * sessions the same way), so where two members are writable at once (split brain) the sessions split
+ * between them instead of all landing on the first. A URL of one host is connected to as it is, with no
+ * extra round trip.
+ */
+import { setTimeout as nextLook } from 'node:timers/promises';
+import pg from 'pg';
+
+const MEMBER_CONNECT_MS = 5_000;
+const SCHEME_AND_HOSTS = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/s;
+
+/** Each member's own URL (one host each), in the order written; a URL of one host is its only member. */
+export function memberUrls(url: string): string[] {
+  const parts = SCHEME_AND_HOSTS.exec(url);
+  if (!parts) return [url];
+  const [, scheme = '', user = '', hosts = '', rest = ''] = parts;
+  const list = hosts.split(',');
+  return list.length > 1 ? list.map((host) => `${scheme}${user}${host}${rest}`) : [url];
+}
+
+/** The URL of several members (libpq's form): the first's credentials, path and query, every host. */
+export function clusterUrl(members: readonly string[]): string {
+  const first = members[0];
+  if (!first) throw new Error('a cluster needs a member');
+  const hosts = members.map((m) => SCHEME_AND_HOSTS.exec(m)?.[3] ?? '');
+  return first.replace(SCHEME_AND_HOSTS, (_all, scheme, user = '', _host, rest) =>
+    [scheme, user, hosts.join(','), rest].join(''),
+  );
+}
+
+/** The same URL (of one member or several) naming another database. */
+export function withDatabaseName(url: string, database: string): string {
+  return url.replace(SCHEME_AND_HOSTS, (_all, scheme, user = '', hosts, rest: string) => {
+    const query = rest.indexOf('?');
+    return `${scheme}${user}${hosts}/${database}${query >= 0 ? rest.slice(query) : ''}`;
+  });
+}
+
+export type MemberRole = 'writable' | 'standby';
+
+export interface MemberChoice {
+  /** `writable` (default): a member out of recovery; `standby`: one in recovery (reads served by a standby). */
+  role?: MemberRole;
+  /** Try the hosts from this one on (mod their count): session i passes i. */
+  prefer?: number;
+  /** How long to keep looking while no member has the role (a failover under way); 0: one round. */
+  waitMs?: number;
+}
+
+/** Connects to `url` as it is; an unreachable server throws. */
+async function connectOne(config: pg.ClientConfig): Promise<pg.Client> {
+  const client = new pg.Client(config);
+  // A member that goes away under the session surfaces on its queries, never as an uncaught event.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return client;
+  } catch (error: unknown) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The member's session when it has the role asked for, else undefined (and the session closed). */
+async function withRole(config: pg.ClientConfig, role: MemberRole): Promise<pg.Client | undefined> {
+  // A member that does not answer at all (stopped mid-failover) is passed over, not waited on for long.
+  const timeout = { connectionTimeoutMillis: config.connectionTimeoutMillis ?? MEMBER_CONNECT_MS };
+  const client = await connectOne({ ...config, ...timeout }).catch(() => undefined);
+  if (!client) return undefined;
+  const answer = await client
+    .query<{ recovering: boolean }>('SELECT pg_is_in_recovery() AS recovering')
+    .catch(() => undefined);
+  const recovering = answer?.rows[0]?.recovering;
+  if (recovering !== undefined && recovering === (role === 'standby')) return client;
+  await client.end().catch(() => undefined);
+  return undefined;
+}
+
+/**
+ * A connected session on a member of `config.connectionString` with the role asked for. One host: that
+ * server, whatever its role (the run was given one server). Several: the first, from `prefer` on, whose
+ * `pg_is_in_recovery()` says it has the role; while none has, it looks again until `waitMs` has passed
+ * (each look is a connection attempt: what decides is the members' own answer, never the wait).
+ */
+export async function connectMember(config: pg.ClientConfig, choice: MemberChoice = {}): Promise<pg.Client> {
+  const url = config.connectionString ?? '';
+  const members = memberUrls(url);
+  if (members.length === 1) return connectOne(config);
+  const { role = 'writable', prefer = 0, waitMs = 0 } = choice;
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    for (let i = 0; i < members.length; i++) {
+      const member = members[(prefer + i) % members.length] as string;
+      const client = await withRole({ ...config, connectionString: member }, role);
+      if (client) return client;
+    }
+    if (performance.now() >= deadline) {
+      throw new Error(`no ${role} member among the ${members.length} of the cluster answered`);
+    }
+    await nextLook(20);
+  }
+}
