@@ -123,14 +123,15 @@ describe('Ctrl-C', () => {
     const before = serverDirs();
     const child = spawn(
       process.execPath,
-      cliArgv(['run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
+      cliArgv(['run', '--verbose', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
       {
         env: { ...process.env, DATABASE_URL: '' },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // Interrupt once the first case has finished: the server is up and a run is under way.
+    // Interrupt once the first case has finished (--verbose prints its line): the server is up and a run is
+    // under way.
     await new Promise<void>((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('duplicate-key/')) resolve();
@@ -198,7 +199,7 @@ describe('Ctrl-C on a run against --database-url', () => {
     const before = new Set(await marked());
     const child = spawn(
       process.execPath,
-      cliArgv(['run', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
+      cliArgv(['run', '--verbose', '--scenario', 'duplicate-key', '--repeat', '50', '--reports', reports]),
       { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -159,6 +159,7 @@ describe('a strategy module that calls process.exit ends the run with exit 2 and
       process.execPath,
       cliArgv([
         'run',
+        '--verbose',
         '--strategy',
         'test/fixtures/lock-first.ts',
         '--scenario',
