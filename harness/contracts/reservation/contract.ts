@@ -18,10 +18,11 @@ import { paramsFor } from './case/params.ts';
 import { runCase } from './case/run-case.ts';
 import { runsAloneBecause } from './case/runs-alone.ts';
 import type { Scenario } from './case/scenario.ts';
-import { programScenario, specScenario } from './case/spec-file.ts';
+import { specScenario } from './case/spec-file.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
 import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
+import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
 import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
@@ -104,5 +105,5 @@ export const RESERVATION = {
   verbs: RESERVATION_VERBS,
   plan,
   report: RESERVATION_REPORT,
-  explorer: { programScenario },
+  explore: RESERVATION_EXPLORE,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;

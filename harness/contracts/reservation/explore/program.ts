@@ -5,7 +5,7 @@
  * lets it commit, makes it roll back, or kills its process there. A program is written out as a spec in
  * the suite's own language (specText), which is also how it runs, so what is reported is what ran.
  */
-import type { PausePoint } from '../../strategies/contract.ts';
+import type { PausePoint } from '../../../../strategies/contract.ts';
 
 export type Resume = 'commit' | 'rollback' | 'kill';
 
