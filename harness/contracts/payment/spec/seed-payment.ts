@@ -8,13 +8,25 @@ import { requestFingerprint } from '../../../../strategies/payment/fingerprint.t
 /** Seed 002's order and payload: idem-order-1001, 30.00 CNY to merchant demo. */
 export const SEED_PAYMENT = { order: 'order-1001', amount: 3000, currency: 'CNY', merchant: 'demo' } as const;
 
+/** What a request pays: the fingerprint's fields (amount, currency, merchant) and the order. */
+export type PaymentPayload = { order: string; amount: number; currency: string; merchant: string };
+
 /** A request of the seed's payload (or another amount) under `idempotencyKey`, proposing `paymentId`. */
 export function paymentRequest(
   idempotencyKey: string,
   paymentId: string,
   amount: number = SEED_PAYMENT.amount,
 ): PaymentRequest {
-  const { order, currency, merchant } = SEED_PAYMENT;
+  return requestOf(idempotencyKey, paymentId, { amount });
+}
+
+/** A request of the seed's payload with the fields `changed` gives changed, its fingerprint computed anew. */
+export function requestOf(
+  idempotencyKey: string,
+  paymentId: string,
+  changed: Partial<PaymentPayload>,
+): PaymentRequest {
+  const { order, amount, currency, merchant } = { ...SEED_PAYMENT, ...changed };
   return {
     idempotencyKey,
     fingerprint: requestFingerprint({ amount, currency, merchant }),
