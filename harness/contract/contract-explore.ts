@@ -7,6 +7,7 @@
  * verdict) exists once and takes this; `P` is the contract's program, never seen inside the engine.
  */
 import type { Arbitrary } from 'fast-check';
+import type { Expectation } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
 import type { CaseSettings } from './case-settings.ts';
@@ -43,7 +44,7 @@ export interface ExploreIdentity {
   id: string;
   scenario: 'explore';
   strategy: string;
-  expect: CaseResultBase['expect'];
+  expect: Expectation;
 }
 
 /** A contract's side of the explorer: `R` its loaded design, `C` its case result, `P` its program. */

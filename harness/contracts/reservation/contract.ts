@@ -7,6 +7,7 @@
 import type { StrategyRef } from '../../../strategies/contract.ts';
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { explorationWork } from '../../contract/exploration-work.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { ClientPool } from '../../driver/client-pool.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
@@ -74,16 +75,7 @@ function plan(selection: Selection<StrategyRef, Scenario, CaseResult>, settings:
       run: (db, caseSettings) => runCase(db, pool, spec, caseSettings),
     };
   });
-  const { explore } = selection;
-  const explorations = explore
-    ? selection.designs.map(
-        (ref): CaseWork<CaseResult> => ({
-          placement: { alone: undefined, connections: explore.connections + HARNESS_CONNECTIONS },
-          rank: ref.strategy.expect === 'hold' ? START_RANK.exploreHold : START_RANK.exploreViolate,
-          run: (db, caseSettings) => explore.run(db, ref, caseSettings),
-        }),
-      )
-    : [];
+  const explorations = explorationWork(selection, (ref) => ref.strategy.expect);
   return { work: [...cases, ...explorations], close: () => pool.close() };
 }
 
