@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import type { Report } from '../harness/report/report.ts';
+import { SCENARIOS } from '../harness/scenario/index.ts';
 import { type CliRun, runJson } from './run-cli.ts';
 
 /**
@@ -16,6 +17,12 @@ import { type CliRun, runJson } from './run-cli.ts';
  * over every scenario, and each design explored), which takes minutes on 2 cores.
  */
 export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+
+/**
+ * The reservation scenarios a run without `--cluster` drives: a cluster scenario brings up a cluster of its
+ * own and runs only when asked (docs/cluster.md), so the default run leaves it out.
+ */
+export const SCENARIOS_WITHOUT_CLUSTER = SCENARIOS.filter((s) => !s.cluster);
 
 export interface DefaultRun {
   run: CliRun;
