@@ -31,6 +31,28 @@ async function runDatabasesLeft(url: string): Promise<string[]> {
   }
 }
 
+/**
+ * Waits until the primary names a synchronous standby again: after a switchover Patroni's synchronous mode
+ * runs the new primary asynchronously until its standby streams, and a run started then sees (and reports)
+ * an asynchronous cluster.
+ */
+async function untilSynchronous(url: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const primary = await connectMember({ connectionString: url }, { waitMs: 60_000 });
+    try {
+      const { rows } = await primary.query<{ names: string }>(
+        "SELECT current_setting('synchronous_standby_names') AS names",
+      );
+      if (rows[0]?.names.trim()) return;
+    } finally {
+      await primary.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the primary named no synchronous standby within 120 s');
+}
+
 describe.skipIf(MISSING)(`a Patroni cluster the user runs${MISSING ? ` (skipped: ${MISSING})` : ''}`, () => {
   let cluster: PatroniCluster;
   beforeAll(async () => {
@@ -81,6 +103,7 @@ describe.skipIf(MISSING)(`a Patroni cluster the user runs${MISSING ? ` (skipped:
     const config = join(cluster.dir, 'pg1.yml');
     const names = memberUrls(cluster.clusterUrl).map((u, i) => `${new URL(u).host}) c=pg${i + 1};;`);
     const command = `case "$RESERVEBENCH_CANDIDATE" in ${names.join(' ')} esac; patronictl -c ${config} failover --candidate "$c" --force`;
+    await untilSynchronous(cluster.clusterUrl);
     const { report } = await runJson(
       serverUrl,
       [
