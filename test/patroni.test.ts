@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { waitUntil } from '../harness/cluster/replication-state.ts';
 import { connectMember, memberUrls } from '../harness/database/member-connection.ts';
 import { type PatroniCluster, patroniMissing, startPatroniCluster } from '../scripts/patroni-cluster.ts';
 import { measured, runJson } from './run-cli.ts';
@@ -37,20 +38,17 @@ async function runDatabasesLeft(url: string): Promise<string[]> {
  * an asynchronous cluster.
  */
 async function untilSynchronous(url: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
+  await waitUntil('the primary naming a synchronous standby', 120_000, async () => {
     const primary = await connectMember({ connectionString: url }, { waitMs: 60_000 });
     try {
       const { rows } = await primary.query<{ names: string }>(
         "SELECT current_setting('synchronous_standby_names') AS names",
       );
-      if (rows[0]?.names.trim()) return;
+      return (rows[0]?.names.trim() ?? '') !== '';
     } finally {
       await primary.end();
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the primary named no synchronous standby within 120 s');
+  });
 }
 
 describe.skipIf(MISSING)(`a Patroni cluster the user runs${MISSING ? ` (skipped: ${MISSING})` : ''}`, () => {
