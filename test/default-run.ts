@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import type { Report } from '../harness/report/report.ts';
-import { SCENARIOS } from '../harness/scenario/index.ts';
+import { scenariosOfDefaultRun } from '../harness/scenario/index.ts';
 import { type CliRun, runJson } from './run-cli.ts';
 
 /**
@@ -18,11 +18,8 @@ import { type CliRun, runJson } from './run-cli.ts';
  */
 export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
 
-/**
- * The reservation scenarios a run without `--cluster` drives: a cluster scenario brings up a cluster of its
- * own and runs only when asked (docs/cluster.md), so the default run leaves it out.
- */
-export const SCENARIOS_WITHOUT_CLUSTER = SCENARIOS.filter((s) => !s.cluster);
+/** The reservation scenarios a run without `--cluster` drives. */
+export const SCENARIOS_WITHOUT_CLUSTER = scenariosOfDefaultRun(false);
 
 export interface DefaultRun {
   run: CliRun;

@@ -33,6 +33,14 @@ async function loadScenarios(): Promise<Scenario[]> {
 
 export const SCENARIOS: readonly Scenario[] = await loadScenarios();
 
+/**
+ * The scenarios a run drives when it names none: a cluster scenario brings up a cluster of its own, so it
+ * runs only when the run was given `--cluster` (docs/cluster.md).
+ */
+export function scenariosOfDefaultRun(withClusters: boolean): Scenario[] {
+  return SCENARIOS.filter((s) => withClusters || !s.cluster);
+}
+
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
   if (!scenario) {

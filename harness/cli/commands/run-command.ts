@@ -17,7 +17,7 @@ import { paymentCaseLine } from '../../report/payment-report.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
-import { findScenario, SCENARIOS } from '../../scenario/index.ts';
+import { findScenario, SCENARIOS, scenariosOfDefaultRun } from '../../scenario/index.ts';
 import { PAYMENT_SCENARIOS } from '../../scenario/payment/payment-scenarios.ts';
 import type { InterleavingScenario, Scenario } from '../../scenario/scenario.ts';
 import { DEFAULT_JOBS, type SuiteOptions } from '../../scenario/suite.ts';
@@ -259,7 +259,7 @@ function reservationScenarios(
   if (contracts.noReservationScenario) return [];
   const named = contracts.scenarioIds.filter((id) => id !== 'explore').map(findScenario);
   if (contracts.scenarioIds.length + specs.length > 0) return [...named, ...specs];
-  return SCENARIOS.filter((s) => withClusters || !s.cluster);
+  return scenariosOfDefaultRun(withClusters);
 }
 
 /** Whether the run explores its designs: `--scenario explore`, or nothing named (reservation designs only). */
