@@ -74,8 +74,8 @@ function seconds(points: readonly PaymentPausePoint[]): SymbolicPay[] {
 /** The shapes a program is run under: one that names one key shows only that key's own shape. */
 function shapesFor(pays: readonly SymbolicPay[]): readonly KeyShape[] {
   const two = pays.some((p) => p.key === 1);
-  // One key alone: its case is no shape of its own (plain's), its length and its form are.
-  return two ? KEY_SHAPES : KEY_SHAPES.filter((s) => s.id !== 'case');
+  // One key alone: its length is a shape of its own; its case and its form only tell two keys apart.
+  return two ? KEY_SHAPES : KEY_SHAPES.filter((s) => s.id === 'plain' || s.id === 'long shared prefix');
 }
 
 function* scopePrograms(points: readonly PaymentPausePoint[], maxLength: number): Generator<PayScopeProgram> {
