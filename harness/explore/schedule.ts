@@ -78,11 +78,13 @@ export function specOfSteps(
   parts: { header: readonly string[]; setup?: string },
 ): string {
   const names = order.map((step, i) => ({ ...step, name: `${sessionName(step.session)}-${i + 1}` }));
-  const blocks = Array.from({ length: sessions }, (_, s) => [
-    '',
-    `session ${sessionName(s)}`,
-    ...names.filter((n) => n.session === s).map((n) => `step "${n.name}" { ${n.body} }`),
-  ]).flat();
+  // A session that sends nothing is left out: a spec's every session has a step.
+  const blocks = Array.from({ length: sessions }, (_, s) => names.filter((n) => n.session === s)).flatMap(
+    (own, s) =>
+      own.length === 0
+        ? []
+        : ['', `session ${sessionName(s)}`, ...own.map((n) => `step "${n.name}" { ${n.body} }`)],
+  );
   return [
     ...parts.header.map((line) => `# ${line}`),
     ...(parts.setup ? [`setup { ${parts.setup} }`] : []),
