@@ -3,7 +3,7 @@
  * (harness/contracts/payment/explore/). Every built-in payment design that should hold passes the whole
  * exhaustive scope (every program of up to two PAYs) and the random programs of 50 seeds; every negative
  * control is found, by a check its `caughtBy` names, and the spec written for it passes on every design
- * that should hold.
+ * that should hold (or is n/a there, where the design declares none of the points the spec holds at).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +108,10 @@ describe('every payment control', () => {
       const text = readFileSync(spec, 'utf8');
       for (const holds of honest) {
         const [replayed] = await PAYMENT_EXPLORE.replay(db(), holds, text, spec, SETTINGS, 1);
-        expect(replayed?.status, `${holds.design.id} on ${id}'s spec: ${replayed?.boundary}`).toBe('pass');
+        const shown = `${holds.design.id} on ${id}'s spec: ${replayed?.boundary}`;
+        // A design that declares none of the points the spec holds at sits it out, as any payment spec's.
+        if (replayed?.status === 'n/a') expect(replayed.reason, shown).toMatch(/declares no pause point/);
+        else expect(replayed?.status, shown).toBe('pass');
       }
     },
     600_000,
