@@ -1,7 +1,7 @@
 /**
  * Random payment programs (fast-check arbitraries, so a failing one shrinks for free): up to 3 sessions of
  * up to 6 PAYs in all, over two keys of one of the scope's shapes (pay-scope.ts) and a third plain one,
- * mostly the first two so that requests collide; each PAY with seed 002's payload or one field of it
+ * mostly the first two so that requests collide; each PAY with the payment drill's payload or one field of it
  * changed, stopped at one of the design's pause points now and then and committed, rolled back or killed
  * there; a PCT schedule over the sessions (harness/explore/schedule.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * A program of the payment contract the explorer runs: sessions of PAY steps, each a request under one of
- * a few keys with seed 002's payload or that payload with one field changed, possibly stopped at one of
+ * a few keys with the payment drill's payload or that payload with one field changed, possibly stopped at one of
  * the design's pause points and then committed, rolled back or killed there; and a schedule (an order
  * given in full, or PCT's: harness/explore/schedule.ts). It is written out as a payment spec, which is also
  * how it runs, so what is reported is what ran.
@@ -10,7 +10,7 @@ import { givenOrder, type ProgramStep, pctOrder, specOfSteps } from '../../../ex
 import type { PaymentPayload } from '../spec/seed-payment.ts';
 
 /**
- * The payload a PAY sends: seed 002's (`base`), or it with one field changed — each fingerprint field
+ * The payload a PAY sends: the payment drill's (`base`), or it with one field changed — each fingerprint field
  * (amount, currency, merchant: another fingerprint, MISMATCH on a paid key) and the order (not in the
  * fingerprint: REUSED, with the recorded response).
  */

@@ -1,6 +1,6 @@
 /**
  * The payment contract's exhaustive scope (harness/explore/exhaustive.ts): every program of one or two
- * PAYs over two keys, each of one of four shapes. The first PAY sends seed 002's payload under the first
+ * PAYs over two keys, each of one of four shapes. The first PAY sends the payment drill's payload under the first
  * key (any other is a renaming of it); the second sends, under the same key, that payload or it with one
  * field changed (amount, currency, merchant: another fingerprint; the order: the same one), or, under the
  * second key, the payload. Either may stop at each pause point the design declares and then commit, roll
