@@ -1,5 +1,5 @@
 /**
- * Refreshes the reviewed example reports in docs/examples/ (a deliberate act: `npm start` and `bench`
+ * Refreshes the reviewed example reports in reports/examples/ (a deliberate act: `npm start` and `bench`
  * write only to the git-ignored reports/ folder, so running the suite never dirties the tree).
  *
  *   npm run examples              # all three: a full run, a 3-trial bench, run --target on two serves
@@ -123,7 +123,7 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
 
 for (const kind of kinds) {
   if (kind === 'scale') {
-    // N serve processes per row: the script runs them and writes docs/examples/scale/ itself.
+    // N serve processes per row: the script runs them and writes reports/examples/scale/ itself.
     const result = spawnSync(
       process.execPath,
       [
@@ -165,7 +165,7 @@ for (const kind of kinds) {
   });
   if (result.status !== 0) {
     console.error(
-      `refresh-examples: \`reservebench ${job.args.join(' ')}\` exited ${result.status}; docs/examples/${job.example} left as it was`,
+      `refresh-examples: \`reservebench ${job.args.join(' ')}\` exited ${result.status}; reports/examples/${job.example} left as it was`,
     );
     rmSync(reports, { recursive: true, force: true });
     process.exit(result.status ?? 1);
@@ -174,5 +174,5 @@ for (const kind of kinds) {
   rmSync(target, { recursive: true, force: true });
   cpSync(join(reports, job.latest), target, { recursive: true });
   rmSync(reports, { recursive: true, force: true });
-  console.error(`refresh-examples: docs/examples/${job.example} refreshed`);
+  console.error(`refresh-examples: reports/examples/${job.example} refreshed`);
 }

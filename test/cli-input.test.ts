@@ -224,8 +224,8 @@ describe('list and help', () => {
       ['confirm-off-the-books', 'violate'],
       ['give-up-releases-claim', 'violate'],
     ]);
-    // One scenario per file in scenarios/, listed by id.
-    const files = readdirSync(new URL('../scenarios/', import.meta.url))
+    // One scenario per file in fixtures/reservation/scenarios/, listed by id.
+    const files = readdirSync(new URL('../fixtures/reservation/scenarios/', import.meta.url))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => f.slice(0, -3))
       .sort();

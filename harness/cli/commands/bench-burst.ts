@@ -4,10 +4,10 @@
  * window, trials — is refused rather than silently ignored (their declarations exclude --burst).
  */
 import { availableParallelism } from 'node:os';
-import { buildBurstReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
-import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BurstSettings, runBursts } from '../../bench/run-burst.ts';
 import { Errors, EXIT } from '../../errors.ts';
+import { buildBurstReport, writeBenchReportFiles } from '../../report/bench/bench-report.ts';
+import { renderBenchTerminal } from '../../report/bench/bench-terminal.ts';
 import type { Configuration } from '../../report/configuration-schema.ts';
 import { wholeNumber } from '../cli-arguments.ts';
 import { progressBar } from '../progress.ts';

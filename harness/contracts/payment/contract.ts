@@ -2,7 +2,7 @@
  * The payment contract (seed 002's payment idempotency, docs/contract.md#payments): one payment and one
  * outbox row per idempotency key, a mismatched payload refused, as one object the harness takes. Its
  * designs implement strategies/payment/contract.ts (`contract: 'payment'`), its scenarios are the files of
- * scenarios/payment/, mostly specs of PAY steps.
+ * fixtures/payment/scenarios/, mostly specs of PAY steps.
  */
 
 import type { RunSettings } from '../../contract/case-settings.ts';
