@@ -20,7 +20,7 @@ describe('a bad config file → exit 2 with one line naming the file and the fie
     [file({ strategy: [1] }), /strategy in ".*" must be a string or a list of them, got \[1\]/],
     [file({ keep: 'yes' }), /keep in ".*" must be true or false, got "yes"/],
     [file({ durability: 'maybe' }), /durability in ".*" must be on or off, got "maybe"/],
-    [file({ stock: 1, verbose: true }), /--config ".*": "verbose" is no option of run/],
+    [file({ stock: 1, instances: 2 }), /--config ".*": "instances" is no option of run/],
     [file({ config: 'other.json' }), /--config ".*": "config" is no option of run/],
     [file('{"clients": 4,'), /--config ".*" is not JSON: /],
     [join(files.folder, 'missing.json'), /--config ".*missing\.json" cannot be read: ENOENT/],

@@ -15,8 +15,12 @@ const serverUrl = inject('serverUrl');
 async function runEmbedded(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
   const reports = mkdtempSync(join(tmpdir(), 'reservebench-reports-'));
   try {
-    const run = await runCli(['run', '--json', '--reports', reports, ...args]);
-    return { code: run.code, report: JSON.parse(run.stdout) as Report, stderr: run.stderr };
+    const run = await runCli(['run', '--json', '--reports', reports, '--explore-budget', '0', ...args]);
+    try {
+      return { code: run.code, report: JSON.parse(run.stdout) as Report, stderr: run.stderr };
+    } catch {
+      throw new Error(`no JSON on stdout (exit ${run.code}): ${run.stderr}`);
+    }
   } finally {
     rmSync(reports, { recursive: true, force: true });
   }

@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { scenariosOfDefaultRun } from '../harness/contract/contract.ts';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import type { Report } from '../harness/report/report.ts';
 import { type CliRun, runJson } from './run-cli.ts';
@@ -16,6 +18,9 @@ import { type CliRun, runJson } from './run-cli.ts';
  * over every scenario, and each design explored), which takes minutes on 2 cores.
  */
 export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+
+/** The reservation scenarios a run without `--cluster` drives. */
+export const SCENARIOS_WITHOUT_CLUSTER = scenariosOfDefaultRun(RESERVATION.scenarios, false);
 
 export interface DefaultRun {
   run: CliRun;

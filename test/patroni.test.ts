@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { waitUntil } from '../harness/cluster/replication-state.ts';
 import { connectMember, memberUrls } from '../harness/database/member-connection.ts';
 import { type PatroniCluster, patroniMissing, startPatroniCluster } from '../scripts/patroni-cluster.ts';
 import { measured, runJson } from './run-cli.ts';
@@ -29,6 +30,25 @@ async function runDatabasesLeft(url: string): Promise<string[]> {
   } finally {
     await primary.end();
   }
+}
+
+/**
+ * Waits until the primary names a synchronous standby again: after a switchover Patroni's synchronous mode
+ * runs the new primary asynchronously until its standby streams, and a run started then sees (and reports)
+ * an asynchronous cluster.
+ */
+async function untilSynchronous(url: string): Promise<void> {
+  await waitUntil('the primary naming a synchronous standby', 120_000, async () => {
+    const primary = await connectMember({ connectionString: url }, { waitMs: 60_000 });
+    try {
+      const { rows } = await primary.query<{ names: string }>(
+        "SELECT current_setting('synchronous_standby_names') AS names",
+      );
+      return (rows[0]?.names.trim() ?? '') !== '';
+    } finally {
+      await primary.end();
+    }
+  });
 }
 
 describe.skipIf(MISSING)(`a Patroni cluster the user runs${MISSING ? ` (skipped: ${MISSING})` : ''}`, () => {
@@ -81,6 +101,7 @@ describe.skipIf(MISSING)(`a Patroni cluster the user runs${MISSING ? ` (skipped:
     const config = join(cluster.dir, 'pg1.yml');
     const names = memberUrls(cluster.clusterUrl).map((u, i) => `${new URL(u).host}) c=pg${i + 1};;`);
     const command = `case "$RESERVEBENCH_CANDIDATE" in ${names.join(' ')} esac; patronictl -c ${config} failover --candidate "$c" --force`;
+    await untilSynchronous(cluster.clusterUrl);
     const { report } = await runJson(
       serverUrl,
       [

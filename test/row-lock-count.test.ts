@@ -4,8 +4,7 @@
  * caught overselling; disable-vs-reserve holds in every order of its steps.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { SCENARIOS } from '../harness/contracts/reservation/case/index.ts';
-import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf, SCENARIOS_WITHOUT_CLUSTER } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -18,7 +17,7 @@ describe('row-lock-count', () => {
     async () => {
       const { run, report } = await defaultRunOf(['row-lock-count']);
 
-      expect(report.cases).toHaveLength(SCENARIOS.length);
+      expect(report.cases).toHaveLength(SCENARIOS_WITHOUT_CLUSTER.length);
       const notPassing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'n/a');
       expect(notPassing.map((c) => `${c.id}: ${c.boundary}`)).toEqual([]);
       for (const c of report.cases) {

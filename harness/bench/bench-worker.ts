@@ -4,6 +4,7 @@
  * as the last one answered), or in the open model serves arrivals due on a schedule, until the main thread
  * says stop. Only requests that started while the phase was `measure` are counted.
  */
+
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext } from '../../strategies/contract.ts';
@@ -12,9 +13,13 @@ import type { BenchSender, SendOnce } from '../contract/bench-series.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../gate/admission.ts';
+import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
 import { shareOfArrivals } from './arrivals.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';
+
+// A design's forgotten promise would otherwise end this thread, and every client on it, unexplained.
+countUnhandledErrors();
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */
 const REJECTED_BACKOFF_MS = 2;

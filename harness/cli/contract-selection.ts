@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ScenarioBase } from '../contract/contract.ts';
+import { type ScenarioBase, scenariosOfDefaultRun } from '../contract/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { firstStepOf, specContract, stepDrives } from '../interleaving/spec-contract.ts';
@@ -125,7 +125,7 @@ export async function chooseContracts(
   const explore = scenarioIds.includes('explore') || everything;
   const contracts = CONTRACTS.flatMap((contract): ContractChoice[] => {
     if (named && !named.has(contract)) return [];
-    const all = contract.scenarios.all.filter((s: ScenarioBase) => withClusters || !s.cluster);
+    const all = scenariosOfDefaultRun<ScenarioBase>(contract.scenarios, withClusters);
     const scenarios = everything ? all : (scenariosOf.get(contract) ?? []);
     const explored = explore && 'explorer' in contract;
     if (scenarios.length === 0 && !explored) return [];

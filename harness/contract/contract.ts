@@ -94,6 +94,17 @@ export interface ScenarioCatalog<S extends ScenarioBase> {
   specFile(text: string, file: string): S;
 }
 
+/**
+ * The scenarios of a contract a run drives when it names none: a cluster scenario brings up a cluster of its
+ * own, so it runs only when the run was given `--cluster` (docs/cluster.md).
+ */
+export function scenariosOfDefaultRun<S extends ScenarioBase>(
+  catalog: ScenarioCatalog<S>,
+  withClusters: boolean,
+): S[] {
+  return catalog.all.filter((s) => withClusters || !s.cluster);
+}
+
 /** Where a case may run (harness/suite/case-lanes.ts): alone on its server or beside others, and its connections. */
 export interface LanePlacement {
   /** Why the case must run with nothing beside it on its server; undefined when it may share the server. */

@@ -7,6 +7,7 @@ import type { PausePoint, ReserveRequest, SessionContext, Strategy } from '../..
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { connectMember, memberUrls } from '../database/member-connection.ts';
 import { oneLine } from '../errors.ts';
+import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
   type ClientResult,
@@ -17,6 +18,9 @@ import {
 } from './client-task.ts';
 import { answeredResult, answerWithin } from './reserve-answer.ts';
 import { RollbackAtPause } from './rollback-at-pause.ts';
+
+// A design's forgotten promise would otherwise end this thread, and every client on it, unexplained.
+countUnhandledErrors();
 
 function errorResult(request: ReserveRequest, error: unknown, latencyMs: number): RequestResult {
   const sqlstate = sqlstateOf(error);

@@ -98,6 +98,14 @@ export const reportSchema = z
       ),
     uncovered: z.array(z.string()).describe('cases not covered, when --require-coverage made them fatal'),
     ...CONTRACT_FIELDS,
+    unhandledErrors: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'errors nothing handled during the run (a forgotten promise, a throw from a timer): any fails it',
+      ),
   })
   .meta({ title: 'reservebench run report', description: 'report.json of `reservebench run`' });
 

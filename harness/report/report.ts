@@ -51,6 +51,7 @@ export function buildReport(result: SuiteResult, configuration?: Configuration):
     sources: result.sources,
     uncovered: result.uncovered,
     ...contractFields(result),
+    ...(result.unhandledErrors > 0 ? { unhandledErrors: result.unhandledErrors } : {}),
   } as Report;
 }
 

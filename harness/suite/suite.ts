@@ -15,6 +15,7 @@ import { DEFAULT_POSTGRES, type PostgresMajor } from '../database/postgres-versi
 import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.ts';
 import { wasInterrupted } from '../interrupted.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
+import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { type CaseResultBase, failsTheRun, isCoverageGap, isMeasured } from '../verdict/case-result.ts';
 import { type Lanes, runInLanes } from './case-lanes.ts';
 import { runSources } from './run-sources.ts';
@@ -74,6 +75,8 @@ export interface SuiteResult {
   kept: string[];
   /** Cases not covered for lack of an operation or pause point, when `requireCoverage` made them fatal. */
   uncovered: string[];
+  /** Errors nothing handled during the run (unhandled-errors.ts): any fails it. */
+  unhandledErrors: number;
 }
 
 /**
@@ -264,7 +267,9 @@ function judgedRun(
     ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
     : [];
   // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
-  const ok = !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured);
+  const unhandledErrors = unhandledErrorCount();
+  const ok =
+    !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured) && unhandledErrors === 0;
   const sources = runSources(options.contracts);
-  return { ok, environment, sources, results, kept, uncovered };
+  return { ok, environment, sources, results, kept, uncovered, unhandledErrors };
 }

@@ -6,6 +6,7 @@
  */
 
 import type { PostgresMajor } from '../database/postgres-versions.ts';
+import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { type CaseResultBase, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { type ContractResults, runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
 
@@ -60,7 +61,12 @@ export async function runOnVersions(
   return {
     // The rule of a single run, over every version: nothing failed, nothing fatally uncovered, and
     // something was measured (a design n/a on one version is not a failure of that version).
-    ok: !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured),
+    ok:
+      !cases.some(failsTheRun) &&
+      uncovered.length === 0 &&
+      cases.some(isMeasured) &&
+      unhandledErrorCount() === 0,
+    unhandledErrors: unhandledErrorCount(),
     environment,
     // Every version ran the same files.
     sources: results[0]?.sources ?? [],

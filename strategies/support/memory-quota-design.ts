@@ -102,9 +102,13 @@ const outcomeUnknown = (error: unknown) => UNKNOWN_OUTCOME.has(sqlstateOf(error)
 function forget(ctx: SessionContext, count: Map<string, number>): void {
   const incarnation = ctx.node?.incarnation;
   if (incarnation === undefined) return;
-  void memory.get(incarnation)?.then((current) => {
-    if (current === count) memory.delete(incarnation);
-  });
+  // A start that failed is already dropped (nodeMemory's catch); its rejection must not surface here again.
+  void memory.get(incarnation)?.then(
+    (current) => {
+      if (current === count) memory.delete(incarnation);
+    },
+    () => undefined,
+  );
 }
 
 export function memoryQuotaDesign(options: {

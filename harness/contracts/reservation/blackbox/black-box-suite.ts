@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { ScenarioOverrides } from '../../../contract/case-settings.ts';
 import type { Environment } from '../../../database/environment.ts';
 import { clientVersions, gitCommit } from '../../../database/environment.ts';
+import { unhandledErrorCount } from '../../../registry/unhandled-errors.ts';
 import { runSources } from '../../../suite/run-sources.ts';
 import type { SuiteResult } from '../../../suite/suite.ts';
 import { failsTheRun, isCoverageGap, isMeasured } from '../../../verdict/case-result.ts';
@@ -77,8 +78,10 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
     : [];
   // A run in which nothing could be measured tested nothing: it does not pass.
   const measuredAny = cases.some(isMeasured);
+  const unhandledErrors = unhandledErrorCount();
   return {
-    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny,
+    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny && unhandledErrors === 0,
+    unhandledErrors,
     environment: environment(),
     sources: runSources([
       { contract: RESERVATION, selection: { designs: [], scenarios: options.scenarios } },
