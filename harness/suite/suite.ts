@@ -67,7 +67,9 @@ export interface ContractResults {
 export interface SuiteResult {
   ok: boolean;
   environment: Environment;
-  /** Every design and scenario file the run ran, with its SHA-256 (seed 002's manifest). */
+  /**
+   * Every design and scenario file the run ran, with its SHA-256 (the isolation-matrix chapter's manifest).
+   */
   sources: SourceEntry[];
   /** Every selected contract's cases. */
   results: ContractResults[];

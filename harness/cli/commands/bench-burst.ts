@@ -25,7 +25,7 @@ interface BurstArgs {
 
 /** The issue's must-show: 10,000 requests in one instant. */
 export const MAX_BURST = 10_000;
-/** Seed 000's scale: 40 units. */
+/** The flash-sale lab's scale: 40 units. */
 export const DEFAULT_BURST_STOCK = 40;
 export const MAX_BURST_PROCESSES = 16;
 export const MAX_RETRIES = 1_000;

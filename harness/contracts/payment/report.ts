@@ -117,7 +117,7 @@ function markdown(report: PaymentReport): MarkdownBlock[] {
   return [
     '## Payment contract',
     '',
-    "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
+    "The isolation-matrix chapter's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
     '',
     paymentDesignTable(report),
     '',

@@ -4,9 +4,9 @@
  *   PAY <key> <payment id> [AMOUNT <minor units>] [UNTIL <pause point>]
  *
  * PAY calls the payment design's `pay` with a session context: the idempotency key, the payment id this
- * worker proposes, and seed 002's payload otherwise (./seed-payment.ts: order-1001, CNY, merchant demo,
- * 3000 unless AMOUNT says), its fingerprint computed from it; UNTIL holds it as a RESERVE is held. Its
- * checked answer is the step's.
+ * worker proposes, and the payment drill's payload otherwise (./order-payment-payload.ts: order-1001, CNY,
+ * merchant demo, 3000 unless AMOUNT says), its fingerprint computed from it; UNTIL holds it as a RESERVE is
+ * held. Its checked answer is the step's.
  */
 import {
   PAYMENT_PAUSE_POINTS,
@@ -23,7 +23,7 @@ import type { SpecVerbs, StepEnvironment } from '../../../interleaving/spec-verb
 import { pausePointOf, type StepWords, type Word } from '../../../interleaving/spec-words.ts';
 import type { Outcome } from '../../../interleaving/step-outcome.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';
-import { paymentRequest } from './seed-payment.ts';
+import { paymentRequest } from './order-payment-payload.ts';
 
 export const PAYMENT_CONTRACT = 'payment';
 

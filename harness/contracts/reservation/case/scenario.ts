@@ -30,9 +30,9 @@ export {
 } from '../verdict/expectations.ts';
 
 /**
- * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users
- * like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the many-client
- * scenarios; an interleaving's inputs are part of its definition.
+ * A scenario's inputs (the flash-sale lab's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01,
+ * users like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the
+ * many-client scenarios; an interleaving's inputs are part of its definition.
  */
 export interface ScenarioInput {
   clients: number;
