@@ -46,11 +46,11 @@ function showsOf(
       shownBy: judged.map((c) => c.id).join(', ') || '-',
     };
   }
-  const seed = judged.find((c) => c.scenario === 'payment-seed-workers') ?? judged[0];
-  const counts = seed?.counts ? `; payment ${seed.counts.payments}, outbox ${seed.counts.outbox}` : '';
+  const drill = judged.find((c) => c.scenario === 'payment-seed-workers') ?? judged[0];
+  const counts = drill?.counts ? `; payment ${drill.counts.payments}, outbox ${drill.counts.outbox}` : '';
   return {
-    shows: `held in ${judged.length} of ${own.length} payment scenarios${seed ? ` (${seed.scenario}: ${formatOutcomes(seed.outcomes)}${counts})` : ''}`,
-    shownBy: seed?.id ?? '-',
+    shows: `held in ${judged.length} of ${own.length} payment scenarios${drill ? ` (${drill.scenario}: ${formatOutcomes(drill.outcomes)}${counts})` : ''}`,
+    shownBy: drill?.id ?? '-',
   };
 }
 

@@ -30,7 +30,7 @@ export interface PaymentProblem {
   message: string;
 }
 
-/** The totals of the harness's reads, the figures the seed reports (payment 1, outbox 1). */
+/** The totals of the harness's reads, the figures the payment drill reports (payment 1, outbox 1). */
 export interface PaymentCounts {
   payments: number;
   outbox: number;

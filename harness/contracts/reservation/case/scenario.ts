@@ -56,7 +56,7 @@ export const TTL_MS = 60_000;
 /** A hold sent short, to be backdated by real time on a design without the backdate hook (shortHolds). */
 export const SHORT_HOLD_MS = 1_000;
 
-/** user-0001 … user-0150: the zero-padded ids the seed uses. */
+/** user-0001 … user-0150: the zero-padded ids the flash-sale lab uses. */
 export function userId(n: number): string {
   return `user-${String(n).padStart(4, '0')}`;
 }
