@@ -28,7 +28,10 @@ const BAD_INPUT: [string[], RegExp][] = [
   [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
   [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
   [['run', '--no-such-flag'], /Unknown argument/],
-  [['run', '--cluster', 'nope'], /--cluster must be embedded, patroni, pg_auto_failover or command, got "nope"/],
+  [
+    ['run', '--cluster', 'nope'],
+    /--cluster must be embedded, patroni, pg_auto_failover or command, got "nope"/,
+  ],
   [['run', '--cluster', 'patroni', '--scenario', 'failover-sync'], /--cluster patroni needs --cluster-api/],
   [
     ['run', '--cluster', 'pg_auto_failover', '--scenario', 'failover-sync'],
