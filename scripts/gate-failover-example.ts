@@ -9,6 +9,8 @@
  * with a problem fails the script (exit 1), and a failing example is not published.
  *
  *   npx tsx scripts/gate-failover-example.ts [--runs N] [--out DIR]   (npm run examples -- gate-failover)
+ *   npx tsx scripts/gate-failover-example.ts --cluster patroni ...     (Patroni + etcd on loopback: `replicated`
+ *                                                                      only, written as gate-failover-patroni.*)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +21,19 @@ import {
   type PermitPlacement,
   runGateFailoverCase,
 } from '../harness/bench/gate-failover-case.ts';
-import { type GateFailoverSettings, openGateFailoverBed } from '../harness/bench/gate-failover-setup.ts';
+import {
+  embeddedGateCluster,
+  type GateFailoverSettings,
+  openGateFailoverBed,
+} from '../harness/bench/gate-failover-setup.ts';
+import type { DatabaseCluster } from '../harness/cluster/cluster.ts';
+import { ManagedCluster } from '../harness/cluster/managed-cluster.ts';
+import { patroniManager } from '../harness/cluster/patroni-manager.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 import { DEFAULT_LEASE_MS } from '../harness/gate/gate.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 import { markdownTable } from '../harness/report/markdown-table.ts';
+import { patroniMissing, startPatroniCluster } from './patroni-cluster.ts';
 
 const SETTINGS: GateFailoverSettings = {
   instances: 4,
@@ -38,12 +48,54 @@ const option = (name: string) => {
 };
 const RUNS = Number(option('--runs') ?? 5);
 const out = option('--out') ?? 'reports/gate-failover';
+const onPatroni = option('--cluster') === 'patroni';
+const file = onPatroni ? 'gate-failover-patroni' : 'gate-failover';
 
-async function once(placement: PermitPlacement): Promise<GateFailoverResult> {
+/** Where the runs happen: a new embedded cluster per run, or one Patroni cluster for them all. */
+interface Where {
+  name: string;
+  placements: readonly PermitPlacement[];
+  /** The cluster for one run, and whether the run owns it. */
+  cluster(): Promise<{ cluster: DatabaseCluster; owned: boolean }>;
+  close(): Promise<void>;
+}
+
+const embedded: Where = {
+  name: `embedded cluster (primary + 1 synchronous standby, PostgreSQL ${DEFAULT_POSTGRES})`,
+  placements: PERMIT_PLACEMENTS,
+  cluster: async () => ({ cluster: await embeddedGateCluster(DEFAULT_POSTGRES), owned: true }),
+  close: async () => undefined,
+};
+
+/** Patroni 3 + etcd on loopback (scripts/patroni-cluster.ts); its failover is Patroni's POST /failover. */
+async function patroni(): Promise<Where> {
+  const missing = patroniMissing();
+  if (missing) throw new Error(`--cluster patroni ${missing}`);
+  const running = await startPatroniCluster({ sync: true });
+  const timeoutMs = 120_000;
+  const cluster = await ManagedCluster.open(
+    patroniManager(running.apiUrls, timeoutMs),
+    running.clusterUrl,
+    timeoutMs,
+  );
+  return {
+    name: `Patroni cluster (${cluster.environment().manager}, 2 members, synchronous_mode, PostgreSQL 15)`,
+    // Patroni's cluster cannot have its link cut by the suite.
+    placements: ['replicated'],
+    async cluster() {
+      await cluster.settle();
+      return { cluster, owned: false };
+    },
+    close: () => running.stop(),
+  };
+}
+
+async function once(where: Where, placement: PermitPlacement): Promise<GateFailoverResult> {
   const { strategy } = await loadStrategy('hot-row');
-  const bed = await openGateFailoverBed(strategy, SETTINGS, DEFAULT_POSTGRES);
+  const { cluster, owned } = await where.cluster();
+  const bed = await openGateFailoverBed(strategy, SETTINGS, cluster, owned);
   try {
-    return await runGateFailoverCase(bed, SETTINGS, placement, 60_000);
+    return await runGateFailoverCase(bed, SETTINGS, placement, 120_000);
   } finally {
     await bed.close();
   }
@@ -77,18 +129,24 @@ function row(placement: PermitPlacement, runs: readonly GateFailoverResult[]): s
   ];
 }
 
-const results: Record<string, GateFailoverResult[]> = {};
-for (const placement of PERMIT_PLACEMENTS) {
-  results[placement] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const result = await once(placement);
-    results[placement].push(result);
-    process.stdout.write(
-      `${placement} run ${i + 1}: without a primary ${result.unavailableMs} ms, without admission ${result.withoutAdmissionMs} ms, ` +
-        `permits on the new primary ${result.permitsOnNewPrimary}, inside after ≤ ${result.maxInsideAfter}` +
-        `${result.problems.length > 0 ? `; problems: ${result.problems.join('; ')}` : ''}\n`,
-    );
+const where = onPatroni ? await patroni() : embedded;
+const results: Partial<Record<PermitPlacement, GateFailoverResult[]>> = {};
+try {
+  for (const placement of where.placements) {
+    const runs: GateFailoverResult[] = [];
+    results[placement] = runs;
+    for (let i = 0; i < RUNS; i++) {
+      const result = await once(where, placement);
+      runs.push(result);
+      process.stdout.write(
+        `${placement} run ${i + 1}: without a primary ${result.unavailableMs} ms, without admission ${result.withoutAdmissionMs} ms, ` +
+          `permits on the new primary ${result.permitsOnNewPrimary}, inside after ≤ ${result.maxInsideAfter}` +
+          `${result.problems.length > 0 ? `; problems: ${result.problems.join('; ')}` : ''}\n`,
+      );
+    }
   }
+} finally {
+  await where.close();
 }
 const table = markdownTable([
   [
@@ -105,7 +163,7 @@ const table = markdownTable([
     'answers (all runs)',
     'verdict',
   ],
-  ...PERMIT_PLACEMENTS.map((p) => row(p, results[p] ?? [])),
+  ...where.placements.map((p) => row(p, results[p] ?? [])),
 ]);
 const failed = Object.values(results).some((runs) => runs.some((r) => r.problems.length > 0));
 process.stdout.write(`${table}\n`);
@@ -114,8 +172,8 @@ if (failed) {
   process.exit(1);
 }
 mkdirSync(out, { recursive: true });
-const lead = `Shared PostgreSQL gate across a failover: ${SETTINGS.instances} instances, LIMIT ${SETTINGS.limit}, lease ${SETTINGS.leaseMs} ms, hot-row, embedded cluster (primary + 1 synchronous standby, PostgreSQL ${DEFAULT_POSTGRES}). Medians over the runs (lowest–highest).`;
-writeFileSync(join(out, 'gate-failover.md'), `${lead}\n\n${table}\n`);
+const lead = `Shared PostgreSQL gate across a failover: ${SETTINGS.instances} instances, LIMIT ${SETTINGS.limit}, lease ${SETTINGS.leaseMs} ms, hot-row, ${where.name}. Medians over the runs (lowest–highest).`;
+writeFileSync(join(out, `${file}.md`), `${lead}\n\n${table}\n`);
 // Each request's answer is in the counts already: the JSON keeps the figures.
 const figures = Object.fromEntries(
   Object.entries(results).map(([p, runs]) => [
@@ -124,7 +182,7 @@ const figures = Object.fromEntries(
   ]),
 );
 writeFileSync(
-  join(out, 'gate-failover.json'),
+  join(out, `${file}.json`),
   `${JSON.stringify({ settings: SETTINGS, results: figures }, null, 2)}\n`,
 );
-process.stdout.write(`written to ${out}/gate-failover.md\n`);
+process.stdout.write(`written to ${out}/${file}.md\n`);

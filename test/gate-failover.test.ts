@@ -15,7 +15,11 @@ import {
   placementProblems,
   runGateFailoverCase,
 } from '../harness/bench/gate-failover-case.ts';
-import { type GateFailoverSettings, openGateFailoverBed } from '../harness/bench/gate-failover-setup.ts';
+import {
+  embeddedGateCluster,
+  type GateFailoverSettings,
+  openGateFailoverBed,
+} from '../harness/bench/gate-failover-setup.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 import { loadStrategy } from '../harness/registry/registry.ts';
 
@@ -23,7 +27,8 @@ const SETTINGS: GateFailoverSettings = { instances: 2, limit: 2, leaseMs: 2_000,
 
 async function measure(placement: PermitPlacement): Promise<GateFailoverResult> {
   const { strategy } = await loadStrategy('hot-row');
-  const bed = await openGateFailoverBed(strategy, SETTINGS, DEFAULT_POSTGRES);
+  const cluster = await embeddedGateCluster(DEFAULT_POSTGRES);
+  const bed = await openGateFailoverBed(strategy, SETTINGS, cluster, true);
   try {
     return await runGateFailoverCase(bed, SETTINGS, placement, 60_000);
   } finally {

@@ -1,7 +1,8 @@
 /**
- * What the gate-failover case runs on: an embedded streaming-replication cluster (a primary and one
- * synchronous standby, harness/cluster/embedded-cluster.ts), its run database, and N in-process instances
- * of the reservation service behind one shared PostgreSQL gate. The instances reach the cluster through
+ * What the gate-failover case runs on: a replicated cluster (the embedded one — a primary and one
+ * synchronous standby, harness/cluster/embedded-cluster.ts — or one a manager runs, such as Patroni), a
+ * run database of its own on it, and N in-process instances of the reservation service behind one shared
+ * PostgreSQL gate. The instances reach the cluster through
  * one fixed address, as they would behind a load balancer or a virtual IP that follows the primary
  * (HAProxy checking Patroni's /primary): the suite's own loopback proxy (link-proxy.ts), pointed at the
  * member taking writes and moved to the promoted one after a failover. Moving it is the only thing the
@@ -79,24 +80,32 @@ async function startServices(
   return services;
 }
 
-/** The cluster, its database, the proxy, the tables and the instances; on a failure, nothing is left. */
+/** A new embedded cluster for one case: a primary and one synchronous standby, its link a proxy to cut. */
+export function embeddedGateCluster(major: PostgresMajor): Promise<DatabaseCluster> {
+  return startEmbeddedCluster({ replication: 'sync', standbys: 1, faults: ['failover', 'partition'] }, major);
+}
+
+/**
+ * Its database, the proxy, the tables and the instances on `cluster`; `close` removes them and, when
+ * `owned`, the cluster too. On a failure nothing of them is left.
+ */
 export async function openGateFailoverBed(
   strategy: Strategy,
   settings: GateFailoverSettings,
-  major: PostgresMajor,
+  cluster: DatabaseCluster,
+  owned: boolean,
 ): Promise<GateFailoverBed> {
-  const cluster = await startEmbeddedCluster(
-    { replication: 'sync', standbys: 1, faults: ['failover', 'partition'] },
-    major,
-  );
   const opened: { db?: ClusterRunDatabase; proxy?: LinkProxy; services: ReservationService[] } = {
     services: [],
   };
   const close = async () => {
     await Promise.all(opened.services.map((s) => s.close()));
     await opened.proxy?.close();
-    await opened.db?.admin.end().catch(() => undefined);
-    await cluster.close({ keep: false });
+    if (owned) {
+      // The run database goes with the members' directories.
+      await opened.db?.admin.end().catch(() => undefined);
+      await cluster.close({ keep: false });
+    } else await opened.db?.close({ keep: false });
   };
   try {
     const db = await openClusterDatabase(cluster, 'on', undefined);
