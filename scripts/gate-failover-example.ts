@@ -155,7 +155,7 @@ const table = markdownTable([
     'inside the old primary',
     'permits held on the new primary',
     'ms without a writable primary',
-    'ms from the kill to an admission',
+    "ms from the failover's start to an admission",
     '503s before it',
     'most inside after (limit 4)',
     'lost acknowledged',
