@@ -4,6 +4,7 @@
  * user each time, until the main thread says stop; in a payment series it pays its pair's keys instead
  * (bench-pay.ts). Only requests that started while the phase was `measure` are counted.
  */
+
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { SessionContext, Strategy } from '../../strategies/contract.ts';
@@ -13,10 +14,14 @@ import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../gate/admission.ts';
 import { importPaymentDesign } from '../registry/payment-registry.ts';
 import { importStrategy } from '../registry/registry.ts';
+import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
 import { shareOfArrivals } from './arrivals.ts';
 import { payOnce, type SendOnce } from './bench-pay.ts';
 import { type BenchTask, type BenchThreadResult, CLIENT_APPLICATION_PREFIX, PHASE } from './bench-task.ts';
 import { emptyTally, graceMs, isDropped, recordAnswer } from './open-model.ts';
+
+// A design's forgotten promise would otherwise end this thread, and every client on it, unexplained.
+countUnhandledErrors();
 
 /** A client turned away by admission tries again after this long (its think time, not an ordering). */
 const REJECTED_BACKOFF_MS = 2;

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { Environment } from '../database/environment.ts';
 import { clientVersions, gitCommit } from '../database/environment.ts';
+import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import type { Report } from '../report/report-schema.ts';
 import { runCase } from '../scenario/run-case.ts';
 import { runSources } from '../scenario/run-sources.ts';
@@ -70,8 +71,10 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
     : [];
   // A run in which nothing could be measured tested nothing: it does not pass.
   const measuredAny = cases.some(isMeasured);
+  const unhandledErrors = unhandledErrorCount();
   return {
-    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny,
+    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny && unhandledErrors === 0,
+    unhandledErrors,
     environment: environment(),
     sources: runSources([], options.scenarios),
     cases,

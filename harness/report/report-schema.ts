@@ -571,6 +571,14 @@ export const reportSchema = z
       .array(versionRowSchema)
       .describe('design × PostgreSQL version, with several --postgres; empty for a run on one server'),
     uncovered: z.array(z.string()).describe('cases not covered, when --require-coverage made them fatal'),
+    unhandledErrors: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'errors nothing handled during the run (a forgotten promise, a throw from a timer): any fails it',
+      ),
     payments: z.array(paymentCaseSchema).describe("the payment contract's cases (docs/contract.md#payments)"),
     paymentBoundary: z.array(paymentBoundaryRowSchema).describe('one row per payment design'),
     target: targetSchema.optional().describe('run --target: the black box the run drove over HTTP'),

@@ -68,6 +68,7 @@ export function buildReport(
     uncovered: result.uncovered,
     payments: result.payments,
     paymentBoundary: paymentBoundaryRows(result.payments, paymentDesigns),
+    ...(result.unhandledErrors > 0 ? { unhandledErrors: result.unhandledErrors } : {}),
   };
 }
 

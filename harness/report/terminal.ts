@@ -186,6 +186,8 @@ function failureLines(report: Report): string[] {
 
 function verdictLine(report: Report): string {
   if (report.ok) return 'ok: every case met its expectation';
+  if (report.unhandledErrors)
+    return `NOT ok: ${report.unhandledErrors} error(s) went unhandled during the run, each named above (exit 1)`;
   if (!report.cases.some(isMeasured) && !report.payments.some(paymentMeasured))
     return report.target
       ? 'NOT ok: no case ran against the target (exit 1)'

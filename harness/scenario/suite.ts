@@ -11,6 +11,7 @@ import { wasInterrupted } from '../interrupted.ts';
 import type { PaymentDesignRef } from '../registry/payment-registry.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
 import { checkSqlDesignsInstall } from '../registry/sql-design-check.ts';
+import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { isCoverageGap } from '../verdict/coverage.ts';
 import {
@@ -93,6 +94,8 @@ export interface SuiteResult {
   kept: string[];
   /** Cases not covered for lack of an operation or pause point, when `requireCoverage` made them fatal. */
   uncovered: string[];
+  /** Errors nothing handled during the run (unhandled-errors.ts): any fails it. */
+  unhandledErrors: number;
 }
 
 /** Overrides apply to the many-client scenarios; an interleaving's inputs are part of its definition. */
@@ -315,8 +318,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
     const measuredAny = cases.some(isMeasured) || payments.some(paymentMeasured);
     const sources = runSources(options.strategies, options.scenarios, options.payments);
-    const ok = !failed() && uncovered.length === 0 && measuredAny;
-    return { ok, environment, sources, cases, payments, kept, uncovered };
+    const unhandledErrors = unhandledErrorCount();
+    const ok = !failed() && uncovered.length === 0 && measuredAny && unhandledErrors === 0;
+    return { ok, environment, sources, cases, payments, kept, uncovered, unhandledErrors };
   } finally {
     // Kept where a case kept its tables. The embedded server's data goes with the run's own database, so
     // there that is kept whenever a database beside it is; on a server given by URL each stands alone.

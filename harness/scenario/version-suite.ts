@@ -6,6 +6,7 @@
  */
 
 import type { PostgresMajor } from '../database/postgres-versions.ts';
+import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { type CaseResult, failsTheRun, isMeasured } from '../verdict/case-result.ts';
 import { paymentFailsTheRun, paymentMeasured } from '../verdict/payment-case-result.ts';
 import { runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
@@ -56,7 +57,9 @@ export async function runOnVersions(
       !cases.some(failsTheRun) &&
       !payments.some(paymentFailsTheRun) &&
       uncovered.length === 0 &&
-      (cases.some(isMeasured) || payments.some(paymentMeasured)),
+      (cases.some(isMeasured) || payments.some(paymentMeasured)) &&
+      unhandledErrorCount() === 0,
+    unhandledErrors: unhandledErrorCount(),
     environment,
     // Every version ran the same files.
     sources: results[0]?.sources ?? [],
