@@ -38,9 +38,9 @@ export interface GateFailoverResult {
   insideBeforeFailover: number;
   /** Permits the new primary believed held (holder set, lease running) right after its promotion. */
   permitsOnNewPrimary: number;
-  /** No member took writes (the cluster's own measure, from the kill). */
+  /** No member took writes (the cluster's own measure). */
   unavailableMs: number;
-  /** From the kill to the answer of the first request the gate admitted afterwards. */
+  /** From the failover's start (the kill, on the embedded cluster) to the first request served after it. */
   withoutAdmissionMs: number;
   /** 503s the probe got before that admission. */
   refusedBeforeAdmission: number;
