@@ -3,7 +3,7 @@
  * compiled or fetched from its cache some 600 modules through its loader thread, about a second of CPU —
  * and the tests start the command hundreds of times, a run starts it again for each child. The bundle is
  * built by esbuild (the compiler tsx itself runs) from the sources as they are, at the first start after
- * any of them changed: its name is a hash of every file under harness/, strategies/ and scenarios/ (and
+ * any of them changed: its name is a hash of every file under harness/, strategies/ and fixtures/ (and
  * of the builder's own files), so an edited source is never run stale. It is written under a temporary name and
  * renamed, so that starts at the same moment never read half a file.
  *
@@ -21,9 +21,9 @@ import { ownImportMetaUrl } from './own-import-meta-url.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What the bundle is built from: a change to any file here is a new bundle. */
-const SOURCE_FOLDERS = ['harness', 'strategies', 'scenarios'];
+const SOURCE_FOLDERS = ['harness', 'strategies', 'fixtures'];
 /** The folders whose modules the harness imports by URL (a design, a scenario). */
-const IMPORTED_BY_URL = ['strategies', 'scenarios'];
+const IMPORTED_BY_URL = ['strategies', 'fixtures'];
 /** How the bundle's entry hands its modules to harness/registry/source-import.ts (the same key there). */
 export const BUNDLED_MODULES = Symbol.for('reservebench: bundled modules');
 /** This file and its plugin: a change to how the bundle is built is a new bundle too. */

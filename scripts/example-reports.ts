@@ -4,4 +4,4 @@
  */
 import { fileURLToPath } from 'node:url';
 
-export const EXAMPLE_REPORTS = fileURLToPath(new URL('../docs/examples', import.meta.url));
+export const EXAMPLE_REPORTS = fileURLToPath(new URL('../reports/examples', import.meta.url));

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { shootExamples } from '../test/example-shots.ts';
 
-const examples = fileURLToPath(new URL('../docs/examples/', import.meta.url));
+const examples = fileURLToPath(new URL('../reports/examples/', import.meta.url));
 const into = process.argv[2];
 const shots = await shootExamples((example) => into ?? `${examples}${example}`);
 for (const file of Object.values(shots.files)) console.error(`example-screenshots: wrote ${file}`);

@@ -10,16 +10,20 @@
  * means Patroni's own word: its REST API shows a leader running and every other member streaming (and,
  * synchronous, one of them the sync standby) — no sleep decides it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as nextLook } from 'node:timers/promises';
-import exitHook from 'async-exit-hook';
 import { freePort } from '../harness/database/embedded-server.ts';
-import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
-import { ensureServerUser, serverUser } from '../harness/database/server-user.ts';
+import {
+  clusterFolder,
+  type LocalCluster,
+  missingBinaries,
+  ownedByServerUser,
+  serveUntilInterrupted,
+  spawnDetached,
+  stopCluster,
+  untilReady,
+} from './local-cluster.ts';
 
 /** Where Debian's binaries are: what the cluster needs, and why it cannot start without them. */
 export const PATRONI_BINARIES = {
@@ -30,19 +34,14 @@ export const PATRONI_BINARIES = {
 
 /** Why a Patroni cluster cannot be started here (a binary missing), or undefined when it can. */
 export function patroniMissing(): string | undefined {
-  const missing = Object.entries(PATRONI_BINARIES).filter(([, path]) => !existsSync(path));
-  if (missing.length === 0) return undefined;
-  return `needs ${missing.map(([name, path]) => `${name} (${path})`).join(', ')}: apt-get install -y patroni etcd-server`;
+  return missingBinaries(PATRONI_BINARIES, 'apt-get install -y patroni etcd-server');
 }
 
-export interface PatroniCluster {
-  /** Its temporary directory (the members' data, etcd's, the configuration), removed by `stop`. */
-  dir: string;
+export interface PatroniCluster extends LocalCluster {
   /** `--cluster-url`: every member's PostgreSQL, libpq's several-host form (with the password). */
   clusterUrl: string;
   /** `--cluster-api`: every member's REST API. */
   apiUrls: string[];
-  stop(): Promise<void>;
 }
 
 interface Ports {
@@ -105,46 +104,12 @@ async function ready(apiUrl: string, members: number, sync: boolean): Promise<bo
   return seen.length === members && leader && followers.length === members - 1 && synchronous;
 }
 
-function spawnDetached(command: string, args: string[], asServerUser: boolean): ChildProcess {
-  const child = spawn(command, args, {
-    ...(asServerUser ? serverUser() : {}),
-    stdio: 'ignore',
-    detached: true,
-    env: { ...process.env, LC_ALL: 'C' },
-  });
-  child.on('error', () => undefined);
-  return child;
-}
-
-async function stopAll(children: ChildProcess[], dir: string, members: number): Promise<void> {
-  // Patroni stops its PostgreSQL on SIGTERM; etcd goes last, once nothing asks it anything.
-  for (const child of children.reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  // A member whose leader went first may have been starting its PostgreSQL when its own Patroni was
-  // told to stop: that postmaster outlives it. Each is stopped, and seen gone, before the directory goes.
-  for (let i = 1; i <= members; i++) {
-    const pid = postmasterPid(join(dir, `pg${i}`));
-    if (pid === undefined) continue;
-    process.kill(pid, 'SIGQUIT');
-    while (processAlive(pid)) await nextLook(50);
-  }
-  rmSync(dir, { recursive: true, force: true });
-}
-
 export async function startPatroniCluster(options: {
   sync: boolean;
   members?: number;
 }): Promise<PatroniCluster> {
-  ensureServerUser();
   const members = options.members ?? 2;
-  const dir = mkdtempSync(join(tmpdir(), 'reservebench-patroni-'));
-  chmodSync(dir, 0o755);
-  const { uid, gid } = serverUser();
-  if (uid !== undefined && gid !== undefined) chownSync(dir, uid, gid);
+  const dir = clusterFolder('reservebench-patroni-');
   const ports: Ports = {
     etcdClient: await freePort(),
     etcdPeer: await freePort(),
@@ -178,23 +143,20 @@ export async function startPatroniCluster(options: {
         '--initial-cluster',
         `rb=${peer}`,
       ],
-      false,
+      { asServerUser: false },
     ),
   ];
-  const stop = () => stopAll(children, dir, members);
+  const dataDirs = Array.from({ length: members }, (_, i) => join(dir, `pg${i + 1}`));
+  const stop = () => stopCluster(children, dataDirs, dir);
   try {
     for (let i = 0; i < members; i++) {
       const file = join(dir, `pg${i + 1}.yml`);
       writeFileSync(file, memberConfig(dir, ports, i, secrets, options.sync), { mode: 0o600 });
-      if (uid !== undefined && gid !== undefined) chownSync(file, uid, gid);
-      children.push(spawnDetached(PATRONI_BINARIES.patroni, [file], true));
+      ownedByServerUser(file);
+      children.push(spawnDetached(PATRONI_BINARIES.patroni, [file], { asServerUser: true }));
     }
     const apiUrls = ports.members.map((m) => `http://127.0.0.1:${m.api}`);
-    const deadline = performance.now() + 120_000;
-    while (!(await ready(apiUrls[0] ?? '', members, options.sync))) {
-      if (performance.now() > deadline) throw new Error('the Patroni cluster was not ready within 120 s');
-      await nextLook(250);
-    }
+    await untilReady('the Patroni cluster', 120_000, () => ready(apiUrls[0] ?? '', members, options.sync));
     const hosts = ports.members.map((m) => `127.0.0.1:${m.pg}`).join(',');
     return { dir, clusterUrl: `postgresql://postgres:${secrets.superuser}@${hosts}/postgres`, apiUrls, stop };
   } catch (error: unknown) {
@@ -210,25 +172,11 @@ async function main(): Promise<void> {
     process.exit(3);
   }
   const cluster = await startPatroniCluster({ sync: !process.argv.includes('--async') });
-  // The URL carries the superuser's password: it goes in a private file, never on the screen.
-  const env = join(cluster.dir, 'cluster.env');
-  writeFileSync(env, `RESERVEBENCH_CLUSTER_URL='${cluster.clusterUrl}'\n`, { mode: 0o600 });
-  process.stdout.write(
-    [
-      `set -a; . ${env}; set +a`,
-      `npx reservebench run --cluster patroni --cluster-api ${cluster.apiUrls.join(',')} --scenario failover-sync`,
-      '(Ctrl-C here stops the cluster and removes its directory)',
-      '',
-    ].join('\n'),
+  serveUntilInterrupted(
+    cluster,
+    { RESERVEBENCH_CLUSTER_URL: cluster.clusterUrl },
+    `npx reservebench run --cluster patroni --cluster-api ${cluster.apiUrls.join(',')} --scenario failover-sync`,
   );
-  // The harness's exit hook (async-exit-hook, installed by the embedded server's module this script
-  // imports) owns SIGINT and SIGTERM: it runs its hooks, then exits. The stop is one of them, given the
-  // time a leader's shutdown takes.
-  // Its types leave out forceExitTimeout, which the package has (async-exit-hook 2.0.1, index.js).
-  (exitHook as typeof exitHook & { forceExitTimeout(ms: number): void }).forceExitTimeout(120_000);
-  exitHook((stopped) => {
-    if (stopped) void cluster.stop().finally(stopped);
-  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

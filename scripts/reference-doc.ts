@@ -21,7 +21,7 @@ export const REFERENCE_PATH = fileURLToPath(new URL('../docs/reference.md', impo
 
 const OPTIONAL_OPERATIONS = ['confirm', 'release', 'expire', 'backdate', 'disable'] as const;
 
-const SCENARIO_FILES = new URL('../scenarios/', import.meta.url);
+const SCENARIO_FILES = new URL('../fixtures/reservation/scenarios/', import.meta.url);
 
 /** The scenario file's leading doc comment: why the scenario exists and how it makes its race happen. */
 function scenarioRationale(id: string): string {

@@ -1,5 +1,5 @@
 /**
- * Refreshes the reviewed example reports in docs/examples/ (a deliberate act: `npm start` and `bench`
+ * Refreshes the reviewed example reports in reports/examples/ (a deliberate act: `npm start` and `bench`
  * write only to the git-ignored reports/ folder, so running the suite never dirties the tree).
  *
  *   npm run examples              # all three: a full run, a 3-trial bench, run --target on two serves
@@ -12,6 +12,7 @@
  *   npm run examples -- open      # open-model arrivals at 300, 1000 and 3000/s, latency limit 50 ms
  *   npm run examples -- payments  # on-conflict beside it with a call of 0 and 800 ms inside the transaction
  *   npm run examples -- scale     # 150 on 40 through 1, 2 and 4 instances, per-process and shared gates
+ *   npm run examples -- gate-failover  # the shared PostgreSQL gate across a failover of the embedded cluster
  *   npm run examples -- cluster   # every reservation design failed over on the embedded cluster, sync and async
  *
  * A failing run is not published: the example a reviewer opens must be the one CI would pass.
@@ -122,14 +123,14 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
 };
 
 for (const kind of kinds) {
-  if (kind === 'scale') {
-    // N serve processes per row: the script runs them and writes docs/examples/scale/ itself.
+  if (kind === 'scale' || kind === 'gate-failover') {
+    // N serve processes per row (instances and clusters): the script writes reports/examples/scale/ itself.
     const result = spawnSync(
       process.execPath,
       [
         '--import',
         'tsx',
-        join(root, 'scripts', 'scale-example.ts'),
+        join(root, 'scripts', `${kind === 'scale' ? 'scale' : 'gate-failover'}-example.ts`),
         '--out',
         join(root, 'docs', 'examples', 'scale'),
       ],
@@ -154,7 +155,7 @@ for (const kind of kinds) {
   const job = known[kind];
   if (!job) {
     console.error(
-      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, cluster, durability, open, payments, scale, target)`,
+      `refresh-examples: unknown report kind "${kind}" (run, bench, buckets, burst, cluster, durability, open, payments, scale, gate-failover, target)`,
     );
     process.exit(2);
   }
@@ -165,7 +166,7 @@ for (const kind of kinds) {
   });
   if (result.status !== 0) {
     console.error(
-      `refresh-examples: \`reservebench ${job.args.join(' ')}\` exited ${result.status}; docs/examples/${job.example} left as it was`,
+      `refresh-examples: \`reservebench ${job.args.join(' ')}\` exited ${result.status}; reports/examples/${job.example} left as it was`,
     );
     rmSync(reports, { recursive: true, force: true });
     process.exit(result.status ?? 1);
@@ -174,5 +175,5 @@ for (const kind of kinds) {
   rmSync(target, { recursive: true, force: true });
   cpSync(join(reports, job.latest), target, { recursive: true });
   rmSync(reports, { recursive: true, force: true });
-  console.error(`refresh-examples: docs/examples/${job.example} refreshed`);
+  console.error(`refresh-examples: reports/examples/${job.example} refreshed`);
 }

@@ -1,5 +1,5 @@
 /**
- * The committed example of docs/scale.md (docs/examples/scale/): the flash-sale lab's sale — 150 users on 40
+ * The committed example of docs/scale.md (reports/examples/scale/): the flash-sale lab's sale — 150 users on 40
  * units, admission 4:8 — through HTTP against 1, 2 and 4 `serve` instances on one embedded PostgreSQL,
  * each count once with a gate per process (`local`) and once with one gate shared through PostgreSQL.
  * Per row: the most requests the database was seen holding inside at once (pg_stat_activity), the 503s
@@ -8,7 +8,7 @@
  * gate on more than one instance is the control, and the example shows it caught. One host with 2 cores:
  * a functional run, not a benchmark.
  *
- *   npx tsx scripts/scale-example.ts [--out DIR]    (npm run examples -- scale writes docs/examples/scale/)
+ *   npx tsx scripts/scale-example.ts [--out DIR]    (npm run examples -- scale writes reports/examples/scale/)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

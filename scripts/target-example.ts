@@ -1,5 +1,5 @@
 /**
- * The reviewed example of `run --target` against two instances (docs/examples/target/): an embedded
+ * The reviewed example of `run --target` against two instances (reports/examples/target/): an embedded
  * PostgreSQL, two `serve --strategy hot-row --schema shop --node I/2 --allow-reset` processes sharing one
  * set of tables in it, this script as their supervisor (the --target-restart hook asks it to restart a
  * node), then `run --target url1,url2 --target-restart …`. Published only when the run passes.
@@ -56,9 +56,9 @@ try {
     const example = join(root, 'docs', 'examples', 'target');
     rmSync(example, { recursive: true, force: true });
     cpSync(join(reports, 'latest'), example, { recursive: true });
-    console.error('target-example: docs/examples/target refreshed');
+    console.error('target-example: reports/examples/target refreshed');
   } else {
-    console.error(`target-example: the run exited ${code}; docs/examples/target left as it was`);
+    console.error(`target-example: the run exited ${code}; reports/examples/target left as it was`);
   }
 } finally {
   await Promise.all(nodes.map((n) => n.stop()));

@@ -1,6 +1,6 @@
 /**
  * What the terminal tables of a full run cost to draw (cli-table3, harness/report/box-table.ts): the
- * committed full run's report (docs/examples/run/report.json, every case of `npm start`) rendered as `run`
+ * committed full run's report (reports/examples/run/report.json, every case of `npm start`) rendered as `run`
  * prints it, the first time (cold: modules and string widths first used) and then the median of 10.
  * `npm run terminal-bench`; quote it from a run under the machine-wide lock.
  */
@@ -10,7 +10,7 @@ import type { Report } from '../harness/report/report.ts';
 import { renderTerminal } from '../harness/report/terminal.ts';
 
 const report = JSON.parse(
-  readFileSync(new URL('../docs/examples/run/report.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../reports/examples/run/report.json', import.meta.url), 'utf8'),
 ) as Report;
 
 const timed = () => {

@@ -1,5 +1,5 @@
--- The frozen-stock chapter's 库存分桶: a sku's stock split over bucket rows, so reservations of one hot sku queue
--- on N row locks instead of one. Each bucket is a hot-row counter of its own share.
+-- The frozen-stock chapter's stock buckets: a sku's stock split over bucket rows, so reservations of one hot
+-- sku queue on N row locks instead of one. Each bucket is a hot-row counter of its own share.
 CREATE TABLE stock_bucket (
   sku       text NOT NULL,
   bucket_no int  NOT NULL CHECK (bucket_no >= 0),

@@ -1,8 +1,8 @@
 /**
- * bucketed — the frozen-stock chapter's 库存分桶: a sku's stock split over BUCKETS rows; a reserve takes a unit
- * from the bucket its user hashes to, and falls back to the other buckets before it answers SOLD_OUT.
- * `bucketedDesign({ buckets, fallback })` builds a variant with another N; `--param bucketed.buckets=16`
- * runs one.
+ * bucketed — the frozen-stock chapter's stock buckets: a sku's stock split over BUCKETS rows; a reserve takes
+ * a unit from the bucket its user hashes to, and falls back to the other buckets before it answers SOLD_OUT.
+ * `bucketedDesign({ buckets, fallback })` builds a variant with another N; `--param bucketed.buckets=16` runs
+ * one.
  *
  * How it stays correct: each bucket is a hot-row counter of its share (`available > 0` re-evaluated under
  * the bucket row's lock), and the shares add up to the stock (the first `total % N` rows get one unit
@@ -16,7 +16,8 @@
  * told SOLD_OUT while other buckets still have units. With it the sweep is not atomic: a unit given back
  * into a bucket the sweep has passed is missed, a SOLD_OUT while a unit is free in that instant (no
  * scenario's interleaving produces it). Near the end of the stock a SOLD_OUT visits every bucket: the
- * chapter's rebalancing cost ("临界点的超卖要各桶之间再做一次平衡"), paid in tries, never as an oversell.
+ * chapter's rebalancing cost (near the end of the stock the buckets must be balanced against each other),
+ * paid in tries, never as an oversell.
  *
  * Lifecycle: the bucket a unit came from is recorded with the take (bucket_take); release and expire give
  * it back there, moving rows only `WHERE status = 'HELD'`, stock back in the same statement. `remaining`

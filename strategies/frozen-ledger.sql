@@ -24,10 +24,10 @@ ALTER TABLE reservation ADD COLUMN stock_frozen boolean NOT NULL DEFAULT true;
 -- account row through its own UPDATE, so the check adds no locker beside the updater.
 ALTER TABLE reservation ADD FOREIGN KEY (sku) REFERENCES stock_account DEFERRABLE INITIALLY DEFERRED;
 
--- One entry per move, written by the statement that moves the counters (the frozen-stock chapter's 流水: order
--- number, action, quantity, time). STOCK_IN puts the stock on the books at setup, so replaying the ledger
--- from zero gives every counter. request_key has no foreign key: an entry is evidence and outlives whatever
--- happens to the order.
+-- One entry per move, written by the statement that moves the counters (the frozen-stock chapter's stock
+-- journal: order number, action, quantity, time). STOCK_IN puts the stock on the books at setup, so replaying
+-- the ledger from zero gives every counter. request_key has no foreign key: an entry is evidence and outlives
+-- whatever happens to the order.
 CREATE TABLE stock_ledger (
   entry_id    bigserial   PRIMARY KEY,
   sku         text        NOT NULL REFERENCES stock_account DEFERRABLE INITIALLY DEFERRED,

@@ -1,5 +1,5 @@
 /**
- * frozen-ledger — the frozen-stock chapter's "先占后扣" (hold first, deduct on payment) kept as books: per sku
+ * frozen-ledger — the frozen-stock chapter's scheme (hold first, deduct on payment) kept as books: per sku
  * the counters `available`, `frozen`, `total` (and `sold` for what a payment took), moved only by conditional
  * updates, with an append-only stock ledger entry for every move.
  *
@@ -19,8 +19,9 @@
  *
  * Lifecycle: confirm (frozen → sold), release and expire (frozen → available) move a reservation only
  * `WHERE status = 'HELD' AND stock_frozen` and clear the flag in the one statement that moves the counters
- * and books the entry: a timeout job racing a payment callback, a replay, or a rerun after a crash finds
- * the flag cleared and moves nothing (the frozen-stock chapter: "只有 stock_frozen=1 才执行，同时更新标记位").
+ * and books the entry: a timeout job racing a payment callback, a replay, or a rerun after a crash finds the
+ * flag cleared and moves nothing (the frozen-stock chapter: act only while stock_frozen = 1, and clear the
+ * flag in the same update).
  *
  * Pause points: reserve `after-read` once the key is claimed (nothing locked another client needs),
  * `before-commit` with the unit frozen and booked; expire `before-commit` (the crash runner kills it there).

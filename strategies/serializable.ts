@@ -17,7 +17,7 @@
  *
  * When it breaks: at any lower level (READ COMMITTED: check-then-act's lost update; REPEATABLE READ: safe
  * on the stock row, but the same read-then-insert on a COUNT lets write skew through, see
- * specs/write-skew-repeatable-read.spec), or without the retry (test/fixtures/serializable-no-retry.ts).
+ * fixtures/reservation/specs/write-skew-repeatable-read.spec), or without the retry (test/fixtures/serializable-no-retry.ts).
  * Every concurrent sale of a sku conflicts on the stock row, so under contention most attempts are thrown
  * away, each after a full transaction; SSI's conflict pool, sized from max_connections, is why the stock
  * row is written before the insert (see decideAndWrite).

@@ -10,21 +10,25 @@ import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { median } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { chartSeries } from '../harness/bench/bench-charts.ts';
-import { CSV_COLUMNS, renderBenchCsv } from '../harness/bench/bench-csv.ts';
-import { type BenchReport, renderBenchMarkdown, writeBenchFiles } from '../harness/bench/bench-report.ts';
-import { renderBenchTerminal } from '../harness/bench/bench-terminal.ts';
-import { renderLineChart } from '../harness/bench/charts.ts';
+import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
+import { durabilityCosts } from '../harness/bench/series-factors.ts';
+import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
+import { chartSeries } from '../harness/report/bench/bench-charts.ts';
+import { CSV_COLUMNS, renderBenchCsv } from '../harness/report/bench/bench-csv.ts';
+import {
+  type BenchReport,
+  renderBenchMarkdown,
+  writeBenchFiles,
+} from '../harness/report/bench/bench-report.ts';
+import { renderBenchTerminal } from '../harness/report/bench/bench-terminal.ts';
+import { renderLineChart } from '../harness/report/bench/charts.ts';
 import {
   compareReports,
   readBenchReport,
   renderComparisonMarkdown,
   seriesKey,
-} from '../harness/bench/compare.ts';
-import { comparisonJunit } from '../harness/bench/compare-junit.ts';
-import type { BenchEntry, TrialEntry } from '../harness/bench/run-bench.ts';
-import { durabilityCosts } from '../harness/bench/series-factors.ts';
-import { medianInterval, ratioInterval } from '../harness/bench/statistics.ts';
+} from '../harness/report/bench/compare.ts';
+import { comparisonJunit } from '../harness/report/bench/compare-junit.ts';
 import { benchReportSchema } from '../harness/report/bench-report-schema.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import { schemaErrors } from './report-schema-validator.ts';
@@ -245,7 +249,7 @@ describe('durability in a bench', () => {
 });
 
 describe('the burst report', () => {
-  const folder = new URL('../docs/examples/bench-burst/', import.meta.url).pathname;
+  const folder = new URL('../reports/examples/bench-burst/', import.meta.url).pathname;
   const example = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport;
 
   it('is a bench report by its schema, with bursts and no series, the flash-sale lab’s scale first', () => {
@@ -289,7 +293,7 @@ describe('the burst report', () => {
 
 describe('the durability and bucket examples', () => {
   const example = (name: string) => {
-    const folder = new URL(`../docs/examples/${name}/`, import.meta.url).pathname;
+    const folder = new URL(`../reports/examples/${name}/`, import.meta.url).pathname;
     return { folder, report: JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport };
   };
   const series = (report: BenchReport) =>
@@ -354,7 +358,7 @@ describe('the durability and bucket examples', () => {
 });
 
 describe('the payment bench example', () => {
-  const folder = new URL('../docs/examples/bench-payments/', import.meta.url).pathname;
+  const folder = new URL('../reports/examples/bench-payments/', import.meta.url).pathname;
   const example = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as BenchReport;
 
   it('has the pair side by side at 16 and 64 clients, the call at 0 and 800 ms, every key paid once', () => {
@@ -399,7 +403,7 @@ describe('the payment bench example', () => {
     expect(renderComparisonMarkdown(payments, { base: 'a', new: 'b' })).toContain('BASE median (payments/s)');
     const lines = comparisonJunit(payments).suites.flatMap((s) => s.cases.map((c) => JSON.stringify(c)));
     expect(lines.every((l) => l.includes(' payments/s'))).toBe(true);
-    const reservations = new URL('../docs/examples/bench/report.json', import.meta.url).pathname;
+    const reservations = new URL('../reports/examples/bench/report.json', import.meta.url).pathname;
     expect(compareReports(read(reservations), read(reservations), 10).unit).toBe('reservations/s');
   });
 });

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type { BenchReport } from '../harness/bench/bench-report.ts';
 import type { BurstEntry } from '../harness/bench/run-burst.ts';
+import type { BenchReport } from '../harness/report/bench/bench-report.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

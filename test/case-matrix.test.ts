@@ -1,5 +1,5 @@
 /**
- * The reviewer's view of a whole run, drawn from the committed full run (docs/examples/run/report.json), no
+ * The reviewer's view of a whole run, drawn from the committed full run (reports/examples/run/report.json), no
  * database: the matrix has a cell per design × scenario with the mark its cases earn, every cell of report.md
  * links to its case's own heading, the boundary table holds one fact a line, and the terminal says what a run
  * showed in few lines besides its tables, every line within TERMINAL_COLUMNS.

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { benchCharts, chartSeries } from '../harness/bench/bench-charts.ts';
-import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
-import { PALETTE } from '../harness/bench/chart-style.ts';
-import { PLOT } from '../harness/bench/charts.ts';
-import { textWidth, wrapText } from '../harness/bench/text-width.ts';
+import { benchCharts, chartSeries } from '../harness/report/bench/bench-charts.ts';
+import { type BenchReport, writeBenchFiles } from '../harness/report/bench/bench-report.ts';
+import { PALETTE } from '../harness/report/bench/chart-style.ts';
+import { PLOT } from '../harness/report/bench/charts.ts';
+import { textWidth, wrapText } from '../harness/report/bench/text-width.ts';
 import { LONG_NAME, manyDesigns, throughputChart } from './many-designs.ts';
 
-const EXAMPLES = fileURLToPath(new URL('../docs/examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../reports/examples/', import.meta.url));
 const EXAMPLE = join(EXAMPLES, 'bench');
 const exampleReport = (name: string) =>
   JSON.parse(readFileSync(join(EXAMPLES, name, 'report.json'), 'utf8')) as BenchReport;

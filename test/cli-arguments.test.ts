@@ -18,7 +18,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
-const SPEC = 'specs/nowait.spec';
+const SPEC = 'fixtures/reservation/specs/nowait.spec';
 // A spec drives one contract, and needs a design of it among those --strategy names.
 const paySpec = join(scratch, 'pay.spec');
 writeFileSync(paySpec, 'session w1\nstep "w1-pay" { PAY idem-1 pay-1 }\npermutation "w1-pay"\n');
@@ -182,7 +182,7 @@ const FLAG_VALUES: [string[], RegExp][] = [
 ];
 
 /** compare checks --junit once its reports are read: the committed baseline, as BASE and NEW. */
-const BASELINE = new URL('../docs/examples/bench/report.json', import.meta.url).pathname;
+const BASELINE = new URL('../reports/examples/bench/report.json', import.meta.url).pathname;
 const JUNIT: Refused[] = [
   { args: ['run', '--junit', '', ...UNREACHABLE], message: /--junit must name a file, got ""/ },
   { args: ['compare', BASELINE, BASELINE, '--junit', ''], message: /--junit must name a file, got ""/ },

@@ -28,8 +28,19 @@ const BAD_INPUT: [string[], RegExp][] = [
   [['run', '--clients', '100000'], /--clients must be a whole number from 1 to 250, got "100000"/],
   [['run', '--stock', '-3'], /--stock must be a whole number from 0 to/],
   [['run', '--no-such-flag'], /Unknown argument/],
-  [['run', '--cluster', 'nope'], /--cluster must be embedded, patroni or command, got "nope"/],
+  [
+    ['run', '--cluster', 'nope'],
+    /--cluster must be embedded, patroni, pg_auto_failover or command, got "nope"/,
+  ],
   [['run', '--cluster', 'patroni', '--scenario', 'failover-sync'], /--cluster patroni needs --cluster-api/],
+  [
+    ['run', '--cluster', 'pg_auto_failover', '--scenario', 'failover-sync'],
+    /--cluster pg_auto_failover needs --cluster-monitor/,
+  ],
+  [
+    ['run', '--cluster', 'pg_auto_failover', '--cluster-monitor', 'http://127.0.0.1:5000'],
+    /--cluster-monitor must be a postgres:\/\/ or postgresql:\/\/ URL, got "http:\/\/127.0.0.1:5000\/"/,
+  ],
   [
     ['run', '--cluster', 'command', '--scenario', 'switchover'],
     /needs --cluster-failover or --cluster-switchover/,
@@ -224,8 +235,8 @@ describe('list and help', () => {
       ['confirm-off-the-books', 'violate'],
       ['give-up-releases-claim', 'violate'],
     ]);
-    // One scenario per file in scenarios/, listed by id.
-    const files = readdirSync(new URL('../scenarios/', import.meta.url))
+    // One scenario per file in fixtures/reservation/scenarios/, listed by id.
+    const files = readdirSync(new URL('../fixtures/reservation/scenarios/', import.meta.url))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => f.slice(0, -3))
       .sort();

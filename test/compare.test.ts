@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { type BenchReport, buildBenchReport } from '../harness/bench/bench-report.ts';
-import type { Comparison } from '../harness/bench/compare.ts';
 import { runBench } from '../harness/bench/run-bench.ts';
 import { COMPARE } from '../harness/cli/commands/compare-command.ts';
 import { runWith } from '../harness/cli/main.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { HarnessError } from '../harness/errors.ts';
+import { type BenchReport, buildBenchReport } from '../harness/report/bench/bench-report.ts';
+import type { Comparison } from '../harness/report/bench/compare.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

@@ -2,7 +2,7 @@
  * Screenshots of the committed example reports as a reviewer first sees them in a browser: the run's matrix,
  * the matrix cell of a caught control opened on its case (its witness on screen), and the bucket sweep's
  * throughput chart drawn against the knob. test/html-report.test.ts takes them into a scratch folder and
- * checks what they show; `npm run examples:screenshots` writes them beside the examples (docs/examples/).
+ * checks what they show; `npm run examples:screenshots` writes them beside the examples (reports/examples/).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumLaunch } from './chromium.ts';
 
-const EXAMPLES = fileURLToPath(new URL('../docs/examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../reports/examples/', import.meta.url));
 
 export const CHROMIUM_ARGS = [
   '--headless',

@@ -18,9 +18,6 @@ import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chartSeries } from '../harness/bench/bench-charts.ts';
-import { type BenchReport, writeBenchFiles } from '../harness/bench/bench-report.ts';
-import { PLOT } from '../harness/bench/charts.ts';
 import { admissionFactors } from '../harness/bench/series-factors.ts';
 import { BOUNDARY_COLUMNS } from '../harness/contracts/reservation/report/boundary-columns.ts';
 import {
@@ -28,6 +25,9 @@ import {
   coverageTable,
   isolationTable,
 } from '../harness/contracts/reservation/report/result-tables.ts';
+import { chartSeries } from '../harness/report/bench/bench-charts.ts';
+import { type BenchReport, writeBenchFiles } from '../harness/report/bench/bench-report.ts';
+import { PLOT } from '../harness/report/bench/charts.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
 import { chromiumLaunch } from './chromium.ts';
@@ -646,7 +646,7 @@ describe('report.html, drawn in headless Chromium', () => {
     mkdirSync(example);
     writeBenchFiles(
       example,
-      JSON.parse(readFileSync(new URL('../docs/examples/bench/report.json', import.meta.url), 'utf8')),
+      JSON.parse(readFileSync(new URL('../reports/examples/bench/report.json', import.meta.url), 'utf8')),
     );
     const many = join(scratch, 'many-designs');
     mkdirSync(many);

@@ -30,7 +30,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'reservebench-fuzz-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder\n');
-const SPEC = new URL('../specs/nowait.spec', import.meta.url).pathname;
+const SPEC = new URL('../fixtures/reservation/specs/nowait.spec', import.meta.url).pathname;
 
 const ONE_LINE = /^[^\r\n]+$/;
 const CANONICAL = /^(0|[1-9][0-9]*)$/;

@@ -11,8 +11,8 @@ import { runCli } from './run-cli.ts';
 const serverUrl = inject('serverUrl');
 
 const SPECS = ['write-skew-repeatable-read', 'write-skew-serializable', 'optimistic-cas'] as const;
-const specPath = (name: string) => `specs/${name}.spec`;
-const expectedPath = (name: string) => `specs/expected/${name}.out`;
+const specPath = (name: string) => `fixtures/reservation/specs/${name}.spec`;
+const expectedPath = (name: string) => `fixtures/reservation/specs/expected/${name}.out`;
 
 const spec = (name: string) => runCli(['spec', specPath(name)], { DATABASE_URL: serverUrl });
 

@@ -37,8 +37,8 @@ const serverUrl = inject('serverUrl');
 const { db, admin } = useRunDatabase();
 
 const SPECS = ['nowait', 'skip-locked', 'deadlock', 'lost-update', 'serialization-failure'];
-const specPath = (name: string) => `specs/${name}.spec`;
-const expectedPath = (name: string) => `specs/expected/${name}.out`;
+const specPath = (name: string) => `fixtures/reservation/specs/${name}.spec`;
+const expectedPath = (name: string) => `fixtures/reservation/specs/expected/${name}.out`;
 
 function parseError(source: string): string {
   try {

@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { compareReports, readBenchReport } from '../harness/bench/compare.ts';
-import { comparisonJunit } from '../harness/bench/compare-junit.ts';
 import { publishResults } from '../harness/cli/ci-results.ts';
 import { COMPARE } from '../harness/cli/commands/compare-command.ts';
 import { runWith } from '../harness/cli/main.ts';
+import { compareReports, readBenchReport } from '../harness/report/bench/compare.ts';
+import { comparisonJunit } from '../harness/report/bench/compare-junit.ts';
 import {
   annotationLines,
   escapeData,
@@ -25,8 +25,8 @@ import type { Report } from '../harness/report/report.ts';
 import { runJunit } from '../harness/report/run-junit.ts';
 import { countsOf, parseJunit } from './junit-reader.ts';
 
-const EXAMPLE_RUN = 'docs/examples/run/report.json';
-const BASELINE = 'docs/examples/bench/report.json';
+const EXAMPLE_RUN = 'reports/examples/run/report.json';
+const BASELINE = 'reports/examples/bench/report.json';
 const example = JSON.parse(readFileSync(EXAMPLE_RUN, 'utf8')) as Report;
 const scratch = mkdtempSync(join(tmpdir(), 'reservebench-junit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

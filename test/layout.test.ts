@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SOURCES = ['harness', 'strategies', 'scenarios', 'fixtures', 'scripts', 'bin'];
+const SOURCES = ['harness', 'strategies', 'fixtures', 'scripts', 'bin'];
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
@@ -92,8 +92,8 @@ const FOLDER_ORDER = [
   'suite',
   'explore',
   'contracts',
-  'report',
   'bench',
+  'report',
   'cli',
 ] as const;
 
@@ -167,6 +167,32 @@ describe('layout', () => {
       statSync(join(ROOT, 'harness', n)).isDirectory(),
     );
     expect(folders.sort()).toEqual([...FOLDER_ORDER].sort());
+  });
+
+  it('has the top level the design card names: fixtures/ per contract, reports/ with its examples', () => {
+    const top = readdirSync(ROOT);
+    for (const name of [
+      'package.json',
+      'tsconfig.json',
+      'strategies',
+      'harness',
+      'fixtures',
+      'reports',
+      'scripts',
+    ])
+      expect(top, name).toContain(name);
+    expect(top.filter((n) => ['scenarios', 'specs'].includes(n))).toEqual([]);
+    // Each contract's scenarios (and specs) in its own folder, named as the contract is.
+    const contracts = readdirSync(join(ROOT, 'harness', 'contracts')).filter((n) =>
+      statSync(join(ROOT, 'harness', 'contracts', n)).isDirectory(),
+    );
+    for (const contract of contracts)
+      expect(readdirSync(join(ROOT, 'fixtures', contract)), contract).toContain('scenarios');
+    expect(readdirSync(join(ROOT, 'reports'))).toEqual(expect.arrayContaining(['README.md', 'examples']));
+  });
+
+  it('keeps the bench a runner: its tables, charts and files are drawn with the other reports', () => {
+    expect(importsInto('harness/bench/', 'harness/report/')).toEqual([]);
   });
 
   it('starts a crash child without the registry: it loads a built-in design as it is (child-design.ts)', () => {

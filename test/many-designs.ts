@@ -2,7 +2,7 @@
  * A made-up bench chart of many designs (test/charts.test.ts, test/html-report.test.ts): 12 designs over
  * five client counts, from 40 to 40,000 reservations/s, the last with a 60-character name.
  */
-import { type ChartSeries, renderLineChart } from '../harness/bench/charts.ts';
+import { type ChartSeries, renderLineChart } from '../harness/report/bench/charts.ts';
 
 export const LONG_NAME = 'optimistic-compare-and-swap-with-bounded-retries (admission 8)';
 

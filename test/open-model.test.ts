@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ArrivalSettings, arrivalTimes, shareOfArrivals } from '../harness/bench/arrivals.ts';
-import { seriesKey } from '../harness/bench/compare.ts';
 import {
   DEFAULT_GRACE_MS,
   emptyTally,
@@ -17,8 +16,9 @@ import {
   openTrial,
   recordAnswer,
 } from '../harness/bench/open-model.ts';
-import { openRows } from '../harness/bench/open-tables.ts';
 import type { BenchEntry } from '../harness/bench/run-bench.ts';
+import { seriesKey } from '../harness/report/bench/compare.ts';
+import { openRows } from '../harness/report/bench/open-tables.ts';
 
 const take = (schedule: Iterator<number>, n: number) =>
   Array.from({ length: n }, () => schedule.next().value);

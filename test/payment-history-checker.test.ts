@@ -15,7 +15,7 @@ import type {
 } from '../harness/contracts/payment/history/payment-history.ts';
 import { PAYMENT_RULES } from '../harness/contracts/payment/history/payment-model.ts';
 import { syntheticPaymentHistory } from '../harness/contracts/payment/history/synthetic-payment-history.ts';
-import { paymentRequest } from '../harness/contracts/payment/spec/seed-payment.ts';
+import { paymentRequest } from '../harness/contracts/payment/spec/order-payment-payload.ts';
 import {
   judgePaymentHistory,
   type PaymentRead,

@@ -8,12 +8,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, inject, it } from 'vitest';
-import type { BenchReport } from '../harness/bench/bench-report.ts';
 import type { BoundaryRow } from '../harness/contracts/reservation/report/boundary.ts';
 import type { CoverageRow } from '../harness/contracts/reservation/report/coverage.ts';
 import type { IsolationRow } from '../harness/contracts/reservation/report/isolation-matrix.ts';
 import type { CaseResult, PassedCase } from '../harness/contracts/reservation/verdict/case-result.ts';
 import type { Environment } from '../harness/database/environment.ts';
+import type { BenchReport } from '../harness/report/bench/bench-report.ts';
 import { type BenchReportDocument, benchReportSchema } from '../harness/report/bench-report-schema.ts';
 import { checkedReport, type Report, reportSchema } from '../harness/report/report-schema.ts';
 import { SCHEMA_FILES } from '../harness/report/schema-files.ts';
@@ -162,12 +162,12 @@ describe('reports checked against their schema', () => {
     } finally {
       rmSync(reports, { recursive: true, force: true });
     }
-    const example = JSON.parse(read('docs/examples/bench/report.json')) as unknown;
+    const example = JSON.parse(read('reports/examples/bench/report.json')) as unknown;
     expect(schemaErrors(example, 'docs/bench-report.schema.json')).toEqual([]);
   });
 
   it('hold for the reviewed examples (npm run examples refreshes them after a change of shape)', () => {
-    for (const example of ['docs/examples/run/report.json', 'docs/examples/target/report.json']) {
+    for (const example of ['reports/examples/run/report.json', 'reports/examples/target/report.json']) {
       expect(schemaErrors(JSON.parse(read(example)) as unknown), example).toEqual([]);
     }
   });

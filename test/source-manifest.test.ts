@@ -57,9 +57,9 @@ describe('a design file and what it pulls in', () => {
     const builtIn = sourceEntry(
       'scenario',
       'contention',
-      new URL('../scenarios/contention.ts', import.meta.url).href,
+      new URL('../fixtures/reservation/scenarios/contention.ts', import.meta.url).href,
     );
-    expect(builtIn.file).toBe('scenarios/contention.ts');
+    expect(builtIn.file).toBe('fixtures/reservation/scenarios/contention.ts');
     expect(builtIn.files.some((f) => f.startsWith('harness/'))).toBe(false);
   });
 
@@ -69,7 +69,7 @@ describe('a design file and what it pulls in', () => {
     const entries = runSources([{ contract: PAYMENT, selection: { designs: [design], scenarios } }]);
     expect(entries.map((e) => `${e.kind} ${e.id} ${e.file}`)).toEqual([
       'design payment-on-conflict strategies/payment/on-conflict.ts',
-      'scenario payment-mismatch scenarios/payment/payment-mismatch.ts',
+      'scenario payment-mismatch fixtures/payment/scenarios/payment-mismatch.ts',
     ]);
   });
 });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type { BenchReport } from '../harness/bench/bench-report.ts';
+import type { BenchReport } from '../harness/report/bench/bench-report.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { writeBrokenSql } from './broken-sql-designs.ts';
 import { measured, runCli, runJson } from './run-cli.ts';

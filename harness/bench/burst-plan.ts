@@ -1,15 +1,16 @@
 /**
  * How a burst of N requests maps onto processes, threads and connections. The embedded server cannot give
  * 10,000 clients a connection each (max_connections), so a burst has a fixed pool of connections, as a
- * service in front of the database has: by default min(N, 150), seed 000's cap for direct database
- * threads under max_connections 200. The connections are dealt over the processes, each process's over
- * its threads (one share each, at most one thread per connection), and the requests over the processes
- * and then their shares in turn; every share is a node of its own for the designs that keep one.
+ * service in front of the database has: by default min(N, 150), the flash-sale lab's cap for direct
+ * database threads under max_connections 200. The connections are dealt over the processes, each
+ * process's over its threads (one share each, at most one thread per connection), and the requests over
+ * the processes and then their shares in turn; every share is a node of its own for the designs that keep
+ * one.
  */
 import { nodeIdentity } from '../driver/node-identity.ts';
 import type { BurstOrder, BurstShareSpec } from './burst-task.ts';
 
-/** Seed 000: "直连数据库的并发线程上限取 150". */
+/** The flash-sale lab's bound on threads talking to the database directly, under max_connections 200. */
 export const DEFAULT_BURST_CONNECTIONS = 150;
 /** Requests one process holds before the burst spreads over another (beyond it, several processes). */
 export const REQUESTS_PER_PROCESS = 2_500;

@@ -1,18 +1,18 @@
 /**
- * The client side of a 503 (seed 000: "503 … 附 Retry-After"; the request has not touched the database,
- * so the same key is safe to send again): up to `retries` retries, each after a full-jitter
- * exponential backoff, a uniform draw from 0 to min(cap, base · 2^retry) ms (the AWS architecture blog's
- * "full jitter", which spreads a herd of rejected clients best). The draws come from a generator seeded
- * per share (`--seed`), drawn in the order its clients retry; the backoff is what is under test, never an
- * ordering.
+ * The client side of a 503 (the flash-sale lab answers 503 with Retry-After only while the request has not
+ * touched the database, so the same key is safe to send again): up to `retries` retries, each after a
+ * full-jitter exponential backoff, a uniform draw from 0 to min(cap, base · 2^retry) ms (the AWS architecture
+ * blog's "full jitter", which spreads a herd of rejected clients best). The draws come from a generator
+ * seeded per share (`--seed`), drawn in the order its clients retry; the backoff is what is under test, never
+ * an ordering.
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RetryPolicy } from './burst-task.ts';
 
 /**
- * The cap is seed 000's `Retry-After: 1`; the base a few reserves' worth. `--retries` sets the bound (a
- * client's patience), which decides how many of a big burst give up rather than hear SOLD_OUT.
+ * The cap is the flash-sale lab's `Retry-After: 1`; the base a few reserves' worth. `--retries` sets the
+ * bound (a client's patience), which decides how many of a big burst give up rather than hear SOLD_OUT.
  */
 export const DEFAULT_RETRY: Omit<RetryPolicy, 'seed'> = { retries: 30, baseMs: 5, capMs: 1_000 };
 

@@ -41,6 +41,8 @@ export interface FrozenGateResult {
   answers: Record<string, number>;
   /** Per instance: its requests answered 503. */
   rejectedPerInstance: number[];
+  /** Request i's answer (its key `gate-i`, its user `gate-user-i`), for a final read. */
+  each: HttpAnswer[];
   problems: string[];
 }
 
@@ -103,7 +105,8 @@ export async function runFrozenGateCase(c: FrozenGateCase): Promise<FrozenGateRe
     const insideAtOnce = await settled(c, holderPid, rejected);
     await c.holder.query('COMMIT');
     const answers: Record<string, number> = {};
-    for (const a of await Promise.all(sent)) {
+    const each = await Promise.all(sent);
+    for (const a of each) {
       const key = `${a.code} ${a.fields.outcome ?? a.fields.status ?? ''}`.trim();
       answers[key] = (answers[key] ?? 0) + 1;
     }
@@ -116,7 +119,7 @@ export async function runFrozenGateCase(c: FrozenGateCase): Promise<FrozenGateRe
         : []),
       ...concurrencyProblems({ ...concurrency, max: Math.max(concurrency.max, insideAtOnce) }, c.limit),
     ];
-    return { insideAtOnce, concurrency, answers, rejectedPerInstance, problems };
+    return { insideAtOnce, concurrency, answers, rejectedPerInstance, each, problems };
   } finally {
     await c.holder.query('ROLLBACK').catch(() => undefined);
     await sampler.stop();

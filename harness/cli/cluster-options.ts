@@ -3,7 +3,7 @@
  * whenever a cluster scenario is named) brings up a primary and standbys of the embedded binaries per case;
  * the others drive a cluster the user runs, given by the URL of its members (`--cluster-url`, libpq's
  * several-host form; else RESERVEBENCH_CLUSTER_URL) and, per backend, the manager to ask: Patroni's REST
- * API (`--cluster-api`), or the user's own commands. Everything is checked before any case starts: bad
+ * API (`--cluster-api`), pg_auto_failover's monitor (`--cluster-monitor`), or the user's own commands. Everything is checked before any case starts: bad
  * input is one line and exit 2.
  */
 
@@ -11,6 +11,7 @@ import { embeddedClusters, sharedCluster } from '../cluster/cluster-source.ts';
 import { commandManager } from '../cluster/command-manager.ts';
 import { type ClusterManager, ManagedCluster } from '../cluster/managed-cluster.ts';
 import { patroniManager } from '../cluster/patroni-manager.ts';
+import { pgAutoFailoverManager } from '../cluster/pg-auto-failover-manager.ts';
 import type { ScenarioBase } from '../contract/contract.ts';
 import { CLUSTER_BACKENDS, type ClusterBackend } from '../database/environment.ts';
 import { memberUrls } from '../database/member-connection.ts';
@@ -52,6 +53,12 @@ export const CLUSTER_OPTIONS = {
     read: readApiUrl,
     ...needsCluster('it is the manager of a patroni cluster'),
   }),
+  'cluster-monitor': parsed("--cluster pg_auto_failover: the monitor's database (pg_autoctl show uri)", {
+    form: 'URL',
+    read: (value, label) => postgresUrl(label, value),
+    unrecorded: 'a password it may carry; give it again',
+    ...needsCluster('it is the manager of a pg_auto_failover cluster'),
+  }),
   'cluster-failover': text(
     '--cluster command: fails the primary RESERVEBENCH_PRIMARY over to RESERVEBENCH_CANDIDATE (host:port)',
     { form: "'cmd'", blank: 'must be a command', ...needsCluster('it is a fault of a command cluster') },
@@ -66,6 +73,7 @@ export interface ClusterArgs {
   cluster: ClusterBackend | undefined;
   'cluster-url': string | undefined;
   'cluster-api': readonly string[];
+  'cluster-monitor': string | undefined;
   'cluster-failover': string | undefined;
   'cluster-switchover': string | undefined;
   'timeout-ms': number;
@@ -78,6 +86,11 @@ function managerFor(backend: Exclude<ClusterBackend, 'embedded'>, args: ClusterA
     if (args['cluster-api'].length === 0)
       throw Errors.badInput("--cluster patroni needs --cluster-api: each member's Patroni REST API");
     return patroniManager(args['cluster-api'], timeoutMs);
+  }
+  if (backend === 'pg_auto_failover') {
+    if (!args['cluster-monitor'])
+      throw Errors.badInput("--cluster pg_auto_failover needs --cluster-monitor: the monitor's database URL");
+    return pgAutoFailoverManager(args['cluster-monitor'], timeoutMs);
   }
   if (!args['cluster-failover'] && !args['cluster-switchover'])
     throw Errors.badInput('--cluster command needs --cluster-failover or --cluster-switchover (or both)');

@@ -1,7 +1,7 @@
 /**
  * A cluster the user runs (`run --cluster patroni|command`), driven through its manager:
  * the suite starts and stops nothing of it. Its members are the hosts of `--cluster-url`; which one takes
- * writes, and which are standbys, is asked of the members themselves (`pg_is_in_recovery()`), and
+ * writes, and which are standbys, is asked of the members themselves (memberRole), and
  * whether the cluster is whole again before a case is the manager's word. A failover or switchover is the
  * manager's own (its API, its command line, the user's command), awaited until the manager says the
  * candidate leads and the candidate takes writes; the time without a writable member is what the suite's
@@ -9,7 +9,12 @@
  * beside the new one, promote a stale standby) makes the scenarios that need it n/a, with the reason.
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
-import { memberUrls } from '../database/member-connection.ts';
+import {
+  MEMBER_ROLE_SQL,
+  type MemberRoleRow,
+  memberRole,
+  memberUrls,
+} from '../database/member-connection.ts';
 import type {
   ClusterBackend,
   ClusterCopy,
@@ -41,13 +46,20 @@ export function hostOf(url: string): string {
   return parts?.[1] ?? url;
 }
 
-/** How each member answers now: `writable`, `standby` (with its replayed LSN) or undefined (no answer). */
-async function roleOf(member: ClusterMember): Promise<{ writable: boolean; replayed: string } | undefined> {
+/** How each member answers now: its role (memberRole; undefined when fenced) and replayed LSN, or undefined. */
+async function roleOf(
+  member: ClusterMember,
+): Promise<{ writable: boolean; standby: boolean; replayed: string } | undefined> {
   return onMember(member.url, async (c) => {
-    const { rows } = await c.query<{ recovering: boolean; replayed: string | null }>(
-      'SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn()::text AS replayed',
+    const role = memberRole((await c.query<MemberRoleRow>(MEMBER_ROLE_SQL)).rows[0]);
+    const { rows } = await c.query<{ replayed: string | null }>(
+      'SELECT pg_last_wal_replay_lsn()::text AS replayed',
     );
-    return { writable: rows[0]?.recovering === false, replayed: rows[0]?.replayed ?? '0/0' };
+    return {
+      writable: role === 'writable',
+      standby: role === 'standby',
+      replayed: rows[0]?.replayed ?? '0/0',
+    };
   }).catch(() => undefined);
 }
 
@@ -121,7 +133,7 @@ export class ManagedCluster implements DatabaseCluster {
     const seen: { member: ClusterMember; replayed: bigint }[] = [];
     for (const member of this.members) {
       const role = await roleOf(member);
-      if (role && !role.writable) seen.push({ member, replayed: lsnValue(role.replayed) });
+      if (role?.standby) seen.push({ member, replayed: lsnValue(role.replayed) });
     }
     return seen
       .sort((a, b) => (b.replayed > a.replayed ? 1 : b.replayed < a.replayed ? -1 : 0))

@@ -6,6 +6,7 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
+import { MEMBER_ROLE_SQL, type MemberRoleRow, memberRole } from '../database/member-connection.ts';
 
 /** A short session on one member (its URL names one host), closed after `work`. */
 export async function onMember<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -72,10 +73,8 @@ export async function replayedTo(url: string, lsn: string): Promise<boolean> {
   return rows[0]?.done === true;
 }
 
-/** Whether the member at `url` takes writes (is out of recovery). */
+/** Whether the member at `url` takes writes (out of recovery, not read-only: memberRole). */
 export async function takesWrites(url: string): Promise<boolean> {
-  const { rows } = await onMember(url, (c) =>
-    c.query<{ recovering: boolean }>('SELECT pg_is_in_recovery() AS recovering'),
-  );
-  return rows[0]?.recovering === false;
+  const { rows } = await onMember(url, (c) => c.query<MemberRoleRow>(MEMBER_ROLE_SQL));
+  return memberRole(rows[0]) === 'writable';
 }

@@ -85,7 +85,7 @@ export interface ScenarioBase {
   cluster?: unknown;
 }
 
-/** A contract's scenarios: those of its folder under scenarios/, and a spec file run as one (`run --spec`). */
+/** A contract's scenarios: those of its folder under fixtures/, and a spec file run as one (`run --spec`). */
 export interface ScenarioCatalog<S extends ScenarioBase> {
   readonly all: readonly S[];
   /**

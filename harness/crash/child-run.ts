@@ -2,8 +2,9 @@
  * What a crash child does with its order, however it was started (crash-child.ts through tsx, or a bundle
  * of it with its design, child-bundle.ts): one operation of a design on its own connection — the order
  * names the method and its arguments, whatever the contract — and, at the named pause point, a stage line,
- * then nothing until the parent's SIGKILL (seed C28-09/C28-11). Its work is exactly as far as the pause
- * point.
+ * then nothing until the parent's SIGKILL (the flash-sale lab's kill -9 of the expiry job inside its
+ * transaction, and of its split-transaction release between its two transactions). Its work is exactly as
+ * far as the pause point.
  */
 import pg from 'pg';
 import type { PausePoint, SessionContext } from '../../strategies/contract.ts';

@@ -32,13 +32,13 @@ export interface Environment {
 }
 
 /** Who runs the cluster under test (harness/cluster/, docs/cluster.md). */
-export const CLUSTER_BACKENDS = ['embedded', 'patroni', 'command'] as const;
+export const CLUSTER_BACKENDS = ['embedded', 'patroni', 'pg_auto_failover', 'command'] as const;
 export type ClusterBackend = (typeof CLUSTER_BACKENDS)[number];
 
 /** What the report's environment says of the cluster the cluster scenarios ran on. */
 export interface ClusterEnvironment {
   backend: ClusterBackend;
-  /** The manager and its version, for a cluster the user runs (`patroni 3.0.2`). */
+  /** The manager and its version, for a cluster the user runs (`patroni 3.0.2`, `pg_auto_failover 2.0`). */
   manager?: string;
   /** A cluster the user runs: its members and its replication, as its primary says. */
   members?: number;

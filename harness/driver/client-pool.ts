@@ -1,9 +1,10 @@
 /**
  * The worker-thread driver: virtual clients on worker threads, so the driver's own event loop is not what
- * holds a lock longer (a single busy loop measured 0.56–0.80× pgbench on the same transaction). The nodes
- * the clients talk to are the scenario's; the threads (one per core unless told) only schedule them: node
- * k runs on thread k mod threads, in every drive of a case, so a design's per-node memory stays in one
- * place whatever the machine. The bench has a pool of its own (bench/bench-pool.ts).
+ * holds a lock longer (a single busy loop fell well short of pgbench on the same transaction;
+ * docs/bench.md#yardstick measures the driver against pgbench). The nodes the clients talk to are the
+ * scenario's; the threads (one per core unless told) only schedule them: node k runs on thread k mod
+ * threads, in every drive of a case, so a design's per-node memory stays in one place whatever the machine.
+ * The bench has a pool of its own (bench/bench-pool.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';

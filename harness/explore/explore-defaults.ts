@@ -1,7 +1,7 @@
 /**
  * The explorer's defaults. The default run's budget is counted in programs, not seconds, so it explores the
- * same programs on every machine, and is chosen so that `npm start` stays near two minutes on 2 cores
- * while every built-in negative control is found within it.
+ * same programs on every machine, and is chosen so that `npm start` stays short on a 2-core machine (the
+ * README says how long it takes) while every built-in negative control is found within it.
  */
 export const EXPLORE_DEFAULTS = {
   /** The seed of `npm start`'s exploration, and of `explore` without --seed. */

@@ -1,7 +1,7 @@
 /**
- * Bounded admission in front of the database (seed 000, "进程内准入"): at most `limit` requests inside at
- * once, at most `maxWaiting` waiting, a waiter gives up after `waitMs`, and a request that finds the
- * queue full is rejected at once, before it touches the database.
+ * Bounded admission in front of the database (the flash-sale lab's in-process admission): at most `limit`
+ * requests inside at once, at most `maxWaiting` waiting, a waiter gives up after `waitMs`, and a request that
+ * finds the queue full is rejected at once, before it touches the database.
  *
  * The state lives in a SharedArrayBuffer so every worker thread of one process shares one gate. A free
  * permit is taken at once (like a fair Semaphore's untimed tryAcquire, which barges); otherwise the

@@ -1,9 +1,9 @@
 /**
- * A gate in front of the database, as the reservation service sees it: `enter` waits for a place and says
- * how it went (a ticket), and an admitted request's pass is left once, when its work is over. Three kinds:
- * `local`, one gate per process (seed 000's "单进程准入", admission.ts); `postgres` and `redis`, one gate
- * shared by every instance given the same store and name, whose LIMIT holds across them all
- * (store-gate.ts). A shared gate declares what it does when its store cannot be reached: `closed` turns
+ * A gate in front of the database, as the reservation service sees it: `enter` waits for a place and says how
+ * it went (a ticket), and an admitted request's pass is left once, when its work is over. Three kinds:
+ * `local`, one gate per process (the flash-sale lab's admission inside one process, admission.ts); `postgres`
+ * and `redis`, one gate shared by every instance given the same store and name, whose LIMIT holds across them
+ * all (store-gate.ts). A shared gate declares what it does when its store cannot be reached: `closed` turns
  * the request away (503, nothing written), `open` lets it through on its instance's own local gate, so the
  * bound falls back to LIMIT per instance — what Envoy's global rate limit does by default.
  */

@@ -1,8 +1,8 @@
 /**
- * Which code a run ran, as seed 002's manifest records it: per design and scenario, the SHA-256 of its
- * file and of the files it pulls in (relative imports, SQL it reads through `new URL(…, import.meta.url)`),
- * so a reviewer can tell two runs of different code apart even when a plug-in lives outside this
- * repository. The harness itself is not followed: the environment's commit names it.
+ * Which code a run ran, as the isolation-matrix chapter's manifest records it: per design and scenario, the
+ * SHA-256 of its file and of the files it pulls in (relative imports, SQL it reads through
+ * `new URL(…, import.meta.url)`), so a reviewer can tell two runs of different code apart even when a plug-in lives
+ * outside this repository. The harness itself is not followed: the environment's commit names it.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

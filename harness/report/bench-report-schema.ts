@@ -1,7 +1,7 @@
 /**
  * The document of `reservebench bench` (its report.json, `bench --json`): the run report's environment with
  * a `bench` and an `uncontended` section instead of cases. Its TypeScript type lives with the bench
- * (harness/bench/bench-report.ts); a test holds the two equal, and `docs/bench-report.schema.json` is
+ * (harness/report/bench/bench-report.ts); a test holds the two equal, and `docs/bench-report.schema.json` is
  * generated from this definition.
  */
 import { z } from 'zod';

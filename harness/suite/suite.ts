@@ -67,7 +67,9 @@ export interface ContractResults {
 export interface SuiteResult {
   ok: boolean;
   environment: Environment;
-  /** Every design and scenario file the run ran, with its SHA-256 (seed 002's manifest). */
+  /**
+   * Every design and scenario file the run ran, with its SHA-256 (the isolation-matrix chapter's manifest).
+   */
   sources: SourceEntry[];
   /** Every selected contract's cases. */
   results: ContractResults[];
@@ -80,11 +82,11 @@ export interface SuiteResult {
 }
 
 /**
- * Cases run side by side by default. A case mostly waits — on a barrier, a blocked session, a child
- * process, a WAL flush, an external call — so several share two cores well (with 4 both cores sat idle for
- * stretches of a default run; more than 6 only queued); a fixed number, never the machine's
- * core count, so that which cases run beside which is the same on every machine (and a case's verdict is
- * the same alone: it is judged on its own tables, sessions and observed state).
+ * Cases run side by side by default. A case mostly waits — on a barrier, a blocked session, a child process,
+ * a WAL flush, an external call — so several share two cores well (with fewer, both cores sat idle for
+ * stretches of a default run; with more, cases only queued); a fixed number, never the machine's core count,
+ * so that which cases run beside which is the same on every machine (and a case's verdict is the same alone:
+ * it is judged on its own tables, sessions and observed state).
  */
 export const DEFAULT_JOBS = 6;
 

@@ -4,7 +4,8 @@
  *
  * What it gets wrong: never an oversell — every bucket is still a conditional counter — but a user whose
  * bucket ran dry is told SOLD_OUT while other buckets still hold units (the frozen-stock chapter's
- * "临界点…各桶之间再做一次 平衡" left undone). Who is refused depends on how users hash, not on the stock.
+ * rebalancing between buckets near the end of the stock, left undone). Who is refused depends on how users
+ * hash, not on the stock.
  *
  * How the suite catches it every run: where a scenario demands exact outcome counts and its users do not
  * fill every bucket of BUCKETS = 4. Users hash the same way on every run (sha256 of the id), so these

@@ -1,8 +1,9 @@
 /**
- * release-frozen-only — NEGATIVE CONTROL (expect: violate), the frozen-stock chapter's release bug
- * ("某次发布把释放逻辑写成 只改 frozen 不改 available", found by that day's reconciliation). frozen-ledger, but giving a
- * unit back — a release, and the expiry job's timeout release, which share the statement — lowers `frozen`
- * and never raises `available`. The ledger still books the RELEASE or EXPIRE, as the code meant to do.
+ * release-frozen-only — NEGATIVE CONTROL (expect: violate), the frozen-stock chapter's release bug (one
+ * deploy shipped a release path that lowered frozen without raising available, found by that day's
+ * reconciliation). frozen-ledger, but giving a unit back — a release, and the expiry job's timeout release,
+ * which share the statement — lowers `frozen` and never raises `available`. The ledger still books the
+ * RELEASE or EXPIRE, as the code meant to do.
  *
  * What it gets wrong: every unit given back leaves the books. available + frozen + sold falls one short of
  * total per unit, and replaying the ledger gives one more available unit than the counter holds. Nothing

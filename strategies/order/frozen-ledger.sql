@@ -13,9 +13,9 @@ CREATE TABLE order_account (
 -- row through its own UPDATE at commit).
 ALTER TABLE order_line ADD FOREIGN KEY (sku) REFERENCES order_account DEFERRABLE INITIALLY DEFERRED;
 
--- One entry per line moved (the frozen-stock chapter's 流水: order number, action, quantity, time), written by
--- the statement that moves the counters or by the one beside it in the same transaction. STOCK_IN puts the
--- stock on the books at setup, so replaying the ledger from zero gives every counter.
+-- One entry per line moved (the frozen-stock chapter's stock journal: order number, action, quantity, time),
+-- written by the statement that moves the counters or by the one beside it in the same transaction. STOCK_IN
+-- puts the stock on the books at setup, so replaying the ledger from zero gives every counter.
 CREATE TABLE order_ledger (
   entry_id    bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   sku         text        NOT NULL REFERENCES order_account DEFERRABLE INITIALLY DEFERRED,

@@ -1,5 +1,5 @@
 /**
- * order-frozen-ledger — the frozen-stock chapter's "先占后扣" (hold first, deduct on payment) for carts, kept as
+ * order-frozen-ledger — the frozen-stock chapter's scheme (hold first, deduct on payment) for carts, kept as
  * books: per sku the counters `available`, `frozen` and `total`, each line moving its quantity from available
  * to frozen with a conditional update (`available >= qty`), and an append-only ledger entry for every line
  * moved (frozen-ledger.sql).

@@ -138,6 +138,11 @@ function session(db: RunDatabase, joined: JoinedAgent[], local: LocalAgents | un
           ++id,
           joined.map(() => ({ kind: 'done' })),
         );
+        // The run database is dropped next: an agent that has not yet read `done` would take that for its
+        // bench's database lost. Each leaves once it has read it (its control backend gone from the server).
+        const deadline = performance.now() + timeoutMs;
+        while ((await agentsGone(db.admin, joined)).length < joined.length && performance.now() < deadline)
+          await waitFor(LOOK_MS);
       } finally {
         await local?.stop(timeoutMs);
       }

@@ -4,10 +4,10 @@
  * window, trials — is refused rather than silently ignored (their declarations exclude --burst).
  */
 import { availableParallelism } from 'node:os';
-import { buildBurstReport, writeBenchReportFiles } from '../../bench/bench-report.ts';
-import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
 import { type BurstSettings, runBursts } from '../../bench/run-burst.ts';
 import { Errors, EXIT } from '../../errors.ts';
+import { buildBurstReport, writeBenchReportFiles } from '../../report/bench/bench-report.ts';
+import { renderBenchTerminal } from '../../report/bench/bench-terminal.ts';
 import type { Configuration } from '../../report/configuration-schema.ts';
 import { wholeNumber } from '../cli-arguments.ts';
 import { progressBar } from '../progress.ts';
@@ -25,7 +25,7 @@ interface BurstArgs {
 
 /** The issue's must-show: 10,000 requests in one instant. */
 export const MAX_BURST = 10_000;
-/** Seed 000's scale: 40 units. */
+/** The flash-sale lab's scale: 40 units. */
 export const DEFAULT_BURST_STOCK = 40;
 export const MAX_BURST_PROCESSES = 16;
 export const MAX_RETRIES = 1_000;

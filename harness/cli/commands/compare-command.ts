@@ -4,9 +4,10 @@
  * 1 when a series is slower than the threshold allows with confidence, 2 when a file is not a bench report
  * with trials.
  */
-import { compareReports, readBenchReport, renderComparisonMarkdown } from '../../bench/compare.ts';
-import { comparisonJunit } from '../../bench/compare-junit.ts';
+
 import { Errors, EXIT } from '../../errors.ts';
+import { compareReports, readBenchReport, renderComparisonMarkdown } from '../../report/bench/compare.ts';
+import { comparisonJunit } from '../../report/bench/compare-junit.ts';
 import { publishResults } from '../ci-results.ts';
 import { junitFile, shown } from '../cli-arguments.ts';
 import {

@@ -8,10 +8,10 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchReport, writeBenchFiles } from '../../bench/bench-report.ts';
-import { renderBenchTerminal } from '../../bench/bench-terminal.ts';
-import { scorecardRows, scorecardTable } from '../../bench/scorecard.ts';
 import { Errors, EXIT, oneLine } from '../../errors.ts';
+import { type BenchReport, writeBenchFiles } from '../../report/bench/bench-report.ts';
+import { renderBenchTerminal } from '../../report/bench/bench-terminal.ts';
+import { scorecardRows, scorecardTable } from '../../report/bench/scorecard.ts';
 import { benchReportSchema } from '../../report/bench-report-schema.ts';
 import { renderHtmlReport } from '../../report/html-report.ts';
 import { markdownTable } from '../../report/markdown-table.ts';

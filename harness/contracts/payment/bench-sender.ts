@@ -1,12 +1,12 @@
 /**
  * Worker side of a payment series (bench.ts): a client's request n pays key n of its pair's stream with
- * seed 002's payload, proposing a payment id of its own, and tallies what the audit needs: CREATED
+ * the payment drill's payload, proposing a payment id of its own, and tallies what the audit needs: CREATED
  * answers, and the distinct keys answered CREATED or REUSED.
  */
 import type { BenchSender } from '../../contract/bench-series.ts';
 import { pairKey, payingPair } from './bench.ts';
 import { importPaymentDesign } from './designs/payment-registry.ts';
-import { paymentRequest } from './spec/seed-payment.ts';
+import { paymentRequest } from './spec/order-payment-payload.ts';
 
 export const sender: BenchSender = async (moduleUrl, _sku, tally) => {
   const design = await importPaymentDesign(moduleUrl);

@@ -1,9 +1,9 @@
 /**
- * A payment design's bench series: its clients pay in pairs (seed 002's two workers per key), clients 2k
- * and 2k+1 sending the same stream of keys k-0, k-1, … with the seed's payload, each proposing its own
- * payment id; with an odd count the last client's keys are its own. Every client sends its first key
- * whatever the phase, so each pair sends at least one key twice. Throughput counts CREATED answers
- * (payments made); the audit is the harness's: every key answered CREATED or REUSED got exactly one
+ * A payment design's bench series: its clients pay in pairs (the isolation-matrix chapter's two workers per
+ * key), clients 2k and 2k+1 sending the same stream of keys k-0, k-1, … with the payment drill's payload,
+ * each proposing its own payment id; with an odd count the last client's keys are its own. Every client sends
+ * its first key whatever the phase, so each pair sends at least one key twice. Throughput counts CREATED
+ * answers (payments made); the audit is the harness's: every key answered CREATED or REUSED got exactly one
  * CREATED answer, and the design's own count of payments and outbox rows is that number.
  */
 import { refusedNeed } from '../../case/applicability.ts';
@@ -94,8 +94,9 @@ export const PAYMENT_BENCH = {
   shortUnit: 'pay/s',
   note: [
     'Throughput is CREATED answers (payments made) per second in the measured window. Clients pay in pairs,',
-    "seed 002's two workers per key: clients 2k and 2k+1 send the same keys in turn, so each key is sent twice",
-    '(with an odd count the last client pays alone); latency per request in ms (HDR histogram),',
+    "the isolation-matrix chapter's two workers per key: clients 2k and 2k+1 send the same keys in turn,",
+    'so each key is sent twice (with an odd count the last client pays alone); latency per request in ms',
+    '(HDR histogram),',
   ],
   ok: 'every series ran and paid each key once',
   design: paymentBenchDesign,

@@ -1,8 +1,8 @@
 /**
- * The payment contract (seed 002's payment idempotency, docs/contract.md#payments): one payment and one
- * outbox row per idempotency key, a mismatched payload refused, as one object the harness takes. Its
- * designs implement strategies/payment/contract.ts (`contract: 'payment'`), its scenarios are the files of
- * scenarios/payment/, mostly specs of PAY steps.
+ * The payment contract (the isolation-matrix chapter's payment idempotency, docs/contract.md#payments): one
+ * payment and one outbox row per idempotency key, a mismatched payload refused, as one object the harness
+ * takes. Its designs implement strategies/payment/contract.ts (`contract: 'payment'`), its scenarios are the
+ * files of fixtures/payment/scenarios/, mostly specs of PAY steps.
  */
 
 import type { RunSettings } from '../../contract/case-settings.ts';
@@ -69,7 +69,7 @@ function plan(
 
 export const PAYMENT = {
   id: 'payment',
-  title: 'Payment contract (seed 002: one payment and one outbox row per idempotency key)',
+  title: 'Payment contract (payment idempotency: one payment and one outbox row per idempotency key)',
   designs: {
     builtInIds: PAYMENT_DESIGN_IDS,
     schema: paymentDesignSchema,

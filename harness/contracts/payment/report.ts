@@ -46,11 +46,11 @@ function showsOf(
       shownBy: judged.map((c) => c.id).join(', ') || '-',
     };
   }
-  const seed = judged.find((c) => c.scenario === 'payment-seed-workers') ?? judged[0];
-  const counts = seed?.counts ? `; payment ${seed.counts.payments}, outbox ${seed.counts.outbox}` : '';
+  const drill = judged.find((c) => c.scenario === 'payment-seed-workers') ?? judged[0];
+  const counts = drill?.counts ? `; payment ${drill.counts.payments}, outbox ${drill.counts.outbox}` : '';
   return {
-    shows: `held in ${judged.length} of ${own.length} payment scenarios${seed ? ` (${seed.scenario}: ${formatOutcomes(seed.outcomes)}${counts})` : ''}`,
-    shownBy: seed?.id ?? '-',
+    shows: `held in ${judged.length} of ${own.length} payment scenarios${drill ? ` (${drill.scenario}: ${formatOutcomes(drill.outcomes)}${counts})` : ''}`,
+    shownBy: drill?.id ?? '-',
   };
 }
 
@@ -117,7 +117,7 @@ function markdown(report: PaymentReport): MarkdownBlock[] {
   return [
     '## Payment contract',
     '',
-    "Seed 002's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
+    "The isolation-matrix chapter's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
     '',
     paymentDesignTable(report),
     '',

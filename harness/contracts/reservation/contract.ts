@@ -1,7 +1,7 @@
 /**
  * The reservation contract (docs/contract.md): reserving limited stock — reserve, confirm, release, expire,
  * status, remaining — as one object the harness takes. Its designs are strategies (strategies/contract.ts,
- * or one SQL file of functions), its scenarios the files of scenarios/, its cases driven by clients on
+ * or one SQL file of functions), its scenarios the files of fixtures/reservation/scenarios/, its cases driven by clients on
  * worker threads, a script or an interleaving, and judged on its invariants and its model.
  */
 import type { StrategyRef } from '../../../strategies/contract.ts';

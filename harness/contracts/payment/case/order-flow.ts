@@ -16,7 +16,7 @@ import { TTL_MS } from '../../reservation/case/scenario.ts';
 import { loadStrategy } from '../../reservation/designs/registry.ts';
 import { readBack } from '../../reservation/verdict/final-read.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
-import { paymentRequest } from '../spec/seed-payment.ts';
+import { paymentRequest } from '../spec/order-payment-payload.ts';
 import { orderInvariantProblems } from '../verdict/order-invariants.ts';
 import type { PaymentFinalRead } from '../verdict/payment-final-read.ts';
 import type { PaymentProblem } from '../verdict/payment-invariants.ts';
@@ -119,7 +119,10 @@ export class OrderFlowDriver implements OrderFlow {
     return { requestKey: orderKey(n), user, sku: this.deps.spec.stock.sku, ttlMs: TTL_MS };
   }
 
-  /** The order's payment of seed 002's payload; every attempt proposes a payment id of its own, as a new worker would. */
+  /**
+   * The order's payment of the payment drill's payload; every attempt proposes a payment id of its own, as a
+   * new worker would.
+   */
   private payment(n: number): PaymentRequest {
     this.attempts += 1;
     const key = orderKey(n);

@@ -146,8 +146,8 @@ export function definePaymentScenario(scenario: PaymentScenario): PaymentScenari
   return scenario;
 }
 
-/** Seed 002's figures over a case's answers and end counts. */
-export function seedFigures(
+/** The payment drill's figures over a case's answers and end counts. */
+export function paymentDrillFigures(
   answers: readonly PaymentAnswer[],
   counts: { payments: number; outbox: number },
 ): Record<string, number> {

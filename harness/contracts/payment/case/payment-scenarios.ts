@@ -1,12 +1,12 @@
 /**
- * The payment scenarios: every file in `scenarios/payment/` is one, found when the harness loads (as
+ * The payment scenarios: every file in `fixtures/payment/scenarios/` is one, found when the harness loads (as
  * index.ts finds the reservation scenarios), each checked to be a payment scenario named by its file.
  */
 import { readdirSync } from 'node:fs';
 import { importSource } from '../../../registry/source-import.ts';
 import type { PaymentScenario } from './payment-scenario.ts';
 
-const FOLDER = new URL('../../../../scenarios/payment/', import.meta.url);
+const FOLDER = new URL('../../../../fixtures/payment/scenarios/', import.meta.url);
 
 async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
   const ids = readdirSync(FOLDER)
@@ -19,7 +19,9 @@ async function loadPaymentScenarios(): Promise<PaymentScenario[]> {
       const module = (await importSource(source)) as { default?: PaymentScenario };
       const scenario = module.default;
       if (scenario?.contract !== 'payment' || scenario.id !== id) {
-        throw new Error(`scenarios/payment/${id}.ts must export default a payment scenario with id "${id}"`);
+        throw new Error(
+          `fixtures/payment/scenarios/${id}.ts must export default a payment scenario with id "${id}"`,
+        );
       }
       return { ...scenario, source };
     }),

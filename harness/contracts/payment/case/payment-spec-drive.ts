@@ -48,7 +48,7 @@ export function paymentSpecOrders(
   scenario: PaymentSpecScenario,
   holdAt: PaymentPausePoint | undefined,
 ): SpecOrders {
-  const file = `scenarios/payment/${scenario.id}.ts`;
+  const file = `fixtures/payment/scenarios/${scenario.id}.ts`;
   const text = scenario.spec(holdAt);
   if (specContract(parseSpec(text, file, [PAYMENT_VERBS]), file, [PAYMENT_VERBS]) !== PAYMENT_VERBS)
     throw new Error(`payment scenario ${scenario.id}: its spec has no PAY step`);

@@ -7,7 +7,7 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import { givenOrder, type ProgramStep, pctOrder, specOfSteps } from '../../../explore/schedule.ts';
-import type { PaymentPayload } from '../spec/seed-payment.ts';
+import type { PaymentPayload } from '../spec/order-payment-payload.ts';
 
 /**
  * The payload a PAY sends: the payment drill's (`base`), or it with one field changed — each fingerprint field

@@ -74,9 +74,9 @@ export class PaymentState implements ModelState<PaymentChange> {
 }
 
 /**
- * What the API refuses (seed 002's payload): no key, no fingerprint, an amount not a positive integer.
- * The contract's rule, written here rather than taken from the designs' support code, so that the model
- * does not follow a design's change of it.
+ * What the API refuses (the payment drill's payload rules): no key, no fingerprint, an amount not a positive
+ * integer. The contract's rule, written here rather than taken from the designs' support code, so that the
+ * model does not follow a design's change of it.
  */
 function refused(request: PaymentRequest): boolean {
   return (

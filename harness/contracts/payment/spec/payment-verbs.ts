@@ -5,9 +5,9 @@
  *       [UNTIL <pause point>]
  *
  * PAY calls the payment design's `pay` with a session context: the idempotency key, the payment id this
- * worker proposes, and seed 002's payload otherwise (./seed-payment.ts: order-1001, 3000, CNY, merchant
- * demo, each unless its option says), its fingerprint computed from it; UNTIL holds it as a RESERVE is
- * held. Its checked answer is the step's.
+ * worker proposes, and the payment drill's payload otherwise (./order-payment-payload.ts: order-1001, 3000,
+ * CNY, merchant demo, each unless its option says), its fingerprint computed from it; UNTIL holds it as a
+ * RESERVE is held. Its checked answer is the step's.
  */
 import {
   PAYMENT_PAUSE_POINTS,
@@ -24,7 +24,7 @@ import type { SpecVerbs, StepEnvironment } from '../../../interleaving/spec-verb
 import { pausePointOf, type StepWords, type Word } from '../../../interleaving/spec-words.ts';
 import type { Outcome } from '../../../interleaving/step-outcome.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';
-import { type PaymentPayload, requestOf } from './seed-payment.ts';
+import { type PaymentPayload, requestOf } from './order-payment-payload.ts';
 
 export const PAYMENT_CONTRACT = 'payment';
 

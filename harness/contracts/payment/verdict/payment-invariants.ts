@@ -1,8 +1,9 @@
 /**
- * The payment contract's invariants (seed 002), each a small pure function over what the harness sent,
- * the answers it got and its own final read: at most one payment per key, exactly one outbox row per
- * payment, every REUSED answer the winner's response to the winner's payload, a MISMATCH writing nothing,
- * no payment that no answer acknowledges, and the design's audit agreeing with the harness's reads.
+ * The payment contract's invariants (the isolation-matrix chapter's payment drill), each a small pure
+ * function over what the harness sent, the answers it got and its own final read: at most one payment per
+ * key, exactly one outbox row per payment, every REUSED answer the winner's response to the winner's payload,
+ * a MISMATCH writing nothing, no payment that no answer acknowledges, and the design's audit agreeing with
+ * the harness's reads.
  */
 import type {
   PaymentAudit,
@@ -29,7 +30,7 @@ export interface PaymentProblem {
   message: string;
 }
 
-/** The totals of the harness's reads, the figures the seed reports (payment 1, outbox 1). */
+/** The totals of the harness's reads, the figures the payment drill reports (payment 1, outbox 1). */
 export interface PaymentCounts {
   payments: number;
   outbox: number;

@@ -65,7 +65,9 @@ function scenarioNeeds(scenario: Scenario, restartHook: boolean): string[] {
     needs.push(
       "it is an interleaving: its steps run on database sessions of the harness's own, judged by the database's lock view (pg_blocking_pids)",
     );
-    const spec = parseSpec(scenario.spec, `scenarios/${scenario.id}.ts`, [RESERVATION_VERBS]);
+    const spec = parseSpec(scenario.spec, `fixtures/reservation/scenarios/${scenario.id}.ts`, [
+      RESERVATION_VERBS,
+    ]);
     if (spec.sessions.some((s) => s.steps.some((t) => 'sql' in t.step))) needs.push('it runs SQL steps');
   }
   if (scenario.crashesDatabase) needs.push('it crashes and restarts the database');

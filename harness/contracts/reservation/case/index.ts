@@ -1,5 +1,5 @@
 /**
- * The scenarios: every file in `scenarios/` is one, found when the harness loads, so adding a
+ * The scenarios: every file in `fixtures/reservation/scenarios/` is one, found when the harness loads, so adding a
  * scenario is adding a file there. Each file's default export is checked to be a scenario whose id is its
  * file name.
  */
@@ -8,7 +8,7 @@ import { Errors } from '../../../errors.ts';
 import { importSource } from '../../../registry/source-import.ts';
 import type { Scenario } from './scenario.ts';
 
-const FOLDER = new URL('../../../../scenarios/', import.meta.url);
+const FOLDER = new URL('../../../../fixtures/reservation/scenarios/', import.meta.url);
 
 async function loadScenarios(): Promise<Scenario[]> {
   // Sorted by id, so a report reads the same every run whatever order the directory lists.
@@ -24,7 +24,9 @@ async function loadScenarios(): Promise<Scenario[]> {
       const scenario = module.default;
       const id = file.slice(0, -'.ts'.length);
       if (!scenario || scenario.id !== id || !scenario.expect) {
-        throw new Error(`scenarios/${file} must export default a scenario with id "${id}"`);
+        throw new Error(
+          `fixtures/reservation/scenarios/${file} must export default a scenario with id "${id}"`,
+        );
       }
       return { ...scenario, source };
     }),

@@ -21,7 +21,9 @@ const parsed = new Map<string, SpecOrders>();
 function ordersOf(scenario: InterleavingScenario): SpecOrders {
   const known = parsed.get(scenario.id);
   if (known) return known;
-  const orders = specOrders(scenario.spec, `scenarios/${scenario.id}.ts`, [RESERVATION_VERBS]);
+  const orders = specOrders(scenario.spec, `fixtures/reservation/scenarios/${scenario.id}.ts`, [
+    RESERVATION_VERBS,
+  ]);
   parsed.set(scenario.id, orders);
   return orders;
 }

@@ -30,9 +30,9 @@ export {
 } from '../verdict/expectations.ts';
 
 /**
- * A scenario's inputs (seed 000's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01, users
- * like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the many-client
- * scenarios; an interleaving's inputs are part of its definition.
+ * A scenario's inputs (the flash-sale lab's teaching scale: 40 units, 150 simultaneous requests, sku-lab-01,
+ * users like user-0042). `--clients` and `--stock` override `clients` and the first sku's total of the
+ * many-client scenarios; an interleaving's inputs are part of its definition.
  */
 export interface ScenarioInput {
   clients: number;
@@ -56,7 +56,7 @@ export const TTL_MS = 60_000;
 /** A hold sent short, to be backdated by real time on a design without the backdate hook (shortHolds). */
 export const SHORT_HOLD_MS = 1_000;
 
-/** user-0001 … user-0150: the zero-padded ids the seed uses. */
+/** user-0001 … user-0150: the zero-padded ids the flash-sale lab uses. */
 export function userId(n: number): string {
   return `user-${String(n).padStart(4, '0')}`;
 }

@@ -1,5 +1,6 @@
 /**
- * The reservation service over HTTP (seed 000 "接口"), in front of any strategy, behind bounded admission.
+ * The reservation service over HTTP (the flash-sale lab's API), in front of any strategy, behind bounded
+ * admission.
  *
  * POST /reserve → 201 HELD, 200 REPLAY, 409 SOLD_OUT | USER_LIMIT, 422 KEY_REUSED, 400 BAD_REQUEST,
  * 503 REJECTED_QUEUE_FULL | REJECTED_WAIT_TIMEOUT with Retry-After: 1; POST /confirm/{key} and
@@ -54,8 +55,8 @@ export interface ServiceOptions {
   /** The shared gate's name (default: the schema). */
   gateName?: string;
   /**
-   * Extra work per admitted write (reserve, confirm, release) before its transaction (seed C28-05: 30 ms;
-   * C28-06: 600 ms).
+   * Extra work per admitted write (reserve, confirm, release) before its transaction (the flash-sale lab's
+   * HTTP admission run: 30 ms; its disconnect run: 600 ms).
    */
   workMs: number;
   node: NodeIdentity;

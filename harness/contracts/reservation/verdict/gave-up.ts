@@ -3,7 +3,7 @@
  * and no unit behind. `gaveUpWrote` fires on a key answered GAVE_UP whose final status is anything but
  * NOT_FOUND, where nothing else explains a row: every request sent with the key was answered, and only
  * with answers that write nothing. A unit taken and not given back shows in `drift` and in the
- * sell-what-remains probe; the give-up scenario drives the path on purpose (scenarios/give-up.ts).
+ * sell-what-remains probe; the give-up scenario drives the path on purpose (fixtures/reservation/scenarios/give-up.ts).
  */
 import type { RequestResult } from '../../../driver/client-task.ts';
 import type { Problem } from './expectations.ts';
