@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { specScenario } from '../harness/contracts/reservation/case/spec-file.ts';
+import { type Program, scheduled, specText } from '../harness/contracts/reservation/explore/program.ts';
+import { programArbitrary } from '../harness/contracts/reservation/explore/program-arbitrary.ts';
 import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
-import { type Program, scheduled, specText } from '../harness/explore/program.ts';
-import { programArbitrary } from '../harness/explore/program-arbitrary.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import hotRow from '../strategies/hot-row.ts';
 import memoryQuota from '../strategies/memory-quota.ts';

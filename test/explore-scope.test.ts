@@ -7,12 +7,17 @@
  * all, and a batch written as a spec that parses back to the names that ran.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  KEY_FAMILIES,
+  NAMINGS,
+  SKU_FAMILIES,
+  USER_FAMILIES,
+} from '../harness/contracts/reservation/explore/names.ts';
+import { type Program, specText } from '../harness/contracts/reservation/explore/program.ts';
+import { reservationScope } from '../harness/contracts/reservation/explore/scope-programs.ts';
+import type { Template } from '../harness/contracts/reservation/explore/template.ts';
 import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
 import { EXPLORE_DEFAULTS, SCOPE_MAX_LENGTH } from '../harness/explore/explore-defaults.ts';
-import { type Program, specText } from '../harness/explore/program.ts';
-import { KEY_FAMILIES, NAMINGS, SKU_FAMILIES, USER_FAMILIES } from '../harness/explore/reservation/names.ts';
-import { reservationScope } from '../harness/explore/reservation/scope-programs.ts';
-import type { Template } from '../harness/explore/reservation/template.ts';
 import { isContractStep } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import type { Strategy } from '../strategies/contract.ts';

@@ -11,11 +11,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_IDS, loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
+import { programArbitrary } from '../harness/contracts/reservation/explore/program-arbitrary.ts';
+import { RESERVATION_EXPLORE } from '../harness/contracts/reservation/explore/reservation-explore.ts';
+import { runProgram } from '../harness/contracts/reservation/explore/run-program.ts';
+import { reservationScope } from '../harness/contracts/reservation/explore/scope-programs.ts';
 import type { RunDatabase } from '../harness/database/database.ts';
 import { SCOPE_BATCH_SIZE } from '../harness/explore/explore-defaults.ts';
-import { programArbitrary } from '../harness/explore/program-arbitrary.ts';
-import { reservationScope } from '../harness/explore/reservation/scope-programs.ts';
-import { runProgram } from '../harness/explore/run-program.ts';
 import { batchedPhase } from '../harness/explore/scope-phase.ts';
 import { PAUSING_OPERATIONS, type Strategy, type StrategyRef } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
@@ -82,7 +83,8 @@ async function explored(variants: readonly StrategyRef[], seeds: number): Promis
 
 /** The bare variant through every scope program up to SCOPE_LENGTH: its finding, described; how many ran. */
 async function scoped(ref: StrategyRef): Promise<{ found: string[]; programs: number; complete: number }> {
-  const outcome = await batchedPhase(db(), ref, SETTINGS, reservationScope(ref.strategy), {
+  const explored = { db: db(), ref, explore: RESERVATION_EXPLORE, settings: SETTINGS };
+  const outcome = await batchedPhase(explored, reservationScope(ref.strategy), {
     programs: Number.POSITIVE_INFINITY,
     maxLength: SCOPE_LENGTH,
     batchSize: SCOPE_BATCH_SIZE,

@@ -359,7 +359,7 @@ describe('spec grammar: PAY, the payment contract', () => {
     ['session s1\nstep a { PAY k p UNTIL }', /^x\.spec:2:18: UNTIL needs a value$/],
     [
       'session s1\nstep a { PAY k p TTL 5 }',
-      /^x\.spec:2:18: unexpected "TTL" in PAY; expected AMOUNT <minor units> or UNTIL <pause point>$/,
+      /^x\.spec:2:18: unexpected "TTL" in PAY; expected AMOUNT <minor units>, CURRENCY <code>, MERCHANT <id>, ORDER <id> or UNTIL <pause point>$/,
     ],
     [
       'session s1\nstep a { PAY k p ON 1/1 }',

@@ -52,7 +52,7 @@ export function withPermutations<C extends OrderedCase>(listed: C, permutations:
  */
 export async function inEveryOrder<C extends OrderedCase>(
   listed: { permutation: Permutation; result: C },
-  others: readonly Permutation[],
+  others: () => readonly Permutation[],
   settings: CaseSettings,
   run: (permutation: Permutation, settings: CaseSettings) => Promise<C>,
 ): Promise<C> {
@@ -61,7 +61,7 @@ export async function inEveryOrder<C extends OrderedCase>(
   const reports = [permutationReport(result, listed.permutation)];
   // A failing order fails the case only where the design should hold; one failing order's tables show it.
   let keepNextFailure = settings.keepFailed && result.expect === 'hold' && result.status === 'pass';
-  for (const permutation of others) {
+  for (const permutation of others()) {
     const order = { ...settings, keepFailed: keepNextFailure, keepAll: false };
     let report: PermutationReport;
     try {

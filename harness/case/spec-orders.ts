@@ -10,7 +10,8 @@ import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
 
 export interface SpecOrders {
   listed: Permutation;
-  others: Permutation[];
+  /** Computed when first asked (`--permutations all`): a long spec's orders are too many to list. */
+  others(): Permutation[];
 }
 
 /** The order a permutation sends its steps in, as the report names it. */
@@ -23,6 +24,12 @@ export function specOrders(text: string, file: string, verbs: readonly SpecVerbs
   if (!listed || more.length > 0)
     throw new Error(`${file}: its spec must list exactly one permutation (the one judged)`);
   const sessions = spec.sessions.map((s) => ({ name: s.name, steps: s.steps.map((t) => t.step) }));
-  const others = [...allPermutations(sessions)].filter((p) => orderOf(p) !== orderOf(listed));
-  return { listed, others };
+  let others: Permutation[] | undefined;
+  return {
+    listed,
+    others: () => {
+      others ??= [...allPermutations(sessions)].filter((p) => orderOf(p) !== orderOf(listed));
+      return others;
+    },
+  };
 }

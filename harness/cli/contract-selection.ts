@@ -127,7 +127,7 @@ export async function chooseContracts(
     if (named && !named.has(contract)) return [];
     const all = scenariosOfDefaultRun<ScenarioBase>(contract.scenarios, withClusters);
     const scenarios = everything ? all : (scenariosOf.get(contract) ?? []);
-    const explored = explore && 'explorer' in contract;
+    const explored = explore && contract.explore !== undefined;
     if (scenarios.length === 0 && !explored) return [];
     return [{ contract, designNames: designsOf.get(contract) ?? [], scenarios }];
   });

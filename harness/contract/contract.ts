@@ -18,6 +18,7 @@ import type { CaseResultBase } from '../verdict/case-result.ts';
 import type { BenchDesign } from './bench-series.ts';
 import type { DetailReading } from './case-matrix.ts';
 import type { CaseSettings, RunSettings } from './case-settings.ts';
+import type { ContractExplore } from './contract-explore.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
 export interface DesignBase {
@@ -130,9 +131,9 @@ export interface Selection<R, S extends ScenarioBase, C extends CaseResultBase =
   designs: readonly R[];
   scenarios: readonly S[];
   /**
-   * Each design explored (`explore/<id>`, listed after the scenarios' cases): the command line passes the
-   * explorer in, so that the suite and the contracts, which the explorer is built on, do not depend on it.
-   * `connections`: what one of its programs opens at most.
+   * Each design explored (`explore/<id>`, listed after the scenarios' cases) by the explorer's engine over
+   * the contract's `explore` side: the command line passes it in, so that the suite, which the engine sits
+   * above, does not depend on it. `connections`: what one of its programs opens at most.
    */
   explore?: { connections: number; run(db: RunDatabase, ref: R, settings: CaseSettings): Promise<C> };
 }
@@ -215,17 +216,6 @@ export interface BenchSeriesCounts {
   tally?: Readonly<Record<string, number>> | undefined;
 }
 
-/**
- * The explorer's side of a contract (harness/explore/): what it needs of the contract to run the programs
- * it generates of the contract's operations, judged by the history checker and shrunk to a spec. Issue
- * 37's exhaustive explorer engine grows this slot (the contract's program alphabet); today the reservation
- * contract fills it, and harness/explore/ generates its programs.
- */
-export interface ContractExplorer<S extends ScenarioBase> {
-  /** The scenario a generated program is: its spec and its stock, nothing expected but what every case holds. */
-  programScenario(id: string, spec: string, stock: readonly { sku: string; total: number }[]): S;
-}
-
 /** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
 export interface Contract<
   R = unknown,
@@ -245,5 +235,6 @@ export interface Contract<
   plan(selection: Selection<R, S, C>, settings: RunSettings): ContractRun<C>;
   readonly report: ContractReport<R, C, F>;
   readonly bench?: ContractBench<R>;
-  readonly explorer?: ContractExplorer<S>;
+  /** What the explorer needs of the contract (contract-explore.ts); none: its designs are not explored. */
+  readonly explore?: ContractExplore<R, C>;
 }

@@ -8,22 +8,7 @@
  * history past the checker's budget) is halved until every part is judged; a single program that cannot be
  * is counted broken. Generic: the contract gives the language, the caller runs a program.
  */
-
-/** A contract's part of the exhaustive scope (reservation: reservation/scope-programs.ts). */
-export interface ScopeLanguage<V, P> {
-  /** Every program of 1 to `maxLength` operations, shortest first, each once up to renaming. */
-  programs(maxLength: number): Iterable<V>;
-  /** Its operations (what the scope's length counts). */
-  length(program: V): number;
-  /** Programs of one group can run in one batch. */
-  groupOf(program: V): string;
-  /** Most programs of this group in one batch, where the group needs fewer than the engine's size. */
-  largestBatch?(group: string): number | undefined;
-  /** Programs side by side, each named apart from the others: one program to run. */
-  batch(programs: readonly V[]): P;
-  /** One line for a report. */
-  describe(program: V): string;
-}
+import type { ScopeLanguage } from '../contract/contract-explore.ts';
 
 /** How one run of a batch ended: `unjudged` when it ran but its history could not be checked. */
 export type BatchVerdict = 'pass' | 'fail' | 'broken' | 'unjudged';

@@ -1,8 +1,7 @@
 /**
- * The seeded explorer: the sweep (sweep.ts, in batches: sweep-batches.ts), the exhaustive scope
- * (exhaustive.ts, reservation/scope-programs.ts), then random programs (program-arbitrary.ts) for one
- * design, each run on fresh tables under its schedule and judged by every check (run-program.ts), until
- * one fails or the budget is spent. The sweep comes first because it is the cheapest: one batch for all
+ * The seeded explorer, for a design of any contract: the sweep, the exhaustive scope (exhaustive.ts), then
+ * random programs, each of the contract's own making (contract-explore.ts), each run on fresh tables under
+ * its schedule and judged by every check of the contract, until one fails or the budget is spent. The sweep comes first because it is the cheapest: one batch for all
  * of a design's races, most negative controls' bugs among them.
  * A failing program is shrunk by fast-check — fewer sessions, fewer and simpler operations, a plainer
  * schedule — as long as it keeps failing, and the smallest one is the finding, written as a spec that
@@ -10,22 +9,16 @@
  * order, so a budget counted in programs explores the same paths on every machine.
  */
 import fc from 'fast-check';
-import type { StrategyRef } from '../../strategies/contract.ts';
-import type { CaseSettings } from '../contract/case-settings.ts';
-import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
-import type { RunDatabase } from '../database/database.ts';
-import type { ExplorationSummary } from '../verdict/case-result.ts';
-import type { ScopeLanguage } from './exhaustive.ts';
+import type { ProgramRun, ScopeLanguage } from '../contract/contract-explore.ts';
+import type { CaseResultBase, ExplorationSummary } from '../verdict/case-result.ts';
 import { SCOPE_BATCH_SIZE, SCOPE_MAX_LENGTH, SWEEP_BATCH_SIZE } from './explore-defaults.ts';
-import { type Program, specText } from './program.ts';
-import { MAX_SESSIONS, programArbitrary } from './program-arbitrary.ts';
-import { reservationScope, SCOPE_SESSIONS } from './reservation/scope-programs.ts';
-import { type ProgramRun, runProgram } from './run-program.ts';
-import { batchedPhase, dropKeptTables, type ScopeBudget, type ScopeOutcome } from './scope-phase.ts';
-import { sweepLanguage } from './sweep-batches.ts';
-
-/** The sessions one program of any phase opens at most (the lanes' connection room). */
-export const EXPLORE_SESSIONS = Math.max(MAX_SESSIONS, SCOPE_SESSIONS);
+import {
+  batchedPhase,
+  dropKeptTables,
+  type Explored,
+  type ScopeBudget,
+  type ScopeOutcome,
+} from './scope-phase.ts';
 
 export interface ExploreBudget {
   /** Programs of the exhaustive scope, shortest first, run after the sweep. */
@@ -38,19 +31,18 @@ export interface ExploreBudget {
   shrinkRuns: number;
 }
 
-export interface Finding {
-  program: Program;
+export interface Finding<C> {
   spec: string;
-  result: CaseResult;
+  result: C;
   /** Where it was found: `the exhaustive scope (batch ending at program 1200)`, `random program 3`. */
   foundAt: string;
 }
 
 /** The counts a case reports (ExplorationSummary), and what the case is made from. */
-export interface Exploration extends Omit<ExplorationSummary, 'spec' | 'reproduced'> {
-  found?: Finding;
+export interface Exploration<C> extends Omit<ExplorationSummary, 'spec' | 'reproduced'> {
+  found?: Finding<C>;
   /** The last program run in full without a finding: what the case shows when nothing was found. */
-  lastPassed?: CaseResult;
+  lastPassed?: C;
 }
 
 export interface ExploreProgress {
@@ -63,39 +55,46 @@ export interface ExploreProgress {
  * The run the case will not show once `run` is in: the finding a smaller failing program replaces, the
  * last pass a newer one replaces, a shrink's pass, a broken run. Only the shown program's tables are kept.
  */
-function unshownBy(tally: Exploration, run: ProgramRun, shrinking: boolean): CaseResult | undefined {
+function unshownBy<C>(tally: Exploration<C>, run: ProgramRun<C>, shrinking: boolean): C | undefined {
   if (run.kind === 'fail') return tally.found?.result;
   if (run.kind === 'pass') return shrinking ? run.result : tally.lastPassed;
   return run.kind === 'broken' ? run.result : undefined;
 }
 
 /** A finding of a batched phase, its spec headed with what it is and how it replays. */
-function batchFinding(r: Run, what: string, found: NonNullable<ScopeOutcome['found']>, at: number) {
-  const { id } = r.ref.strategy;
+function batchFinding<R, C extends CaseResultBase, P>(
+  r: Run<R, C, P>,
+  what: string,
+  found: NonNullable<ScopeOutcome<C, P>['found']>,
+  at: number,
+): Finding<C> {
   const foundAt = `${what} (batch ending at program ${at})`;
   const header = [
-    `found by reservebench explore --strategy ${id} --seed ${r.seed} (${foundAt})`,
+    `found by reservebench explore --strategy ${r.designId} --seed ${r.seed} (${foundAt})`,
     ...found.described.map((d) => `program: ${d}`),
-    `replay: reservebench run --strategy ${id} --spec THIS_FILE`,
+    `replay: reservebench run --strategy ${r.designId} --spec THIS_FILE`,
   ];
-  return { program: found.program, spec: specText(found.program, header), result: found.result, foundAt };
+  return { spec: r.explore.specText(found.program, header), result: found.result, foundAt };
 }
 
-interface Run {
-  db: RunDatabase;
-  ref: StrategyRef;
-  settings: CaseSettings;
+interface Run<R, C extends CaseResultBase, P> extends Explored<R, C, P> {
+  designId: string;
   budget: ExploreBudget;
   seed: number;
-  tally: Exploration;
+  tally: Exploration<C>;
   outOfTime(): boolean;
   header(program: number): string[];
   onProgress?: ((p: ExploreProgress) => void) | undefined;
 }
 
 /** A phase run in batches: its tally, its last pass (the one whose tables a --keep run keeps), its finding. */
-async function runBatched<V>(r: Run, what: string, language: ScopeLanguage<V, Program>, budget: ScopeBudget) {
-  const phase = await batchedPhase(r.db, r.ref, r.settings, language, budget);
+async function runBatched<V, R, C extends CaseResultBase, P>(
+  r: Run<R, C, P>,
+  what: string,
+  language: ScopeLanguage<V, P>,
+  budget: ScopeBudget,
+) {
+  const phase = await batchedPhase(r, language, budget);
   r.tally.broken += phase.tally.broken;
   if (phase.lastPassed) {
     await dropKeptTables(r.db, r.tally.lastPassed);
@@ -106,39 +105,35 @@ async function runBatched<V>(r: Run, what: string, language: ScopeLanguage<V, Pr
 }
 
 /** The exhaustive scope, shortest programs first, as many as the budget says. */
-async function runScope(r: Run): Promise<void> {
+async function runScope<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   if (r.budget.scope <= 0) return;
   const budget = { programs: r.budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
-  const language = reservationScope(r.ref.strategy);
+  const language = r.explore.scope(r.ref);
   const began = performance.now();
   const tally = await runBatched(r, 'the exhaustive scope', language, { ...budget, outOfTime: r.outOfTime });
   r.tally.scope = { ...tally, ms: Math.round(performance.now() - began) };
 }
 
 /** The sweep, its programs one after another in batches (sweep-batches.ts). */
-async function runSweep(r: Run): Promise<void> {
+async function runSweep<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
+  const language = r.explore.sweep?.(r.ref);
+  if (!language) return;
   const budget = { programs: Number.POSITIVE_INFINITY, maxLength: 2, batchSize: SWEEP_BATCH_SIZE };
-  const language = sweepLanguage(r.ref.strategy);
   const swept = await runBatched(r, 'the sweep', language, { ...budget, outOfTime: r.outOfTime });
   r.tally.programs += swept.programs;
   r.tally.swept += swept.programs;
 }
 
-async function runRandom(r: Run): Promise<void> {
+async function runRandom<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   const { tally, budget } = r;
-  const property = fc.asyncProperty(programArbitrary(r.ref.strategy), async (program) => {
+  const property = fc.asyncProperty(r.explore.random(r.ref), async (program) => {
     const shrinking = tally.found !== undefined;
     if (shrinking ? tally.shrinks >= budget.shrinkRuns : r.outOfTime()) return true;
     if (shrinking) tally.shrinks += 1;
     else tally.programs += 1;
     r.onProgress?.({ programs: tally.programs, total: budget.programs, shrinking });
-    const run: ProgramRun = await runProgram(
-      r.db,
-      r.ref,
-      program,
-      r.settings,
-      r.header(tally.programs - tally.swept),
-    );
+    const header = r.header(tally.programs - tally.swept);
+    const run = await r.explore.run(r.db, r.ref, program, r.settings, header);
     await dropKeptTables(r.db, unshownBy(tally, run, shrinking));
     if (run.kind === 'invalid' || run.kind === 'broken') {
       if (!shrinking) tally[run.kind] += 1;
@@ -149,7 +144,6 @@ async function runRandom(r: Run): Promise<void> {
       return true;
     }
     tally.found = {
-      program,
       spec: run.spec,
       result: run.result,
       foundAt: tally.found?.foundAt ?? `random program ${tally.programs - tally.swept}`,
@@ -159,26 +153,23 @@ async function runRandom(r: Run): Promise<void> {
   await fc.check(property, { seed: r.seed, numRuns: budget.programs, endOnFailure: false });
 }
 
-export async function explore(
-  db: RunDatabase,
-  ref: StrategyRef,
-  settings: CaseSettings,
+export async function explore<R, C extends CaseResultBase, P>(
+  explored: Explored<R, C, P> & { designId: string },
   options: { seed: number; budget: ExploreBudget; onProgress?: (p: ExploreProgress) => void },
-): Promise<Exploration> {
+): Promise<Exploration<C>> {
   const began = performance.now();
   const { budget, seed } = options;
-  const tally: Exploration = { seed, programs: 0, swept: 0, invalid: 0, broken: 0, shrinks: 0, ms: 0 };
-  const run: Run = {
-    db,
-    ref,
-    settings,
+  const { db, designId } = explored;
+  const tally: Exploration<C> = { seed, programs: 0, swept: 0, invalid: 0, broken: 0, shrinks: 0, ms: 0 };
+  const run: Run<R, C, P> = {
+    ...explored,
     budget,
     seed,
     tally,
     outOfTime: () => budget.ms !== undefined && performance.now() - began > budget.ms,
     header: (program) => [
-      `found by reservebench explore --strategy ${ref.strategy.id} --seed ${seed} (random program ${program})`,
-      `replay: reservebench run --strategy ${ref.strategy.id} --spec THIS_FILE`,
+      `found by reservebench explore --strategy ${designId} --seed ${seed} (random program ${program})`,
+      `replay: reservebench run --strategy ${designId} --spec THIS_FILE`,
     ],
     onProgress: options.onProgress,
   };

@@ -1,16 +1,14 @@
 /**
- * A phase of the explorer run in batches (exhaustive.ts): the exhaustive scope (reservation/
- * scope-programs.ts, whose batches run round by round) or the sweep (sweep-batches.ts, on the engine).
- * Each batch is a program run on fresh tables like any other (run-program.ts). Only the tables of the run
- * the case shows are kept: the smallest failing batch's, or the last that passed.
+ * A phase of the explorer run in batches (exhaustive.ts): the exhaustive scope or the sweep, each in the
+ * contract's language (contract-explore.ts). Each batch is a program the contract runs on fresh tables like
+ * any other. Only the tables of the run the case shows are kept: the smallest failing batch's, or the last
+ * that passed.
  */
-import type { StrategyRef } from '../../strategies/contract.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
-import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
+import type { ContractExplore, ScopeLanguage } from '../contract/contract-explore.ts';
 import type { RunDatabase } from '../database/database.ts';
-import { type BatchVerdict, exhaust, type ScopeLanguage, type ScopeTally } from './exhaustive.ts';
-import type { Program } from './program.ts';
-import { runProgram } from './run-program.ts';
+import type { CaseResultBase } from '../verdict/case-result.ts';
+import { type BatchVerdict, exhaust, type ScopeTally } from './exhaustive.ts';
 
 export interface ScopeBudget {
   /** Scope programs to run at most, shortest first. */
@@ -20,40 +18,49 @@ export interface ScopeBudget {
   outOfTime(): boolean;
 }
 
-export interface ScopeOutcome {
+export interface ScopeOutcome<C, P> {
   tally: ScopeTally;
-  found?: { program: Program; spec: string; result: CaseResult; described: string[] };
+  found?: { program: P; spec: string; result: C; described: string[] };
   /** The last batch that passed (its tables kept only with --keep). */
-  lastPassed?: CaseResult;
+  lastPassed?: C;
 }
 
 /** Drops the tables a run kept (a failing or broken one's; any one's with --keep). */
-export async function dropKeptTables(db: RunDatabase, result: CaseResult | undefined): Promise<void> {
-  const schema = result && 'keptSchema' in result ? result.keptSchema : undefined;
+export async function dropKeptTables(db: RunDatabase, result: CaseResultBase | undefined): Promise<void> {
+  const schema = result?.keptSchema;
   if (schema) await db.dropCaseSchema(schema);
 }
 
-function verdictOf(result: CaseResult, kind: 'pass' | 'fail' | 'broken' | 'invalid'): BatchVerdict {
-  if (kind === 'invalid' || kind === 'broken') return 'broken';
+/** A pass whose history the checker could not judge (past its budget) judged nothing: it is halved. */
+function verdictOf(result: CaseResultBase, kind: 'pass' | 'fail' | 'broken'): BatchVerdict {
+  if (kind === 'broken') return 'broken';
   if (kind === 'fail') return 'fail';
-  return 'history' in result && result.history.status === 'unchecked' ? 'unjudged' : 'pass';
+  const { history } = result as { history?: { status?: string } };
+  return history?.status === 'unchecked' ? 'unjudged' : 'pass';
 }
 
-export async function batchedPhase<V>(
-  db: RunDatabase,
-  ref: StrategyRef,
-  settings: CaseSettings,
-  language: ScopeLanguage<V, Program>,
+/** The design, its contract's side of the explorer, and where and how its programs run. */
+export interface Explored<R, C extends CaseResultBase, P> {
+  db: RunDatabase;
+  ref: R;
+  explore: ContractExplore<R, C, P>;
+  settings: CaseSettings;
+}
+
+export async function batchedPhase<V, R, C extends CaseResultBase, P>(
+  e: Explored<R, C, P>,
+  language: ScopeLanguage<V, P>,
   budget: ScopeBudget,
-): Promise<ScopeOutcome> {
-  const shown: { failing?: CaseResult; passed?: CaseResult; spec?: string; program?: Program } = {};
+): Promise<ScopeOutcome<C, P>> {
+  const { db } = e;
+  const shown: { failing?: C; passed?: C; spec?: string; program?: P } = {};
   const { tally, found } = await exhaust(language, {
     batchSize: budget.batchSize,
     budget: budget.programs,
     maxLength: budget.maxLength,
     outOfTime: budget.outOfTime,
     run: async (program) => {
-      const run = await runProgram(db, ref, program, settings);
+      const run = await e.explore.run(db, e.ref, program, e.settings, []);
       if (run.kind === 'invalid') return { verdict: 'broken', result: undefined };
       const verdict = verdictOf(run.result, run.kind);
       if (verdict === 'fail') {
@@ -66,7 +73,7 @@ export async function batchedPhase<V>(
       return { verdict, result: run.result };
     },
   });
-  const outcome: ScopeOutcome = { tally, ...(shown.passed ? { lastPassed: shown.passed } : {}) };
+  const outcome: ScopeOutcome<C, P> = { tally, ...(shown.passed ? { lastPassed: shown.passed } : {}) };
   if (!found || !shown.failing || !shown.spec || !shown.program) return outcome;
   const described = found.programs.map((p) => language.describe(p));
   return {

@@ -103,6 +103,8 @@ export interface CaseResultBase {
   durationMs?: number;
   /** The server version the case ran on, when the run ran on several (`run --postgres 15,18`). */
   postgres?: string;
+  /** `explore/<design>`: what the explorer ran, and the finding's spec (docs/explore.md). */
+  exploration?: ExplorationSummary;
 }
 
 /**

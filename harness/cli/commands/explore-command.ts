@@ -1,29 +1,20 @@
 /**
- * `reservebench explore --strategy X [--seed S] [--budget 60s|N]`: random programs against one design until
- * one fails or the budget is spent (docs/explore.md); a finding is shrunk, written as a spec and replayed.
- * Exit 0 when the verdict holds (a safe design: nothing found; a negative control: found), 1 when not.
+ * `reservebench explore --strategy X [--seed S] [--budget 60s|N]`: programs of the design's contract
+ * against one design of any contract with an explorer side, until one fails or the budget is spent
+ * (docs/explore.md); a finding is shrunk, written as a spec and replayed. Exit 0 when the verdict holds (a
+ * safe design: nothing found; a negative control: found), 1 when not.
  */
 
 import { join } from 'node:path';
-import { CONTRACTS } from '../../contracts/index.ts';
-import { SCENARIOS } from '../../contracts/reservation/case/index.ts';
-import { checkSqlDesignsInstall } from '../../contracts/reservation/designs/sql-design-check.ts';
 import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
-import { outOfReach } from '../../explore/out-of-reach.ts';
 import { caseLine } from '../../report/terminal.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
-import {
-  databaseUrlFrom,
-  MAX_SEED,
-  reportsFolder,
-  resolveStrategies,
-  shown,
-  wholeNumber,
-} from '../cli-arguments.ts';
+import { databaseUrlFrom, MAX_SEED, reportsFolder, shown, wholeNumber } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
+import { contractOfDesign } from '../contract-selection.ts';
 import { integer, parsed } from '../option-types.ts';
 import { progressBar } from '../progress.ts';
 import {
@@ -48,9 +39,6 @@ export function readBudget(text: string, label: string): { scope: number; progra
   }
   return { scope: wholeNumber(text, label, 1, 10_000_000), programs: EXPLORE_DEFAULTS.programs };
 }
-
-/** The contract whose designs the explorer generates programs for. */
-const EXPLORED = CONTRACTS.find((c) => 'explorer' in c) ?? CONTRACTS[0];
 
 const OPTIONS = {
   ...oneStrategyOption(
@@ -90,26 +78,28 @@ export async function exploreCommand(args: ExploreArgs, context: CommandContext)
   const { seed, budget, replays } = args;
   const timeoutMs = args['timeout-ms'];
   const databaseUrl = databaseUrlFrom(args['database-url']);
-  const [ref] = await resolveStrategies([args.strategy]);
-  if (!ref) throw Errors.badInput('explore needs a strategy');
+  const contract = await contractOfDesign(args.strategy);
+  const side = contract.explore;
+  if (!side) throw Errors.badInput(`the ${contract.id} contract's designs cannot be explored`);
+  const ref = await contract.designs.load(args.strategy);
   const reports = reportsFolder(args.reports, context.label('reports'));
   const db = await openRunDatabase({ databaseUrl, durability: args.durability });
   const bar = progressBar(budget.ms === undefined ? budget.programs : 0, 'explore', 'programs');
   let failed = false;
   try {
-    await checkSqlDesignsInstall(db.admin, [ref]);
+    await contract.designs.checkInstall?.(db.admin, [ref]);
     const settings = { keepFailed: false, timeoutMs, permutations: 'listed' as const };
-    const result = await exploreCase(db, ref, settings, {
+    const target = { explore: side, ref, design: contract.designs.info(ref).design };
+    const result = await exploreCase(db, target, settings, {
       seed,
       budget: { ...budget, shrinkRuns: EXPLORE_DEFAULTS.shrinkRuns },
       specDir: join(reports, 'explore'),
       replays,
-      outOfReach: outOfReach(ref.strategy, SCENARIOS),
       onProgress: (p) => bar?.tick(p.shrinking ? 'shrinking a finding' : `${p.programs} run`),
     });
     bar?.stop();
     failed = failsTheRun(result);
-    process.stdout.write(`${caseLine(EXPLORED, result)}\n`);
+    process.stdout.write(`${caseLine(contract, result)}\n`);
   } finally {
     bar?.stop();
     await db.close({ keep: false });

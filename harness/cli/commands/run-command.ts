@@ -1,7 +1,7 @@
 /** `reservebench run`: the cases, the tables, the reports, and the exit code of the gate. */
 
 import { join } from 'node:path';
-import { ISOLATION_LEVELS, type StrategyRef } from '../../../strategies/contract.ts';
+import { ISOLATION_LEVELS } from '../../../strategies/contract.ts';
 import type { ScenarioBase, Selection } from '../../contract/contract.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
 import {
@@ -10,20 +10,22 @@ import {
   targetSection,
 } from '../../contracts/reservation/blackbox/black-box-suite.ts';
 import { HttpBlackBox } from '../../contracts/reservation/blackbox/http-black-box.ts';
-import { SCENARIOS } from '../../contracts/reservation/case/index.ts';
 import type { Scenario } from '../../contracts/reservation/case/scenario.ts';
 import type { CaseResult } from '../../contracts/reservation/verdict/case-result.ts';
 import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
-import { EXPLORE_SESSIONS } from '../../explore/explorer.ts';
-import { outOfReach } from '../../explore/out-of-reach.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { type ParamSweep, parseParamSweep, refuseStraySweep } from '../../registry/strategy-variants.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
-import { DEFAULT_JOBS, type SelectedContract, type SuiteOptions } from '../../suite/suite.ts';
+import {
+  type AnyContract,
+  DEFAULT_JOBS,
+  type SelectedContract,
+  type SuiteOptions,
+} from '../../suite/suite.ts';
 import { runOnVersions } from '../../suite/version-suite.ts';
 import { type CaseResultBase, failsTheRun, isCoverageGap } from '../../verdict/case-result.ts';
 import { ExchangeLog } from '../../verdict/exchange-log.ts';
@@ -157,7 +159,9 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
   const reports = reportsFolder(args.reports, context.label('reports'));
   const junit = args.junit === undefined ? undefined : junitFile(args.junit, context.label('junit'));
   const explore =
-    exploreBudget > 0 && choice.explore ? explorer(exploreBudget, args['explore-seed'], reports) : undefined;
+    exploreBudget > 0 && choice.explore
+      ? (contract: AnyContract) => explorer(contract, exploreBudget, args['explore-seed'], reports)
+      : undefined;
   const contracts = await selectedContracts(choice, parseParamSweep(args.param), explore);
   const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
@@ -200,7 +204,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
 async function selectedContracts(
   choice: RunChoice,
   sweep: ParamSweep,
-  explore: Selection<unknown, ScenarioBase, CaseResultBase>['explore'],
+  explore: ((contract: AnyContract) => ContractExploration | undefined) | undefined,
 ): Promise<SelectedContract[]> {
   const loaded = await Promise.all(
     choice.contracts.map(async (c) => ({ ...c, designs: await loadDesigns(c.contract, c.designNames) })),
@@ -209,14 +213,17 @@ async function selectedContracts(
     sweep,
     loaded.flatMap(({ contract, designs }) => designs.map((ref) => contract.designs.info(ref).design.id)),
   );
-  return loaded.map(({ contract, designs, scenarios }) => ({
-    contract,
-    selection: {
-      designs: contract.designs.withVariants(designs, sweep),
-      scenarios,
-      ...(explore && 'explorer' in contract ? { explore } : {}),
-    },
-  }));
+  return loaded.map(({ contract, designs, scenarios }) => {
+    const explored = explore?.(contract);
+    return {
+      contract,
+      selection: {
+        designs: contract.designs.withVariants(designs, sweep),
+        scenarios,
+        ...(explored ? { explore: explored } : {}),
+      },
+    };
+  });
 }
 
 /**
@@ -259,18 +266,26 @@ function writeReport(
   publishResults(output.junit, runJunit(report), report.ok);
 }
 
-/** The default run's exploration: every design, a fixed seed, a scope counted in programs. */
+type ContractExploration = NonNullable<Selection<unknown, ScenarioBase, CaseResultBase>['explore']>;
+
+/**
+ * The default run's exploration of a contract's designs (none for a contract without an explorer side):
+ * every design, a fixed seed, a scope counted in programs.
+ */
 function explorer(
+  contract: AnyContract,
   scope: number,
   seed: number,
   reports: string,
-): Selection<unknown, ScenarioBase, CaseResultBase>['explore'] {
+): ContractExploration | undefined {
+  const side = contract.explore;
+  if (!side) return undefined;
   return {
-    connections: EXPLORE_SESSIONS,
+    connections: side.connections,
     run: (db, ref, settings) =>
       exploreCase(
         db,
-        ref as StrategyRef,
+        { explore: side, ref, design: contract.designs.info(ref).design },
         { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
         {
           seed,
@@ -281,7 +296,6 @@ function explorer(
           },
           specDir: join(reports, 'explore'),
           replays: EXPLORE_DEFAULTS.replaysInRun,
-          outOfReach: outOfReach((ref as StrategyRef).strategy, SCENARIOS),
         },
       ),
   };

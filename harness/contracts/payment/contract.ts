@@ -7,6 +7,7 @@
 
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { explorationWork } from '../../contract/exploration-work.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { PAYMENT_BENCH } from './bench.ts';
@@ -22,6 +23,7 @@ import {
   type PaymentDesignRef,
   paymentVariants,
 } from './designs/payment-registry.ts';
+import { PAYMENT_EXPLORE } from './explore/payment-explore.ts';
 import { PAYMENT_REPORT } from './report.ts';
 import type { PaymentReport } from './report-schema.ts';
 import { PAYMENT_VERBS } from './spec/payment-verbs.ts';
@@ -37,8 +39,9 @@ function placementOf(scenario: PaymentScenario): CaseWork<PaymentCaseResult>['pl
 }
 
 /**
- * Every payment scenario against every payment design, `repeat` times each. Their sessions mostly wait (on
- * a held pay, an external call, a killed worker): they start before the cases that keep the cores busy.
+ * Every payment scenario against every payment design, `repeat` times each, then each design explored.
+ * Their sessions mostly wait (on a held pay, an external call, a killed worker): they start before the
+ * cases that keep the cores busy.
  */
 function plan(
   selection: Selection<PaymentDesignRef, PaymentScenario, PaymentCaseResult>,
@@ -58,7 +61,10 @@ function plan(
       }
     }
   }
-  return { work, close: async () => undefined };
+  return {
+    work: [...work, ...explorationWork(selection, (ref) => ref.design.expect)],
+    close: async () => undefined,
+  };
 }
 
 export const PAYMENT = {
@@ -81,4 +87,5 @@ export const PAYMENT = {
   verbs: PAYMENT_VERBS,
   plan,
   report: PAYMENT_REPORT,
+  explore: PAYMENT_EXPLORE,
 } satisfies Contract<PaymentDesignRef, PaymentScenario, PaymentCaseResult, PaymentReport>;

@@ -10,6 +10,7 @@ import {
 } from '../../../strategies/payment/contract.ts';
 import {
   count,
+  explorationSchema,
   historySchema,
   observedSchema,
   outcomeCountsSchema,
@@ -50,6 +51,7 @@ const paymentCaseSchema = z
       .optional()
       .describe('`run --permutations all`: every order of the spec, the listed one first'),
     fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
+    exploration: explorationSchema.optional(),
     problems: z.array(z.string()).optional(),
     boundary: z.string(),
     reason: z.string().optional().describe('why the case is n/a'),

@@ -7,6 +7,7 @@
 import type { StrategyRef } from '../../../strategies/contract.ts';
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { explorationWork } from '../../contract/exploration-work.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { ClientPool } from '../../driver/client-pool.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
@@ -18,10 +19,11 @@ import { paramsFor } from './case/params.ts';
 import { runCase } from './case/run-case.ts';
 import { runsAloneBecause } from './case/runs-alone.ts';
 import type { Scenario } from './case/scenario.ts';
-import { programScenario, specScenario } from './case/spec-file.ts';
+import { specScenario } from './case/spec-file.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
 import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
+import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
 import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
@@ -73,16 +75,7 @@ function plan(selection: Selection<StrategyRef, Scenario, CaseResult>, settings:
       run: (db, caseSettings) => runCase(db, pool, spec, caseSettings),
     };
   });
-  const { explore } = selection;
-  const explorations = explore
-    ? selection.designs.map(
-        (ref): CaseWork<CaseResult> => ({
-          placement: { alone: undefined, connections: explore.connections + HARNESS_CONNECTIONS },
-          rank: ref.strategy.expect === 'hold' ? START_RANK.exploreHold : START_RANK.exploreViolate,
-          run: (db, caseSettings) => explore.run(db, ref, caseSettings),
-        }),
-      )
-    : [];
+  const explorations = explorationWork(selection, (ref) => ref.strategy.expect);
   return { work: [...cases, ...explorations], close: () => pool.close() };
 }
 
@@ -104,5 +97,5 @@ export const RESERVATION = {
   verbs: RESERVATION_VERBS,
   plan,
   report: RESERVATION_REPORT,
-  explorer: { programScenario },
+  explore: RESERVATION_EXPLORE,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;

@@ -100,6 +100,12 @@ interface PaymentScenarioBase {
    * user runs (`run --spec`), where any failing check is what the spec shows.
    */
   everyDesignHolds?: true;
+  /**
+   * A program the explorer generated (harness/contracts/payment/explore/): a schedule that asks a blocked
+   * session for a step is refused at once (invalid, not a finding), and a PAY … UNTIL whose pay ended
+   * before its point is no claim broken — the program asked for the pause, not the design.
+   */
+  explored?: true;
   expect: PaymentExpectations;
 }
 

@@ -67,7 +67,7 @@ export async function drivePaymentSpec(
     schema: connection.schema,
     contract: { verbs: PAYMENT_VERBS, design },
     timeoutMs: run.timeoutMs,
-    rejectInvalid: !run.listed,
+    rejectInvalid: !run.listed || scenario.explored === true,
   });
   const answers = paymentAnswersOf(run.permutation, steps);
   return {
@@ -77,7 +77,7 @@ export async function drivePaymentSpec(
     orderProblems: async () => [],
     listed: run.listed,
     steps,
-    notExercised: run.listed ? pausesNotReached(run.permutation, steps) : [],
+    notExercised: run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps) : [],
     observe: (read) => scenario.observe?.({ steps, answers, counts: countsOf(read) }) ?? {},
   };
 }

@@ -14,13 +14,25 @@ export const ORDER_PAYMENT = {
   merchant: 'demo',
 } as const;
 
+/** What a request pays: the fingerprint's fields (amount, currency, merchant) and the order. */
+export type PaymentPayload = { order: string; amount: number; currency: string; merchant: string };
+
 /** A request of the drill's payload (or another amount) under `idempotencyKey`, proposing `paymentId`. */
 export function paymentRequest(
   idempotencyKey: string,
   paymentId: string,
   amount: number = ORDER_PAYMENT.amount,
 ): PaymentRequest {
-  const { order, currency, merchant } = ORDER_PAYMENT;
+  return requestOf(idempotencyKey, paymentId, { amount });
+}
+
+/** A request of the drill's payload with the fields `changed` gives changed, its fingerprint computed anew. */
+export function requestOf(
+  idempotencyKey: string,
+  paymentId: string,
+  changed: Partial<PaymentPayload>,
+): PaymentRequest {
+  const { order, amount, currency, merchant } = { ...ORDER_PAYMENT, ...changed };
   return {
     idempotencyKey,
     fingerprint: requestFingerprint({ amount, currency, merchant }),

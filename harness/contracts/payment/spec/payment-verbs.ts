@@ -1,12 +1,13 @@
 /**
  * The payment contract's verb in a spec (spec-verbs.ts):
  *
- *   PAY <key> <payment id> [AMOUNT <minor units>] [UNTIL <pause point>]
+ *   PAY <key> <payment id> [AMOUNT <minor units>] [CURRENCY <code>] [MERCHANT <id>] [ORDER <id>]
+ *       [UNTIL <pause point>]
  *
  * PAY calls the payment design's `pay` with a session context: the idempotency key, the payment id this
- * worker proposes, and the payment drill's payload otherwise (./order-payment-payload.ts: order-1001, CNY,
- * merchant demo, 3000 unless AMOUNT says), its fingerprint computed from it; UNTIL holds it as a RESERVE is
- * held. Its checked answer is the step's.
+ * worker proposes, and the payment drill's payload otherwise (./order-payment-payload.ts: order-1001, 3000,
+ * CNY, merchant demo, each unless its option says), its fingerprint computed from it; UNTIL holds it as a
+ * RESERVE is held. Its checked answer is the step's.
  */
 import {
   PAYMENT_PAUSE_POINTS,
@@ -23,7 +24,7 @@ import type { SpecVerbs, StepEnvironment } from '../../../interleaving/spec-verb
 import { pausePointOf, type StepWords, type Word } from '../../../interleaving/spec-words.ts';
 import type { Outcome } from '../../../interleaving/step-outcome.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';
-import { paymentRequest } from './order-payment-payload.ts';
+import { type PaymentPayload, requestOf } from './order-payment-payload.ts';
 
 export const PAYMENT_CONTRACT = 'payment';
 
@@ -46,35 +47,55 @@ function minorUnits(value: Word, fail: Fail): number {
   return amount;
 }
 
-/** PAY key payment-id, then optionally AMOUNT <minor units> and UNTIL <pause point>, each once. */
+/** The options a PAY step may give once each, after its key and payment id. */
+const PAY_OPTIONS = ['AMOUNT', 'CURRENCY', 'MERCHANT', 'ORDER', 'UNTIL'] as const;
+type PayOption = (typeof PAY_OPTIONS)[number];
+const EXPECTED_OPTIONS =
+  'AMOUNT <minor units>, CURRENCY <code>, MERCHANT <id>, ORDER <id> or UNTIL <pause point>';
+
+/** The payload fields a PAY step's options name, and its pause point. */
+function payOptions(options: readonly Word[], fail: Fail) {
+  const given = new Map<PayOption, Word>();
+  for (let o = 0; o < options.length; o += 2) {
+    const option = options[o] as Word;
+    const value = options[o + 1];
+    const keyword = option.text.toUpperCase() as PayOption;
+    if (!PAY_OPTIONS.includes(keyword))
+      fail(option.at, `unexpected "${option.text}" in PAY; expected ${EXPECTED_OPTIONS}`);
+    if (given.has(keyword)) fail(option.at, `${keyword} is given twice`);
+    if (!value) fail(option.at, `${keyword} needs a value`);
+    given.set(keyword, value as Word);
+  }
+  const payload: Partial<PaymentPayload> = {};
+  const amount = given.get('AMOUNT');
+  if (amount) payload.amount = minorUnits(amount, fail);
+  for (const [keyword, field] of [
+    ['CURRENCY', 'currency'],
+    ['MERCHANT', 'merchant'],
+    ['ORDER', 'order'],
+  ] as const) {
+    const value = given.get(keyword);
+    if (value) payload[field] = value.text;
+  }
+  const at = given.get('UNTIL');
+  const until = at ? pausePointOf(at, PAYMENT_PAUSE_POINTS, fail, 'PAY has no pause point') : undefined;
+  return { payload, until };
+}
+
+/** PAY key payment-id, then optionally the payload's fields and UNTIL <pause point>, each once. */
 function parse(body: StepWords): PayStep {
   const { name, session, words, end } = body;
   const fail: Fail = body.fail;
   const [, key, paymentId, ...options] = words;
   if (!key || !paymentId) fail(words.at(-1)?.at ?? end, 'PAY needs an idempotency key and a payment id');
-  let amount: number | undefined;
-  let until: PaymentPausePoint | undefined;
-  for (let o = 0; o < options.length; o += 2) {
-    const option = options[o] as Word;
-    const value = options[o + 1];
-    const keyword = option.text.toUpperCase();
-    if (keyword !== 'AMOUNT' && keyword !== 'UNTIL')
-      fail(
-        option.at,
-        `unexpected "${option.text}" in PAY; expected AMOUNT <minor units> or UNTIL <pause point>`,
-      );
-    if ((keyword === 'AMOUNT' ? amount : until) !== undefined) fail(option.at, `${keyword} is given twice`);
-    if (!value) fail(option.at, `${keyword} needs a value`);
-    if (keyword === 'AMOUNT') amount = minorUnits(value, fail);
-    else until = pausePointOf(value, PAYMENT_PAUSE_POINTS, fail, 'PAY has no pause point');
-  }
+  const { payload, until } = payOptions(options, fail);
   return {
     contract: PAYMENT_CONTRACT,
     verb: 'PAY',
     name,
     session,
     requestKey: key.text,
-    pay: paymentRequest(key.text, paymentId.text, amount),
+    pay: requestOf(key.text, paymentId.text, payload),
     ...(until ? { until } : {}),
   };
 }

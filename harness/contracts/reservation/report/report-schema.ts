@@ -14,6 +14,7 @@ import {
 } from '../../../../strategies/contract.ts';
 import {
   count,
+  explorationSchema,
   historySchema,
   latencySchema,
   observedSchema,
@@ -114,35 +115,6 @@ const probeSchema = z
   .describe(
     'The sell-what-remains probe of one sku: after the final read, reserves with keys and users of its own, node by node, until refused',
   );
-
-const explorationSchema = z
-  .strictObject({
-    seed: z.number().int(),
-    programs: count.describe('programs started (not counting shrink runs), the sweep included'),
-    swept: count.describe('of those, the sweep: one operation against another, run first'),
-    scope: z
-      .strictObject({
-        programs: count.describe('programs of the exhaustive scope run, shortest first (not in `programs`)'),
-        completeLength: count.describe('the longest length all of whose programs ran (0: none)'),
-        batches: count.describe('batches they ran in, side by side on one table set, halving included'),
-        broken: count.describe('scope programs that could not be judged even alone'),
-        ms: count.describe('wall time of the scope: programs per second = programs / ms × 1000'),
-      })
-      .optional()
-      .describe('the exhaustive scope, run after the sweep (docs/explore.md)'),
-    invalid: count.describe(
-      'programs whose schedule asked a session for a step while its blocked one waited',
-    ),
-    broken: count.describe('programs that could not be run to their end'),
-    shrinks: count.describe('runs spent shrinking the finding'),
-    ms: count,
-    spec: z.string().optional().describe("the finding's spec file"),
-    reproduced: z
-      .strictObject({ failed: count, of: count })
-      .optional()
-      .describe('replays of the spec file, and how many failed again'),
-  })
-  .describe('What the explorer ran for this design (docs/explore.md)');
 
 const copySchema = z
   .strictObject({

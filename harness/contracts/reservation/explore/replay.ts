@@ -1,13 +1,13 @@
 /** A finding's spec, run again from its file: it must fail on every replay to be reported as found. */
-import type { StrategyRef } from '../../strategies/contract.ts';
-import type { CaseSettings } from '../contract/case-settings.ts';
-import { driveInterleaving } from '../contracts/reservation/case/drive-interleaving.ts';
-import { onFreshTables } from '../contracts/reservation/case/fresh-tables.ts';
-import { specScenario } from '../contracts/reservation/case/spec-file.ts';
-import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
-import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
-import type { RunDatabase } from '../database/database.ts';
-import { parseSpec } from '../interleaving/spec-parser.ts';
+import type { StrategyRef } from '../../../../strategies/contract.ts';
+import type { CaseSettings } from '../../../contract/case-settings.ts';
+import type { RunDatabase } from '../../../database/database.ts';
+import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import { driveInterleaving } from '../case/drive-interleaving.ts';
+import { onFreshTables } from '../case/fresh-tables.ts';
+import { specScenario } from '../case/spec-file.ts';
+import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 
 export async function replaySpec(
   db: RunDatabase,

@@ -8,9 +8,9 @@
  * it declares and then committed, rolled back or killed there.
  */
 import fc from 'fast-check';
-import type { PausePoint, PausingOperation, Strategy } from '../../strategies/contract.ts';
+import type { PausePoint, PausingOperation, Strategy } from '../../../../strategies/contract.ts';
+import { NAMINGS, type Naming } from './names.ts';
 import type { Pause, Program, ProgramOp } from './program.ts';
-import { NAMINGS, type Naming } from './reservation/names.ts';
 
 /** The plain names a program is drawn over; its naming renames them (renamed). */
 const KEY_POOL = ['k1', 'k2', 'k3'] as const;

@@ -11,7 +11,7 @@
  * (never its id), so every design is judged the same way, and a random program need not be lucky to find a
  * race at a point the design names.
  */
-import type { PausePoint, PausingOperation, Strategy } from '../../strategies/contract.ts';
+import type { PausePoint, PausingOperation, Strategy } from '../../../../strategies/contract.ts';
 import type { Pause, Program, ProgramOp } from './program.ts';
 
 const SKU = 'sku-a';

@@ -5,25 +5,21 @@
  * exhaustive scope runs round by round instead: drive-rounds.ts). The design is
  * judged as if it claimed to hold, whatever it claims: a program that fails is a finding.
  */
-import type { StrategyRef } from '../../strategies/contract.ts';
-import type { CaseSettings } from '../contract/case-settings.ts';
-import { driveInterleaving } from '../contracts/reservation/case/drive-interleaving.ts';
-import { onFreshTables } from '../contracts/reservation/case/fresh-tables.ts';
-import { programScenario } from '../contracts/reservation/case/spec-file.ts';
-import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
-import type { CaseResult } from '../contracts/reservation/verdict/case-result.ts';
-import type { RunDatabase } from '../database/database.ts';
-import { InvalidPermutation } from '../interleaving/engine.ts';
-import { parseSpec } from '../interleaving/spec-parser.ts';
+import type { StrategyRef } from '../../../../strategies/contract.ts';
+import type { CaseSettings } from '../../../contract/case-settings.ts';
+import type { ProgramRun as ContractProgramRun } from '../../../contract/contract-explore.ts';
+import type { RunDatabase } from '../../../database/database.ts';
+import { InvalidPermutation } from '../../../interleaving/engine.ts';
+import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import { driveInterleaving } from '../case/drive-interleaving.ts';
+import { onFreshTables } from '../case/fresh-tables.ts';
+import { programScenario } from '../case/spec-file.ts';
+import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
+import type { CaseResult } from '../verdict/case-result.ts';
 import { driveInRounds } from './drive-rounds.ts';
 import { type Program, specText } from './program.ts';
 
-export type ProgramRun =
-  | { kind: 'pass' | 'fail'; result: CaseResult; spec: string }
-  /** The schedule asked a session for a step while its blocked one waited on idle sessions. */
-  | { kind: 'invalid'; spec: string }
-  /** The program could not be run to its end (a step stuck, setup failed): reported, not a finding. */
-  | { kind: 'broken'; result: CaseResult; spec: string };
+export type ProgramRun = ContractProgramRun<CaseResult>;
 
 export async function runProgram(
   db: RunDatabase,

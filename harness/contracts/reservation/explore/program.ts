@@ -5,7 +5,8 @@
  * lets it commit, makes it roll back, or kills its process there. A program is written out as a spec in
  * the suite's own language (specText), which is also how it runs, so what is reported is what ran.
  */
-import type { PausePoint } from '../../strategies/contract.ts';
+import type { PausePoint } from '../../../../strategies/contract.ts';
+import { givenOrder, type ProgramStep, pctOrder, specOfSteps } from '../../../explore/schedule.ts';
 
 export type Resume = 'commit' | 'rollback' | 'kill';
 
@@ -50,12 +51,6 @@ export interface Program {
    * index of each round's first step. Only for programs that never pause and share no row across sessions.
    */
   rounds?: number[];
-}
-
-/** One step of the spec: which session sends it and its body. */
-export interface ProgramStep {
-  session: number;
-  body: string;
 }
 
 /** An operation's node 1–3 on a program of `nodes`: ((node − 1) mod nodes) + 1. */
@@ -105,70 +100,16 @@ export function stepsOf(op: ProgramOp, nodes: number): string[] {
   }
 }
 
-/** The runnable session of highest priority, other than `passing` while another one is runnable. */
-function nextSession(queues: readonly string[][], priority: readonly number[], passing: number): number {
-  let session = -1;
-  for (let s = 0; s < queues.length; s++) {
-    if ((queues[s]?.length ?? 0) === 0 || s === passing) continue;
-    if (session < 0 || (priority[s] ?? 0) > (priority[session] ?? 0)) session = s;
-  }
-  return session < 0 ? passing : session;
-}
-
-/**
- * The order the steps are sent in: PCT over the sessions' step lists (each session's own order kept). A
- * session that has just stopped at a pause point passes its turn once, as a thread that blocks would: the
- * step after its pause is another session's (the window a rival is scheduled into), then priorities rule
- * again. One step, not all of them: a rival that blocks on the paused session's locks must not be asked for
- * a second step before the paused one is resumed (an invalid order).
- */
+/** The order the steps are sent in: the program's own, or PCT's (schedule.ts) over its sessions' steps. */
 export function scheduled(program: Program): ProgramStep[] {
-  const queues = program.sessions.map((ops) => ops.flatMap((op) => stepsOf(op, program.nodes)));
-  if (program.order) return inOrder(queues, program.order);
-  const priority = program.sessions.map((_, s) => program.priorities[s] ?? 0);
-  const changes = new Set(program.changes);
-  const order: ProgramStep[] = [];
-  let lowest = Math.min(0, ...priority);
-  let passing = -1;
-  for (let step = 0; queues.some((q) => q.length > 0); step++) {
-    const session = nextSession(queues, priority, passing);
-    const body = queues[session]?.shift() as string;
-    order.push({ session, body });
-    passing = body.includes(' UNTIL ') ? session : -1;
-    if (changes.has(step)) {
-      lowest -= 1;
-      priority[session] = lowest;
-    }
-  }
-  return order;
+  const sessions = program.sessions.map((ops) => ops.flatMap((op) => stepsOf(op, program.nodes)));
+  return program.order
+    ? givenOrder(sessions, program.order)
+    : pctOrder(sessions, program.priorities, program.changes);
 }
-
-/** The steps in the order given: each session's next step when the order names it. */
-function inOrder(queues: string[][], order: readonly number[]): ProgramStep[] {
-  const steps = order.map((session) => ({ session, body: queues[session]?.shift() as string }));
-  if (steps.some((s) => s.body === undefined) || queues.some((q) => q.length > 0))
-    throw new Error("a program's order does not name each of its sessions' steps once");
-  return steps;
-}
-
-const sessionName = (s: number) => `s${s + 1}`;
 
 /** The program as a spec the suite runs (`reservebench run --spec FILE --strategy ID`). */
 export function specText(program: Program, header: readonly string[] = []): string {
-  const order = scheduled(program);
-  const names = order.map((step, i) => ({ ...step, name: `${sessionName(step.session)}-${i + 1}` }));
   const stock = program.stock.map((s) => `${s.sku} ${s.total}`).join(' ');
-  const sessions = program.sessions.flatMap((_, s) => [
-    '',
-    `session ${sessionName(s)}`,
-    ...names.filter((n) => n.session === s).map((n) => `step "${n.name}" { ${n.body} }`),
-  ]);
-  return [
-    ...header.map((line) => `# ${line}`),
-    `setup { STOCK ${stock} }`,
-    ...sessions,
-    '',
-    `permutation ${names.map((n) => `"${n.name}"`).join(' ')}`,
-    '',
-  ].join('\n');
+  return specOfSteps(scheduled(program), program.sessions.length, { header, setup: `STOCK ${stock}` });
 }

@@ -8,12 +8,12 @@
  * touches every sku (an expire, a restart) takes its turn like any operation, in an order the history sees
  * whole: the checker judges the batch against the model as one history.
  */
-import type { Strategy } from '../../../strategies/contract.ts';
-import type { ScopeLanguage } from '../exhaustive.ts';
-import { type Program, type ProgramOp, specWord, stepsOf } from '../program.ts';
-import { scopePrograms } from '../scope.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import { scopePrograms } from '../../../explore/scope.ts';
 import { reservationGrowth } from './growth.ts';
 import { describeNaming, type Naming, namingsFor, PLAIN } from './names.ts';
+import { type Program, type ProgramOp, specWord, stepsOf } from './program.ts';
 import {
   CROWD_SIZE,
   NO_STOCK,

@@ -7,8 +7,8 @@
  * at its least); its explore case is n/a with that reason, read from the control's own `caughtBy`, never
  * from its id.
  */
-import type { Strategy } from '../../strategies/contract.ts';
-import type { Scenario } from '../contracts/reservation/case/scenario.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import type { Scenario } from '../case/scenario.ts';
 
 export function outOfReach(strategy: Strategy, scenarios: readonly Scenario[]): string | undefined {
   if (strategy.expect !== 'violate' || !strategy.caughtBy) return undefined;

@@ -6,8 +6,8 @@
  * expire what an earlier one left due, which the checker sees in the one history of the batch. A batch that
  * fails is halved down to the program that fails alone: one operation against another, as before.
  */
-import type { Strategy } from '../../strategies/contract.ts';
-import type { ScopeLanguage } from './exhaustive.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
 import { type Program, type ProgramOp, scheduled } from './program.ts';
 import { sweepPrograms } from './sweep.ts';
 

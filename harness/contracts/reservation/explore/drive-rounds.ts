@@ -9,18 +9,23 @@
  * commit made visible is the same either way, and the wait would only cost time.
  */
 import pg from 'pg';
-import type { CaseOnSchema } from '../contracts/reservation/case/case-spec.ts';
-import { recordedSteps } from '../contracts/reservation/case/drive-interleaving.ts';
-import type { Driven } from '../contracts/reservation/case/driven.ts';
-import { RESERVATION_VERBS } from '../contracts/reservation/spec/reservation-verbs.ts';
-import { requestKeyOf, startCallStep } from '../interleaving/call-steps.ts';
-import { databaseClockPasses } from '../interleaving/clock-step.ts';
-import { harnessNow } from '../interleaving/harness-clock.ts';
-import { Nodes } from '../interleaving/nodes.ts';
-import { isContractStep, type Permutation, type Step, type StepRecord } from '../interleaving/permutation.ts';
-import { Session } from '../interleaving/session.ts';
-import type { StepEnvironment } from '../interleaving/spec-verbs.ts';
-import { type Outcome, ok } from '../interleaving/step-outcome.ts';
+import { requestKeyOf, startCallStep } from '../../../interleaving/call-steps.ts';
+import { databaseClockPasses } from '../../../interleaving/clock-step.ts';
+import { harnessNow } from '../../../interleaving/harness-clock.ts';
+import { Nodes } from '../../../interleaving/nodes.ts';
+import {
+  isContractStep,
+  type Permutation,
+  type Step,
+  type StepRecord,
+} from '../../../interleaving/permutation.ts';
+import { Session } from '../../../interleaving/session.ts';
+import type { StepEnvironment } from '../../../interleaving/spec-verbs.ts';
+import { type Outcome, ok } from '../../../interleaving/step-outcome.ts';
+import type { CaseOnSchema } from '../case/case-spec.ts';
+import { recordedSteps } from '../case/drive-interleaving.ts';
+import type { Driven } from '../case/driven.ts';
+import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
 
 function start(session: Session, step: Step, env: StepEnvironment): Promise<Outcome> {
   if ('until' in step && step.until)

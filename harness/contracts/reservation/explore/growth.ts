@@ -10,8 +10,8 @@
  * not an operation of the contract: it may come before any operation after a short hold, and does not
  * count in a program's length.
  */
-import type { Strategy } from '../../../strategies/contract.ts';
-import type { ScopeGrowth } from '../scope.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import type { ScopeGrowth } from '../../../explore/scope.ts';
 import { NO_STOCK, namedCounts, type SymbolicOp, type Template, type TtlClass } from './template.ts';
 
 /**
