@@ -19,7 +19,7 @@ import { exchange } from '../harness/contracts/reservation/blackbox/api-exchange
 import type { CaseResult, MeasuredCase } from '../harness/contracts/reservation/verdict/case-result.ts';
 import { HarnessError } from '../harness/errors.ts';
 import type { Report } from '../harness/report/report.ts';
-import { ExchangeLog } from '../harness/verdict/exchange-log.ts';
+import { ExchangeLog } from '../harness/contracts/reservation/blackbox/exchange-log.ts';
 import { RESTART_HOOK, ServeProcess, startSupervisor } from '../scripts/serve-nodes.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { schemaErrors } from './report-schema-validator.ts';
