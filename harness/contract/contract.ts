@@ -22,7 +22,7 @@ import type { ContractExplore } from './contract-explore.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
 export interface DesignBase {
-  /** The contract the design implements; absent in a reservation strategy (the first contract listed). */
+  /** The contract the design implements; absent in a design of the first contract listed. */
   contract?: string;
   id: string;
   title: string;
@@ -185,7 +185,7 @@ export interface ContractReport<R, C extends CaseResultBase, F = Record<string, 
   /** One case's line while the run goes on (wrapped to the terminal by the caller). */
   caseLine(result: C): string;
   /**
-   * The contract's matrix (case-matrix.ts): its name in a heading (`reservations`), what it promises in a
+   * The contract's matrix (case-matrix.ts): its name in a heading (a plural noun), what it promises in a
    * line, and how it reads its own cases (the count a check measured, a boundary, a coverage gap, the facts
    * report.md's case details list).
    */
@@ -194,7 +194,7 @@ export interface ContractReport<R, C extends CaseResultBase, F = Record<string, 
 
 /** A contract's bench series (harness/bench/): what its clients send and count, and how its report says it. */
 export interface ContractBench<R> {
-  /** What a series' throughput counts, per second (`reservations/s`), and its short form (`res/s`). */
+  /** What a series' throughput counts, per second (`<answers>/s`), and its short form for the terminal. */
   readonly unit: string;
   readonly shortUnit: string;
   /** report.md's lines on what throughput and latency count. */
