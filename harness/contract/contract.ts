@@ -216,6 +216,14 @@ export interface BenchSeriesCounts {
   tally?: Readonly<Record<string, number>> | undefined;
 }
 
+/** What `reservebench init` writes for a design of the contract, from one of its built-in designs. */
+export interface DesignStarter {
+  /** The built-in design's source (`from`), made a team's own design `id`: its imports, id and header. */
+  design(source: string, from: string, id: string): string;
+  /** A CI workflow that runs the suite on the design file and fails the job on exit 1. */
+  workflow(designFile: string): string;
+}
+
 /** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
 export interface Contract<
   R = unknown,
@@ -237,4 +245,6 @@ export interface Contract<
   readonly bench?: ContractBench<R>;
   /** What the explorer needs of the contract (contract-explore.ts); none: its designs are not explored. */
   readonly explore?: ContractExplore<R, C>;
+  /** What `init` writes for a design of the contract; none: `init` starts designs of another contract. */
+  readonly starter?: DesignStarter;
 }

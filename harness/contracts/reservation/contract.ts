@@ -20,6 +20,7 @@ import { runCase } from './case/run-case.ts';
 import { runsAloneBecause } from './case/runs-alone.ts';
 import type { Scenario } from './case/scenario.ts';
 import { specScenario } from './case/spec-file.ts';
+import { RESERVATION_STARTER } from './designs/design-starter.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
 import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
@@ -98,4 +99,5 @@ export const RESERVATION = {
   plan,
   report: RESERVATION_REPORT,
   explore: RESERVATION_EXPLORE,
+  starter: RESERVATION_STARTER,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;
