@@ -1,7 +1,7 @@
 /**
  * Which contracts a run drives, with which designs and scenarios, from `--strategy`, `--scenario` and
  * `--spec`: a design id is its contract's; a module path goes to the contract its default export declares
- * (`contract`; none: the first contract listed, reservations), a file a contract reads as a design (a
+ * (`contract`; none: the first contract listed), a file a contract reads as a design (a
  * design in SQL) to that contract; a scenario id is its contract's; a spec file goes to the contract its
  * steps drive. Nothing named runs every built-in design and scenario of every contract; naming designs or
  * scenarios of only some contracts runs only those.
