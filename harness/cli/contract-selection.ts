@@ -18,6 +18,18 @@ import { declaredContract, importModulePath, looksLikePath } from '../registry/d
 import type { AnyContract } from '../suite/suite.ts';
 import { shown } from './cli-arguments.ts';
 
+/**
+ * The first contract listed (CONTRACTS' order) that brings `member`, for a command only some contracts
+ * have (`init`: a starter, `serve`: an HTTP service).
+ */
+export function firstContractWith<K extends 'starter' | 'service'>(
+  member: K,
+): AnyContract & Required<Pick<AnyContract, K>> {
+  const contract = (CONTRACTS as readonly AnyContract[]).find((c) => c[member] !== undefined);
+  if (!contract) throw new Error(`no contract listed has a ${member}`);
+  return contract as AnyContract & Required<Pick<AnyContract, K>>;
+}
+
 /** Every contract's verbs, as a spec given to `run --spec` (or `spec`) is parsed. */
 export const SPEC_VERBS = CONTRACTS.map((c) => c.verbs);
 

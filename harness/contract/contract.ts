@@ -12,6 +12,9 @@ import type { ClientBase } from 'pg';
 import type { ZodType } from 'zod';
 import type { Capability, Expectation, StrategyParameter } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
+import type { GateChoice } from '../gate/gate.ts';
 import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
 import type { ParamSweep } from '../registry/strategy-variants.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
@@ -224,6 +227,37 @@ export interface DesignStarter {
   workflow(designFile: string): string;
 }
 
+/** What `serve` gives a contract's HTTP service, whatever its design (docs/http-api.md, docs/scale.md). */
+export interface ServiceSettings {
+  /** The design served: a built-in id or a module path, loaded by the contract. */
+  design: string;
+  port: number;
+  admission: AdmissionSettings;
+  gate: GateChoice;
+  /** Extra work per admitted request, before its transaction. */
+  workMs: number;
+  stock: number;
+  /** The expiry job's period; 0: no job. */
+  expireEveryMs: number;
+  logJson: boolean;
+  /** A test endpoint that replaces the tables with the stock it is given. */
+  allowReset: boolean;
+  databaseUrl: string | undefined;
+  postgres: PostgresMajor | undefined;
+}
+
+/** A contract's HTTP service (`serve`): one process in front of a design, or several on one schema. */
+export interface ContractService {
+  /** What `--schema` must match: a schema name the service's tables may be put in. */
+  readonly schemaName: RegExp;
+  /** One service until a signal stops it: its exit code. `node`: which of N nodes it is (0-based). */
+  serve(
+    settings: ServiceSettings & { schema: string | undefined; node: { index: number; count: number } },
+  ): Promise<number>;
+  /** `instances` services on one shared schema, ports P, P+1, …, until a signal stops them: the exit code. */
+  serveInstances(settings: ServiceSettings & { instances: number }): Promise<number>;
+}
+
 /** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
 export interface Contract<
   R = unknown,
@@ -247,4 +281,6 @@ export interface Contract<
   readonly explore?: ContractExplore<R, C>;
   /** What `init` writes for a design of the contract; none: `init` starts designs of another contract. */
   readonly starter?: DesignStarter;
+  /** What `serve` runs for the contract; none: `serve` serves another contract. */
+  readonly service?: ContractService;
 }

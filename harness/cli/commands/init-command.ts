@@ -6,20 +6,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DesignStarter } from '../../contract/contract.ts';
-import { CONTRACTS } from '../../contracts/index.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import type { AnyContract } from '../../suite/suite.ts';
 import { shown } from '../cli-arguments.ts';
 import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { firstContractWith } from '../contract-selection.ts';
 import { text } from '../option-types.ts';
-
-/** The contract `init` starts a design of: the first one listed that has a starter. */
-function starterContract(): AnyContract & { starter: DesignStarter } {
-  const contract = (CONTRACTS as readonly AnyContract[]).find((c) => c.starter);
-  if (!contract?.starter) throw new Error('no contract listed has a starter for init');
-  return { ...contract, starter: contract.starter };
-}
 
 /** The built-in design's file, where `from` names one of the contract's that holds. */
 async function heldBuiltInFile(contract: AnyContract, from: string): Promise<string | undefined> {
@@ -53,7 +45,8 @@ function writeNew(file: string, text: string, force: boolean): void {
 
 export async function initCommand(args: InitArgs): Promise<number> {
   const { from, design, workflow } = args;
-  const contract = starterContract();
+  // The contract `init` starts a design of: the first one listed that has a starter.
+  const contract = firstContractWith('starter');
   const file = await heldBuiltInFile(contract, from);
   if (!file) throw Errors.badInput(`--from must name a built-in design that holds, got ${shown(from)}`);
   if (extname(design) !== '.ts') throw Errors.badInput(`--design must name a .ts file, got ${shown(design)}`);

@@ -25,6 +25,7 @@ import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.t
 import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
 import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
+import { RESERVATION_SERVICE } from './http/contract-service.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
 import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
@@ -100,4 +101,5 @@ export const RESERVATION = {
   report: RESERVATION_REPORT,
   explore: RESERVATION_EXPLORE,
   starter: RESERVATION_STARTER,
+  service: RESERVATION_SERVICE,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;
