@@ -45,7 +45,7 @@ const isShared = (file: string) =>
   !/^harness\/contracts\/[^/]+\//.test(file) && file !== 'harness/contracts/index.ts';
 
 /** The ways `text` names contract `id`, one line each (`file:line: what`); none: it names none. */
-export function namesOf(file: string, text: string, id: string): string[] {
+function namesOf(file: string, text: string, id: string): string[] {
   const cap = id.charAt(0).toUpperCase() + id.slice(1);
   const patterns: RegExp[] = [
     new RegExp(`contracts/${id}/`),
