@@ -4,14 +4,14 @@
  * and the `heldAfterDisable` check, which the order of real time decides.
  */
 
-import type { History } from '../../../history/history.ts';
 import { type HistorySummary, summaryOf } from '../../../history/history-summary.ts';
 import { checkHistory } from './check-history.ts';
 import { heldAfterDisable } from './held-after-disable.ts';
+import type { ReservationHistory } from './reservation-operations.ts';
 
 type HistoryProblem = { check: 'linearizable' | 'heldAfterDisable'; message: string };
 
-function heldAfterDisableProblems(history: History): HistoryProblem[] {
+function heldAfterDisableProblems(history: ReservationHistory): HistoryProblem[] {
   const late = heldAfterDisable(history.operations);
   if (late.length === 0) return [];
   // Rounded to 0.1 ms, a booking sent a hair after the disable would read "0 ms after".
@@ -29,7 +29,7 @@ function heldAfterDisableProblems(history: History): HistoryProblem[] {
 
 /** The history's checks: `linearizable`, and `heldAfterDisable`, which the order of real time decides. */
 export function judgeHistory(
-  history: History,
+  history: ReservationHistory,
   options: { soldOutWhileStock: boolean },
 ): { summary: HistorySummary; problems: HistoryProblem[] } {
   const verdict = checkHistory(history, { model: { soldOutWhileStock: options.soldOutWhileStock } });
