@@ -19,8 +19,6 @@ const ROOT = new URL('..', import.meta.url).pathname;
  * reason as good: the way out is to move the knowledge into the contract's folder or behind Contract.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
-  'harness/driver/client-task.ts':
-    "the worker-thread clients send the reservation contract's requests (docs/contracts.md): its own driver is a move of the worker",
   'harness/cli/black-box-options.ts':
     '`run --target` probes the reservation HTTP API: a Contract member for a black box would take the probe',
   'harness/cli/commands/run-command.ts':
