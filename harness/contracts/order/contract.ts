@@ -21,6 +21,7 @@ import {
   type OrderDesignRef,
   orderVariants,
 } from './designs/order-registry.ts';
+import { ORDER_EXPLORE } from './explore/order-explore.ts';
 import type { OrderScenario } from './order-scenario.ts';
 import { ORDER_REPORT } from './report.ts';
 import type { OrderReport } from './report-schema.ts';
@@ -81,6 +82,5 @@ export const ORDER = {
   verbs: ORDER_SPEC_VERBS,
   plan,
   report: ORDER_REPORT,
-  // The explorer over carts is not built yet: no `explore/<design>` work for orders.
-  explore: undefined,
+  explore: ORDER_EXPLORE,
 } satisfies Contract<OrderDesignRef, OrderScenario, OrderCaseResult, OrderReport>;
