@@ -4,8 +4,9 @@
  * in every order scenario and catches each order control in its scenario for the check its `caughtBy`
  * names — the deadlock control with a 40P01 answered as an error, the one-transaction-per-line control with
  * a partial order after a crash, read-then-subtract with the lost update (80 where 70 is right); the same
- * controls judged as if they held fail for that reason; a user's spec file of order steps runs every order
- * design; and a malformed order design is refused in one line.
+ * controls judged as if they held fail for that reason; the explorer over carts finds each control and
+ * nothing in an honest design; a user's spec file of order steps runs every order design; and a malformed
+ * order design is refused in one line.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,7 @@ describe('the order contract, registered', () => {
     'the default run holds every honest order design and catches each control for its named check',
     async () => {
       const { report } = await defaultRun();
-      const orders = report.orders;
+      const orders = report.orders.filter((c) => c.scenario !== 'explore');
       expect(orders.filter((c) => c.status === 'fail' || c.status === 'broken')).toEqual([]);
       for (const id of HONEST) {
         const own = orders.filter((c) => c.strategy === id);
@@ -68,6 +69,20 @@ describe('the order contract, registered', () => {
       expect(deadlocked?.outcomes).toEqual({ HELD: 1, ERROR: 1 });
       const lost = orders.find((c) => c.id === 'order-lost-update/order-read-then-subtract');
       expect(lost?.stock?.['sku-1001']).toEqual({ total: 100, remaining: 80, held: 30 });
+      // The explorer over carts: every honest design passes its whole scope with no finding; each control
+      // is found, for the check its caughtBy names, within programs of two orders.
+      const explored = report.orders.filter((c) => c.scenario === 'explore');
+      for (const id of HONEST) {
+        const c = explored.find((e) => e.strategy === id);
+        expect([c?.status, c?.exploration?.spec], id).toEqual(['pass', undefined]);
+        expect(c?.exploration?.scope?.completeLength, id).toBe(2);
+      }
+      for (const [id, , check] of CONTROLS) {
+        const c = explored.find((e) => e.strategy === id);
+        expect(c?.status, id).toBe('pass');
+        expect(c?.fired, id).toContain(check);
+        expect(c?.exploration?.spec, id).toBeDefined();
+      }
     },
     DEFAULT_RUN_TIMEOUT_MS,
   );
