@@ -1,6 +1,6 @@
 /**
  * The order scenarios: every file in `fixtures/order/scenarios/` is one, found when the harness loads (as
- * the payment scenarios are), each checked to be an order scenario named by its file.
+ * every contract's are), each checked to be an order scenario named by its file.
  */
 import { readdirSync } from 'node:fs';
 import { importSource } from '../../../registry/source-import.ts';

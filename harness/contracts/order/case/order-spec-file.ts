@@ -1,6 +1,6 @@
 /**
- * A spec file of order steps as an order scenario (`reservebench run --spec FILE`), as a payment spec file
- * is one: its sessions and its one permutation, against every order design run, each judged as if it
+ * A spec file of order steps as an order scenario (`reservebench run --spec FILE`), as every contract reads
+ * one: its sessions and its one permutation, against every order design run, each judged as if it
  * claimed to hold (controls too). The stock it starts from is its one `# stock <sku>:<total>,…` comment
  * line (the design's setup loads it; the spec has no setup of its own); nothing is expected of it but what
  * every order case must hold. A design that declares none of the points its ORDER steps stop at sits it

@@ -1,6 +1,6 @@
 /**
- * The runtime check of an order design (strategies/order/contract.ts), as payment-module.ts checks a payment
- * design: one zod schema, so a design missing a member, naming an unknown pause point or check, declaring
+ * The runtime check of an order design (strategies/order/contract.ts), as every contract checks its designs:
+ * one zod schema, so a design missing a member, naming an unknown pause point or check, declaring
  * a control without `caughtBy`, or knobs without `configure`, is refused when it loads, in one line.
  */
 import { z } from 'zod';
