@@ -3,8 +3,8 @@
  * counts, and the stock the harness read back itself (report-schema.ts, `orders`).
  */
 import type { OrderCheckName, OrderDesign } from '../../../../strategies/order/contract.ts';
+import type { HistorySummary } from '../../../history/history-summary.ts';
 import type { CaseResultBase, PermutationReport, ReportedStep } from '../../../verdict/case-result.ts';
-import type { HistorySummary } from '../../reservation/history/case-history.ts';
 
 export interface OrderCaseResult extends CaseResultBase {
   contract: 'order';

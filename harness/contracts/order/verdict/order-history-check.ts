@@ -7,10 +7,10 @@
  */
 import { checkParts } from '../../../history/check-parts.ts';
 import type { HistoryOperation } from '../../../history/history.ts';
+import { type HistorySummary, summaryOf } from '../../../history/history-summary.ts';
 import { type ClockMapping, FINAL_READ_SESSION } from '../../../history/recorder.ts';
 import type { SearchOperation } from '../../../history/search-operation.ts';
 import type { WitnessView } from '../../../history/witness.ts';
-import { type HistorySummary, summaryOf } from '../../reservation/history/case-history.ts';
 import type { OrderAnswered } from '../case/order-answered.ts';
 import type { OrderFinalRead } from '../order-final-read.ts';
 import type { OrderAnswer, OrderCall, TimedOrderCall } from '../order-history.ts';
