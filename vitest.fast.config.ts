@@ -41,6 +41,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/case-deadline.test.ts',
   'test/case-lanes.test.ts',
   'test/redact.test.ts',
+  'test/run-ok.test.ts',
   'test/source-manifest.test.ts',
   'test/source-names.test.ts',
   'test/sqlstate.test.ts',
