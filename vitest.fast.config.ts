@@ -34,6 +34,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/payment-module.test.ts',
   'test/open-model.test.ts',
   'test/order-model.test.ts',
+  'test/plugin-exit.test.ts',
   'test/poll-until.test.ts',
   'test/postgres-minimum.test.ts',
   'test/probes.test.ts',
