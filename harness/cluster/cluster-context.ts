@@ -1,7 +1,7 @@
 /**
  * What a cluster scenario's script may do with the cluster under test (ScriptContext.cluster): cause its
  * faults, each a step of the case's phases, and look at it to place them. Implemented over the case's
- * cluster by harness/contracts/reservation/case/script-cluster.ts.
+ * cluster by the contract whose scripts use it (its case folder's script-cluster.ts).
  */
 import type { ClusterFault, ClusterMember, FaultFacts } from './cluster.ts';
 
