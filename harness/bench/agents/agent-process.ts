@@ -23,10 +23,10 @@ import { runAgentTrial } from './agent-trial.ts';
  * every agent to read its last task before it drops the run database), and the tests hold it to that.
  */
 const POLL_MS = 20;
-export const POLL_ENV = 'RESERVEBENCH_AGENT_POLL_MS';
+const POLL_ENV = 'RESERVEBENCH_AGENT_POLL_MS';
 
 /** The agent's poll from `env`: POLL_MS when unset; a whole number of ms from 1 to 60000, else bad input. */
-export function agentPollMs(env: NodeJS.ProcessEnv): number {
+function agentPollMs(env: NodeJS.ProcessEnv): number {
   const given = env[POLL_ENV]?.trim();
   if (!given) return POLL_MS;
   const ms = Number(given);
