@@ -324,10 +324,7 @@ describe('what load agents cannot mean', () => {
       { args: ['agent'] },
       { args: ['agent', '--run', 'postgres'], env: { DATABASE_URL: serverUrl } },
       { args: ['agent'], env: { DATABASE_URL: serverUrl } },
-      {
-        args: ['agent', '--run', 'postgres'],
-        env: { DATABASE_URL: serverUrl, RESERVEBENCH_AGENT_POLL_MS: 'soon' },
-      },
+      { args: ['agent'], env: { DATABASE_URL: serverUrl, RESERVEBENCH_AGENT_POLL_MS: 'soon' } },
     ]);
     const expected = [
       /--agents cannot go with --processes: with --burst each agent is one process of the burst/,
