@@ -154,6 +154,8 @@ describe('bench --agents', () => {
       ]),
       { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // Taken now: a bench that does not wait for its agent has closed before the agent ends.
+    const benchClosed = new Promise<number | null>((resolve) => bench.once('close', resolve));
     let stdout = '';
     bench.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -175,9 +177,8 @@ describe('bench --agents', () => {
       DATABASE_URL: serverUrl,
       RESERVEBENCH_AGENT_POLL_MS: '1500',
     });
-    const code = await new Promise<number | null>((resolve) => bench.once('close', resolve));
-    expect(code, lines.join('\n')).toBe(0);
     expect(agent.code, agent.stderr).toBe(0);
+    expect(await benchClosed, lines.join('\n')).toBe(0);
     expect(agent.stderr).toMatch(/agent 1 of 1 joined the bench in reservebench_/);
     const report = parseReport(stdout, lines.join('\n'));
     const trial = report.bench[0]?.trials[0];
