@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scenariosOfDefaultRun } from '../harness/contract/contract.ts';
+import { ORDER } from '../harness/contracts/order/contract.ts';
 import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import type { AnyContract } from '../harness/suite/suite.ts';
@@ -93,11 +94,11 @@ describe('documentation in the repository', () => {
   it("README.md counts the default run's designs, controls and scenarios as the registry has them", async () => {
     const text = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
     const said =
-      /`npm start` runs (\d+) designs and (\d+) negative controls over (\d+) scenarios, the payment contract's (\d+) designs \([^)]*\) and (\d+) controls over (\d+) scenarios/.exec(
+      /`npm start` runs (\d+) designs and (\d+) negative controls over (\d+) scenarios, the payment contract's (\d+) designs \([^)]*\) and (\d+) controls over (\d+) scenarios, the order contract's (\d+) designs and (\d+) controls over (\d+) scenarios/.exec(
         text,
       );
     expect(said, 'the sentence on what `npm start` runs').not.toBeNull();
-    const counts = [...(await defaultRunCounts(RESERVATION)), ...(await defaultRunCounts(PAYMENT))];
+    const counts = (await Promise.all([RESERVATION, PAYMENT, ORDER].map(defaultRunCounts))).flat();
     expect(said?.slice(1).map(Number)).toEqual(counts);
   });
 
