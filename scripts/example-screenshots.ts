@@ -1,12 +1,12 @@
 /**
  * Screenshots of the committed example reports, written beside them: the run's matrix, a caught control's
- * matrix cell opened on its case, and the bucket sweep's chart (test/example-shots.ts takes them, and
+ * matrix cell opened on its case, and the bucket sweep's chart (example-shots.ts takes them, and
  * test/html-report.test.ts checks the same shots). Run after `npm run examples:render` changes how they look.
  *
  *   npm run examples:screenshots
  */
 import { fileURLToPath } from 'node:url';
-import { shootExamples } from '../test/example-shots.ts';
+import { shootExamples } from './example-shots.ts';
 
 const examples = fileURLToPath(new URL('../reports/examples/', import.meta.url));
 const into = process.argv[2];

@@ -14,6 +14,9 @@ import exitHook from 'async-exit-hook';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
 import { ensureServerUser, serverUser } from '../harness/database/server-user.ts';
 
+/** How often a manager is asked whether the cluster is ready (waitUntil): no ordering depends on it. */
+export const MANAGER_LOOK_MS = 250;
+
 /** A cluster on this machine: its folder (every member's data), and how to stop it and remove the folder. */
 export interface LocalCluster {
   dir: string;
@@ -76,16 +79,6 @@ export async function stopCluster(children: ChildProcess[], dataDirs: readonly s
     while (processAlive(pid)) await nextLook(50);
   }
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** Asks `ready` (the manager's own word) until it says yes, or fails naming `what` after `timeoutMs`. */
-export async function untilReady(what: string, timeoutMs: number, ready: () => Promise<boolean>) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await ready().catch(() => false))) {
-    if (performance.now() > deadline) throw new Error(`${what} was not ready within ${timeoutMs / 1000} s`);
-    // How often the manager is asked: no ordering depends on it.
-    await nextLook(250);
-  }
 }
 
 /**

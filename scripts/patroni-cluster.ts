@@ -14,15 +14,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../harness/database/embedded-server.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import {
   clusterFolder,
   type LocalCluster,
+  MANAGER_LOOK_MS,
   missingBinaries,
   ownedByServerUser,
   serveUntilInterrupted,
   spawnDetached,
   stopCluster,
-  untilReady,
 } from './local-cluster.ts';
 
 /** Where Debian's binaries are: what the cluster needs, and why it cannot start without them. */
@@ -156,7 +157,12 @@ export async function startPatroniCluster(options: {
       children.push(spawnDetached(PATRONI_BINARIES.patroni, [file], { asServerUser: true }));
     }
     const apiUrls = ports.members.map((m) => `http://127.0.0.1:${m.api}`);
-    await untilReady('the Patroni cluster', 120_000, () => ready(apiUrls[0] ?? '', members, options.sync));
+    await waitUntil(
+      'the Patroni cluster ready',
+      120_000,
+      () => ready(apiUrls[0] ?? '', members, options.sync),
+      MANAGER_LOOK_MS,
+    );
     const hosts = ports.members.map((m) => `127.0.0.1:${m.pg}`).join(',');
     return { dir, clusterUrl: `postgresql://postgres:${secrets.superuser}@${hosts}/postgres`, apiUrls, stop };
   } catch (error: unknown) {

@@ -17,15 +17,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { onMember } from '../harness/cluster/replication-state.ts';
 import { freePort } from '../harness/database/embedded-server.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import {
   clusterFolder,
   type LocalCluster,
+  MANAGER_LOOK_MS,
   missingBinaries,
   ownedByServerUser,
   serveUntilInterrupted,
   spawnDetached,
   stopCluster,
-  untilReady,
 } from './local-cluster.ts';
 
 /** Where Debian's binaries are: what the cluster needs, and why it cannot start without them. */
@@ -114,14 +115,16 @@ export async function startPgAutoFailoverCluster(): Promise<PgAutoFailoverCluste
       dir,
     );
   try {
-    await untilReady('the pg_auto_failover monitor', 60_000, async () => {
+    const monitorAnswers = async () => {
       await onMember(monitorUrl, (c) => c.query("SELECT pgautofailover.current_state('default')"));
       return true;
-    });
+    };
+    await waitUntil('the pg_auto_failover monitor ready', 60_000, monitorAnswers, MANAGER_LOOK_MS);
     // One node at a time: the first registered is the primary, the next a secondary copied from it.
     for (const [i, node] of nodes.entries()) {
       children.push(createAndRun('postgres', dir, node.name, node.port, monitorUrl));
-      await untilReady(`pg_auto_failover's ${node.name}`, 120_000, () => ready(monitorUrl, i + 1));
+      const registered = () => ready(monitorUrl, i + 1);
+      await waitUntil(`pg_auto_failover's ${node.name} ready`, 120_000, registered, MANAGER_LOOK_MS);
     }
     const hosts = nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
     return { dir, clusterUrl: `postgresql://postgres@${hosts}/postgres`, monitorUrl, stop };

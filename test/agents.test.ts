@@ -2,7 +2,8 @@
  * `bench --agents` through the real command line, against the shared test server: two local agents on
  * one seed, whose merged report counts what the two counted and reads its percentiles from the sum of
  * their histograms; a burst split over two agents, request i on agent i mod N, released by the one lock
- * and judged as every burst is; an agent the user starts with the command the bench prints; Ctrl-C of a bench whose
+ * and judged as every burst is; an agent the user starts with the command the bench prints (one that looks
+ * for its tasks slowly, so that the bench must wait for it to leave before it drops the database); Ctrl-C of a bench whose
  * agents are running leaving no process, no database and nothing in the temp folder; and the combinations
  * that mean nothing refused in one line. Speeds are never asserted.
  */
@@ -142,7 +143,7 @@ describe('bench --agents', () => {
     for (const a of agents) expect(processAlive(a.pid)).toBe(false);
   });
 
-  it('waits for an agent the user starts with the command it prints, and runs the closed loop on it', async () => {
+  it('waits for an agent the user starts with the command it prints, runs the closed loop on it, and lets it leave', async () => {
     const bench = spawn(
       process.execPath,
       cliArgv([
@@ -153,6 +154,8 @@ describe('bench --agents', () => {
       ]),
       { env: { ...process.env, DATABASE_URL: serverUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // Taken now: a bench that does not wait for its agent has closed before the agent ends.
+    const benchClosed = new Promise<number | null>((resolve) => bench.once('close', resolve));
     let stdout = '';
     bench.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -168,10 +171,14 @@ describe('bench --agents', () => {
     });
     // The password is never printed; the user's own URL names the server.
     expect(lines.join('\n')).not.toContain(new URL(serverUrl).password || '\u0000');
-    const agent = await runCli(['agent', '--run', run, '--threads', '1'], { DATABASE_URL: serverUrl });
-    const code = await new Promise<number | null>((resolve) => bench.once('close', resolve));
-    expect(code, lines.join('\n')).toBe(0);
+    // An agent that looks for its next task only every 1.5 s is still polling when the bench posts `done`:
+    // a bench that dropped the run database without waiting for its agents to leave would fail it each time.
+    const agent = await runCli(['agent', '--run', run, '--threads', '1'], {
+      DATABASE_URL: serverUrl,
+      RESERVEBENCH_AGENT_POLL_MS: '1500',
+    });
     expect(agent.code, agent.stderr).toBe(0);
+    expect(await benchClosed, lines.join('\n')).toBe(0);
     expect(agent.stderr).toMatch(/agent 1 of 1 joined the bench in reservebench_/);
     const report = parseReport(stdout, lines.join('\n'));
     const trial = report.bench[0]?.trials[0];
@@ -318,6 +325,7 @@ describe('what load agents cannot mean', () => {
       { args: ['agent'] },
       { args: ['agent', '--run', 'postgres'], env: { DATABASE_URL: serverUrl } },
       { args: ['agent'], env: { DATABASE_URL: serverUrl } },
+      { args: ['agent'], env: { DATABASE_URL: serverUrl, RESERVEBENCH_AGENT_POLL_MS: 'soon' } },
     ]);
     const expected = [
       /--agents cannot go with --processes: with --burst each agent is one process of the burst/,
@@ -330,6 +338,7 @@ describe('what load agents cannot mean', () => {
       /agent needs the bench's server/,
       /--run takes a run database's name/,
       /no bench is waiting for agents in database postgres/,
+      /RESERVEBENCH_AGENT_POLL_MS must be a whole number of ms from 1 to 60000, not 'soon'/,
     ];
     answers.forEach((answer, i) => {
       expect(answer.stderr, String(expected[i])).toMatch(expected[i] ?? /^$/);

@@ -1,17 +1,21 @@
 /**
  * Issue 38, a run's configuration written down, through the command line: a bad `--config` file is exit 2
- * with one line naming the file and the field, and `run --config reports/<stamp>/report.json` runs the same
+ * with one line naming the file and the field (a design module it names that cannot load, too), and `run --config reports/<stamp>/report.json` runs the same
  * cases to the same verdicts. test/config-resolve.test.ts reads configurations back in process.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { oneLineProblem, type Refusal, runRefusals } from './bounded-cli.ts';
+import { oneLineProblem, type Refusal, runBounded, runRefusals } from './bounded-cli.ts';
 import { configFiles, reportWith } from './config-files.ts';
 import { runJson } from './run-cli.ts';
 
 const files = configFiles();
 afterAll(() => files.remove());
 const { file } = files;
+/** A design module the file names that does not load: the user never typed its path, the file did. */
+const broken = join(files.folder, 'broken-design.ts');
+writeFileSync(broken, 'export default {;\n');
 
 describe('a bad config file → exit 2 with one line naming the file and the field', () => {
   const BAD: [string, RegExp][] = [
@@ -46,6 +50,22 @@ describe('a bad config file → exit 2 with one line naming the file and the fie
     expect(answer?.stderr).toMatch(message);
     expect(oneLineProblem(answer?.stderr ?? ''), answer?.stderr).toBe(true);
     expect(answer?.stdout).toBe('');
+  });
+});
+
+describe('a design module a config file names that cannot load', () => {
+  // Each in a process of its own: a plug-in once loaded guards the process's exits (plugin-exit.ts).
+  it.each([
+    [broken, /^reservebench: strategy in ".*": cannot load strategy module .*broken-design\.ts/],
+    [
+      join(files.folder, 'absent.ts'),
+      /^reservebench: strategy in ".*": strategy module not found: .*absent\.ts/,
+    ],
+  ])('%s: exit 2, one line naming the file that named it', async (module, message) => {
+    const answer = await runBounded(['run', '--config', file({ strategy: [module] })]);
+    expect(answer.code, answer.stderr).toBe(2);
+    expect(answer.stderr).toMatch(message);
+    expect(oneLineProblem(answer.stderr), answer.stderr).toBe(true);
   });
 });
 

@@ -1,12 +1,18 @@
 /**
  * The documentation a user reads lives in the repository and stays true to the code: the generated
- * reference matches what the harness runs, README.md links every page of docs/, and no link in README.md or
+ * reference matches what the harness runs, README.md counts the default run's designs, controls and scenarios
+ * as the registry has them, README.md links every page of docs/, and no link in README.md or
  * docs/ leaves the repository, points at a file that is not there, or at a heading its page does not have.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scenariosOfDefaultRun } from '../harness/contract/contract.ts';
+import { ORDER } from '../harness/contracts/order/contract.ts';
+import { PAYMENT } from '../harness/contracts/payment/contract.ts';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
+import type { AnyContract } from '../harness/suite/suite.ts';
 import { REFERENCE_PATH, renderReference } from '../scripts/reference-doc.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,7 +77,31 @@ function badLinks(file: string): string[] {
   return problems;
 }
 
+/** A contract's built-in designs that should hold, its controls, and the scenarios a default run drives. */
+async function defaultRunCounts(contract: AnyContract): Promise<number[]> {
+  const { designs } = contract;
+  const refs: unknown[] = await Promise.all(designs.builtInIds.map((id: string) => designs.load(id)));
+  const expects = refs.map((ref) => designs.info(ref).design.expect);
+  const scenarios = scenariosOfDefaultRun(contract.scenarios, false);
+  return [
+    expects.filter((e) => e === 'hold').length,
+    expects.filter((e) => e === 'violate').length,
+    scenarios.length,
+  ];
+}
+
 describe('documentation in the repository', () => {
+  it("README.md counts the default run's designs, controls and scenarios as the registry has them", async () => {
+    const text = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const said =
+      /`npm start` runs (\d+) designs and (\d+) negative controls over (\d+) scenarios, the payment contract's (\d+) designs \([^)]*\) and (\d+) controls over (\d+) scenarios, the order contract's (\d+) designs and (\d+) controls over (\d+) scenarios/.exec(
+        text,
+      );
+    expect(said, 'the sentence on what `npm start` runs').not.toBeNull();
+    const counts = (await Promise.all([RESERVATION, PAYMENT, ORDER].map(defaultRunCounts))).flat();
+    expect(said?.slice(1).map(Number)).toEqual(counts);
+  });
+
   it('docs/reference.md is what `npm run docs` generates today', async () => {
     expect(readFileSync(REFERENCE_PATH, 'utf8')).toBe(await renderReference());
   });

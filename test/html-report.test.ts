@@ -1,7 +1,7 @@
 /**
  * report.html, written beside report.md by `run` and `bench`: parsed (parse5) to hold report.md's tables
  * with the JSON's rows, the charts inlined, all text escaped and nothing to fetch; then drawn in a real
- * headless Chromium (./chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; either
+ * headless Chromium (scripts/chromium.ts: CHROMIUM_PATH, or the one npm package @sparticuz/chromium ships; either
  * with that package's fonts; driven by playwright-core) that must lay out every table and chart without a
  * console error or a request, and whose screenshot must show more than a blank page; no page may be wider
  * than the window, on screen or on paper. The throughput chart, of the committed example and of 12 made-up
@@ -30,8 +30,8 @@ import { type BenchReport, writeBenchFiles } from '../harness/report/bench/bench
 import { PLOT } from '../harness/report/bench/charts.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
-import { chromiumLaunch } from './chromium.ts';
-import { CHROMIUM_ARGS, shootExamplesIn } from './example-shots.ts';
+import { chromiumLaunch } from '../scripts/chromium.ts';
+import { CHROMIUM_ARGS, shootExamplesIn } from '../scripts/example-shots.ts';
 import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';
 

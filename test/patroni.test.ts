@@ -10,8 +10,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { waitUntil } from '../harness/cluster/replication-state.ts';
 import { connectMember, memberUrls } from '../harness/database/member-connection.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import { type PatroniCluster, patroniMissing, startPatroniCluster } from '../scripts/patroni-cluster.ts';
 import { runDatabasesLeft, runHandOvers } from './managed-cluster-run.ts';
 import { measured, runJson } from './run-cli.ts';

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ScenarioBase, scenariosOfDefaultRun } from '../contract/contract.ts';
 import { CONTRACTS } from '../contracts/index.ts';
-import { Errors, oneLine } from '../errors.ts';
+import { Errors, HarnessError, oneLine } from '../errors.ts';
 import { firstStepOf, specContract, stepDrives } from '../interleaving/spec-contract.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
 import { declaredContract, importModulePath, looksLikePath } from '../registry/design-module.ts';
@@ -62,8 +62,25 @@ async function contractOfModule(name: string): Promise<AnyContract> {
   return contract;
 }
 
-/** The contract a `--strategy` name belongs to. */
-export async function contractOfDesign(name: string): Promise<AnyContract> {
+/**
+ * `work` on designs named under `label` (how a message names `strategy`): when a `--config` file named them
+ * (`strategy in "c.json"`), a refusal names that file too, for a user who never typed the path.
+ */
+export async function namedIn<T>(label: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error: unknown) {
+    if (label.startsWith('--') || !(error instanceof HarnessError)) throw error;
+    throw new HarnessError(`${label}: ${error.message}`, error.exitCode);
+  }
+}
+
+/** The contract a `--strategy` name belongs to (`label`: where it was named, see namedIn). */
+export function contractOfDesign(name: string, label = '--strategy'): Promise<AnyContract> {
+  return namedIn(label, () => contractOf(name));
+}
+
+async function contractOf(name: string): Promise<AnyContract> {
   const byId = CONTRACTS.find((c) => c.designs.builtInIds.includes(name));
   if (byId) return byId;
   if (!looksLikePath(name)) {
@@ -116,10 +133,11 @@ export async function chooseContracts(
   scenarioIds: readonly string[],
   specFiles: readonly string[],
   withClusters = false,
+  strategyLabel = '--strategy',
 ): Promise<RunChoice> {
   const designsOf = new Map<AnyContract, string[]>();
   for (const name of strategyNames) {
-    const contract = await contractOfDesign(name);
+    const contract = await contractOfDesign(name, strategyLabel);
     designsOf.set(contract, [...(designsOf.get(contract) ?? []), name]);
   }
   const named = strategyNames.length > 0 ? new Set(designsOf.keys()) : undefined;
@@ -146,11 +164,20 @@ export async function chooseContracts(
   return { contracts, explore };
 }
 
-/** A contract's designs by name (ids or paths), each once; none named: every built-in design of it. */
-export async function loadDesigns(contract: AnyContract, names: readonly string[]): Promise<unknown[]> {
-  const refs: unknown[] = await Promise.all(
-    (names.length > 0 ? names : contract.designs.builtInIds).map((name: string) =>
-      contract.designs.load(name),
+/**
+ * A contract's designs by name (ids or paths), each once; none named: every built-in design of it.
+ * `label`: where they were named (see namedIn).
+ */
+export async function loadDesigns(
+  contract: AnyContract,
+  names: readonly string[],
+  label = '--strategy',
+): Promise<unknown[]> {
+  const refs: unknown[] = await namedIn(label, () =>
+    Promise.all(
+      (names.length > 0 ? names : contract.designs.builtInIds).map((name: string) =>
+        contract.designs.load(name),
+      ),
     ),
   );
   const ids = refs.map((ref) => contract.designs.info(ref).design.id);

@@ -12,6 +12,7 @@
 import { appendFileSync, chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../database/embedded-server.ts';
+import { waitUntil } from '../database/poll-until.ts';
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { megabytes } from '../database/run-state.ts';
 import { serverUser } from '../database/server-user.ts';
@@ -27,7 +28,7 @@ import type {
 import { type ClusterTemplate, clusterTemplate } from './cluster-template.ts';
 import { type LinkProxy, startLinkProxy } from './link-proxy.ts';
 import type { MemberProcess } from './member-process.ts';
-import { flushedLsn, onMember, replayedTo, streaming, takesWrites, waitUntil } from './replication-state.ts';
+import { flushedLsn, onMember, replayedTo, streaming, takesWrites } from './replication-state.ts';
 
 /** One member as the embedded cluster keeps it. */
 interface EmbeddedMember extends ClusterMember {

@@ -15,6 +15,7 @@ import {
   memberRole,
   memberUrls,
 } from '../database/member-connection.ts';
+import { waitUntil } from '../database/poll-until.ts';
 import type {
   ClusterBackend,
   ClusterCopy,
@@ -25,7 +26,7 @@ import type {
   FaultFacts,
   Replication,
 } from './cluster.ts';
-import { flushedLsn, onMember, replayedTo, takesWrites, waitUntil } from './replication-state.ts';
+import { flushedLsn, onMember, replayedTo, takesWrites } from './replication-state.ts';
 
 /** What a manager does for the suite; each resolves once the manager says it is done. */
 export interface ClusterManager {

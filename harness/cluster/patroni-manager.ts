@@ -6,10 +6,11 @@
  * CI waits on it. The cluster is whole when `/cluster` shows a running leader, every other member running
  * or streaming, and (synchronous_mode) a sync standby. A member is matched to its URL by host and port.
  */
+
+import { waitUntil } from '../database/poll-until.ts';
 import { oneLine } from '../errors.ts';
 import type { ClusterMember } from './cluster.ts';
 import { type ClusterManager, hostOf } from './managed-cluster.ts';
-import { waitUntil } from './replication-state.ts';
 
 interface PatroniMember {
   name: string;

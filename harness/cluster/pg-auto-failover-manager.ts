@@ -11,9 +11,9 @@
  * matched to a member by host and port. Formation `default`.
  */
 import pg from 'pg';
+import { waitUntil } from '../database/poll-until.ts';
 import type { ClusterMember } from './cluster.ts';
 import { type ClusterManager, hostOf } from './managed-cluster.ts';
-import { waitUntil } from './replication-state.ts';
 
 const FORMATION = 'default';
 const ASK_MS = 5_000;

@@ -2,9 +2,8 @@
  * What the suite looks at to place a fault: the members' own word on replication, read over SQL —
  * `pg_stat_replication` on the primary (which standbys stream, which is synchronous), the primary's
  * flushed WAL position and a standby's replayed one. Each wait looks again until what it waits for is
- * seen, or its deadline passes with a one-line error naming what was not seen.
+ * seen, or its deadline passes with a one-line error naming what was not seen (waitUntil).
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { MEMBER_ROLE_SQL, type MemberRoleRow, memberRole } from '../database/member-connection.ts';
 
@@ -21,20 +20,6 @@ export async function onMember<T>(url: string, work: (client: pg.Client) => Prom
     return await work(client);
   } finally {
     await client.end().catch(() => undefined);
-  }
-}
-
-/** Looks at `seen` until it holds, or throws `what` once `timeoutMs` has passed. */
-export async function waitUntil(
-  what: string,
-  timeoutMs: number,
-  seen: () => Promise<boolean>,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await seen().catch(() => false)) return;
-    if (performance.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
-    await nextLook(10);
   }
 }
 

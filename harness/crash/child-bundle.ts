@@ -13,7 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ownImportMetaUrl } from '../../bin/own-import-meta-url.js';
-import { removeRunState, writeRunState } from '../database/run-state.ts';
+import {
+  CHILD_FILES_PREFIX,
+  removeOrphanedFiles,
+  removeRunState,
+  writeRunState,
+} from '../database/run-state.ts';
 import { isBuiltInModule } from '../registry/built-in-module.ts';
 import { splitVariantUrl } from '../registry/strategy-variants.ts';
 
@@ -26,10 +31,14 @@ const DESIGNS = fileURLToPath(new URL('./child-design.ts', import.meta.url));
 let folder: string | undefined;
 const bundles = new Map<string, Promise<string | undefined>>();
 
-/** The folder, named in a state file of its own so that `reservebench clean` removes it after a kill -9. */
+/**
+ * The folder, named in a state file of its own: a process killed before its 'exit' leaves it, and the
+ * next process to make one (or `reservebench clean`) removes it.
+ */
 function bundleFolder(): string {
   if (!folder) {
-    const made = mkdtempSync(join(tmpdir(), 'reservebench-child-'));
+    removeOrphanedFiles();
+    const made = mkdtempSync(join(tmpdir(), CHILD_FILES_PREFIX));
     const state = writeRunState({ pid: process.pid, startedAt: new Date().toISOString(), filesDir: made });
     process.once('exit', () => {
       rmSync(made, { recursive: true, force: true });

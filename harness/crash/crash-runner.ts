@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
 import type { PausePoint } from '../../strategies/contract.ts';
+import { CASE_POLL_MS, pollUntil } from '../database/poll-until.ts';
 import type { CaseConnection } from '../driver/client-task.ts';
 import { Errors } from '../errors.ts';
 import { childArguments } from './child-bundle.ts';
@@ -54,10 +55,15 @@ export function crashOrderOn(
   };
 }
 
+/**
+ * Starts the child on `order` and returns at its first line: its stage (then it can be killed) or its
+ * result. `pollMs`: how often the kill looks whether the server has seen the backend go.
+ */
 export async function runUntilStage(
   order: CrashOrder,
   control: ClientBase,
   timeoutMs: number,
+  pollMs = CASE_POLL_MS,
 ): Promise<CrashedChild> {
   // The order (with the connection string and its password) goes over the IPC channel, never in argv,
   // where `ps` would show it to every local user.
@@ -99,17 +105,18 @@ export async function runUntilStage(
     async killAndWaitGone() {
       child.kill('SIGKILL');
       const signal = await exited;
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        const { rows } = await control.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
-          [order.applicationName],
-        );
-        if (rows[0]?.n === 0) return { signal };
-        if (performance.now() > deadline)
-          throw Errors.barrierTimeout('the killed backend leaving', timeoutMs / 1000);
-        await nextLook(5);
-      }
+      const gone = await pollUntil(
+        async () => {
+          const { rows } = await control.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+            [order.applicationName],
+          );
+          return rows[0]?.n === 0;
+        },
+        { timeoutMs, everyMs: pollMs },
+      );
+      if (!gone) throw Errors.barrierTimeout('the killed backend leaving', timeoutMs / 1000);
+      return { signal };
     },
   };
 }

@@ -8,8 +8,8 @@
  * between them instead of all landing on the first. A URL of one host is connected to as it is, with no
  * extra round trip.
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
+import { pollUntil } from './poll-until.ts';
 
 const MEMBER_CONNECT_MS = 5_000;
 const SCHEME_AND_HOSTS = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/s;
@@ -109,16 +109,15 @@ export async function connectMember(config: pg.ClientConfig, choice: MemberChoic
   const members = memberUrls(url);
   if (members.length === 1) return connectOne(config);
   const { role = 'writable', prefer = 0, waitMs = 0 } = choice;
-  const deadline = performance.now() + waitMs;
-  for (;;) {
+  const lookRound = async (): Promise<pg.Client | undefined> => {
     for (let i = 0; i < members.length; i++) {
       const member = members[(prefer + i) % members.length] as string;
       const client = await withRole({ ...config, connectionString: member }, role);
       if (client) return client;
     }
-    if (performance.now() >= deadline) {
-      throw new Error(`no ${role} member among the ${members.length} of the cluster answered`);
-    }
-    await nextLook(20);
-  }
+    return undefined;
+  };
+  const client = await pollUntil(lookRound, { timeoutMs: waitMs, everyMs: 20 });
+  if (!client) throw new Error(`no ${role} member among the ${members.length} of the cluster answered`);
+  return client;
 }

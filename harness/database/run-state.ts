@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export interface RunState {
   /** The suite's process; the state is orphaned once it is gone. */
@@ -60,6 +60,26 @@ export function readRunStates(): StateFile[] {
         return [];
       }
     });
+}
+
+/** The prefix of the folder a process keeps its crash children's bundles in (harness/crash/child-bundle.ts). */
+export const CHILD_FILES_PREFIX = 'reservebench-child-';
+
+/**
+ * Removes the files folders of processes that are gone without removing them (killed, so their 'exit'
+ * never ran), with their state files; returns the folders removed. Only a state file that names nothing
+ * but such a folder, whose process is gone, is touched: a live run's folder stays, and a killed run's
+ * server or database is left for `reservebench clean`, which says what it does.
+ */
+export function removeOrphanedFiles(): string[] {
+  return readRunStates().flatMap(({ path, state }) => {
+    const { filesDir, pid, dataDir, serverUrl, database, kept } = state;
+    const onlyFiles = filesDir && !dataDir && !serverUrl && !database && !kept;
+    if (!onlyFiles || !basename(filesDir).startsWith(CHILD_FILES_PREFIX) || processAlive(pid)) return [];
+    rmSync(filesDir, { recursive: true, force: true });
+    removeRunState(path);
+    return [filesDir];
+  });
 }
 
 export function processAlive(pid: number): boolean {

@@ -27,6 +27,7 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { IsolationLevel } from '../../strategies/contract.ts';
+import { CASE_POLL_MS } from '../database/poll-until.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
 import { requestKeyOf, startCallStep } from './call-steps.ts';
 import { databaseClockPasses } from './clock-step.ts';
@@ -128,7 +129,7 @@ class PermutationRun {
     private readonly permutation: Permutation,
     private readonly options: EngineOptions,
   ) {
-    this.pollMs = options.pollMs ?? 5;
+    this.pollMs = options.pollMs ?? CASE_POLL_MS;
     this.clockWait = options.clockWait ?? ((ms) => ms);
     this.emit = options.onEvent ?? (() => undefined);
     this.frame = options.frame ?? {};

@@ -6,8 +6,8 @@
  * ending. Its node restarted with the process (its memory is gone), and the session goes on on a new
  * connection, the restarted process's.
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
 import { SQLSTATE } from '../../strategies/support/sqlstate.ts';
+import { pollUntil } from '../database/poll-until.ts';
 import { Errors } from '../errors.ts';
 import type { PausedOperation, Session } from './session.ts';
 import type { StepEnvironment } from './spec-verbs.ts';
@@ -40,12 +40,9 @@ export async function killPausedOperation(
 }
 
 async function untilGone(pid: number, env: StepEnvironment): Promise<void> {
-  const deadline = performance.now() + env.timeoutMs;
-  for (;;) {
-    const { rowCount } = await env.control.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
-    if (!rowCount) return;
-    if (performance.now() > deadline)
-      throw Errors.barrierTimeout(`the terminated backend ${pid}`, env.timeoutMs / 1000);
-    await nextLook(env.pollMs);
-  }
+  const gone = await pollUntil(
+    async () => !(await env.control.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount,
+    { timeoutMs: env.timeoutMs, everyMs: env.pollMs },
+  );
+  if (!gone) throw Errors.barrierTimeout(`the terminated backend ${pid}`, env.timeoutMs / 1000);
 }

@@ -8,16 +8,31 @@
  * Whose exit it is, is read from the stack: the harness's own exits (the command line's end, the exit
  * hooks after a signal) come from its own files, or from no file at all once the run is interrupted.
  */
-import { fileURLToPath } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import { EXIT } from '../errors.ts';
 import { wasInterrupted } from '../interrupted.ts';
 import { type CodeFrame, codeFrames } from './stack-frames.ts';
 
 const CHANNEL = 'reservebench: a strategy module called process.exit';
-const ROOT = new URL('../../', import.meta.url);
-/** Where the harness's own code lives: its sources and the packages it runs on. */
-const OWN_CODE = ['harness/', 'bin/', 'node_modules/'].map((folder) => new URL(folder, ROOT).href);
+
+/**
+ * Where the harness's own code lives under `root`: its sources and the packages it runs on. Node names a
+ * package's frames by its real path, so a node_modules that is a symbolic link (a shared install, pnpm's
+ * store) counts where it leads as well as where it is.
+ */
+export function ownCodeFolders(root: URL): string[] {
+  const folders = ['harness/', 'bin/', 'node_modules/'].map((folder) => new URL(folder, root).href);
+  try {
+    const packages = pathToFileURL(`${realpathSync(fileURLToPath(new URL('node_modules', root)))}/`).href;
+    return folders.includes(packages) ? folders : [...folders, packages];
+  } catch {
+    return folders; // no node_modules here (a bundle carries its packages inside)
+  }
+}
+
+const OWN_CODE = ownCodeFolders(new URL('../../', import.meta.url));
 
 /** Plug-in modules loaded in this thread, by file URL: the name the user gave each. */
 const plugins = new Map<string, string>();

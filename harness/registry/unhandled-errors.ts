@@ -13,7 +13,8 @@ import { codeFrames } from './stack-frames.ts';
 /** A worker thread's clients run designs too: their lines reach the main thread, which counts them. */
 const CHANNEL = 'reservebench: an error went unhandled';
 const PACKAGES = '/node_modules/';
-let count = 0;
+/** Each distinct error (its origin and message) once: every thread that loads a design may make it again. */
+const seen = new Set<string>();
 
 /** Where an error came from: the nearest frame outside the packages (a design's own file), if any. */
 function origin(error: unknown): string {
@@ -32,7 +33,8 @@ function messageOf(error: unknown): string {
 }
 
 function counted(line: string): void {
-  count += 1;
+  if (seen.has(line)) return;
+  seen.add(line);
   process.stderr.write(line);
 }
 
@@ -60,7 +62,7 @@ export function countUnhandledErrors(): void {
   channel.unref();
 }
 
-/** How many errors went unhandled so far: any makes the run's exit code 1. */
+/** How many distinct errors went unhandled so far: any makes the run's exit code 1. */
 export function unhandledErrorCount(): number {
-  return count;
+  return seen.size;
 }

@@ -16,8 +16,9 @@ import { checkConnectionRoom, HARNESS_CONNECTIONS } from '../database/preflight.
 import { wasInterrupted } from '../interrupted.ts';
 import type { SourceEntry } from '../registry/source-manifest.ts';
 import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
-import { type CaseResultBase, failsTheRun, isCoverageGap, isMeasured } from '../verdict/case-result.ts';
+import { type CaseResultBase, failsTheRun } from '../verdict/case-result.ts';
 import { type Lanes, runInLanes } from './case-lanes.ts';
+import { fatalCoverageGaps, runOk } from './run-ok.ts';
 import { runSources } from './run-sources.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: each contract has its own design, scenario and result types
@@ -257,7 +258,7 @@ function clusterFor(options: SuiteOptions): Promise<ClusterSource | undefined> {
   });
 }
 
-/** Whether the run passes: nothing failed, nothing fatally uncovered, and something was measured. */
+/** The run's result, judged by the one rule of a run (runOk). */
 function judgedRun(
   options: SuiteOptions,
   results: ContractResults[],
@@ -265,13 +266,9 @@ function judgedRun(
   kept: string[],
 ): SuiteResult {
   const cases = results.flatMap((r) => r.cases);
-  const uncovered = options.requireCoverage
-    ? cases.filter(isCoverageGap).map((c) => `${c.id}: ${c.reason}`)
-    : [];
-  // A run in which every case was n/a judged nothing: it does not pass (the same rule as --target's).
+  const uncovered = fatalCoverageGaps(cases, options.requireCoverage);
   const unhandledErrors = unhandledErrorCount();
-  const ok =
-    !cases.some(failsTheRun) && uncovered.length === 0 && cases.some(isMeasured) && unhandledErrors === 0;
+  const ok = runOk({ cases, uncovered, unhandledErrors });
   const sources = runSources(options.contracts);
   return { ok, environment, sources, results, kept, uncovered, unhandledErrors };
 }

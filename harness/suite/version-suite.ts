@@ -7,7 +7,8 @@
 
 import type { PostgresMajor } from '../database/postgres-versions.ts';
 import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
-import { type CaseResultBase, failsTheRun, isMeasured } from '../verdict/case-result.ts';
+import type { CaseResultBase } from '../verdict/case-result.ts';
+import { runOk } from './run-ok.ts';
 import { type ContractResults, runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
 
 const tagged = (major: PostgresMajor, postgres: string, c: CaseResultBase): CaseResultBase => ({
@@ -58,15 +59,11 @@ export async function runOnVersions(
   const uncovered = results.flatMap((r) => r.uncovered);
   const environment = mergedEnvironment(results);
   if (!environment) throw new Error('no PostgreSQL version was run');
+  const unhandledErrors = unhandledErrorCount();
   return {
-    // The rule of a single run, over every version: nothing failed, nothing fatally uncovered, and
-    // something was measured (a design n/a on one version is not a failure of that version).
-    ok:
-      !cases.some(failsTheRun) &&
-      uncovered.length === 0 &&
-      cases.some(isMeasured) &&
-      unhandledErrorCount() === 0,
-    unhandledErrors: unhandledErrorCount(),
+    // The rule of a single run, over every version (a design n/a on one version is not a failure of it).
+    ok: runOk({ cases, uncovered, unhandledErrors }),
+    unhandledErrors,
     environment,
     // Every version ran the same files.
     sources: results[0]?.sources ?? [],

@@ -17,8 +17,26 @@ import type { AgentTrialResult } from './agent-result.ts';
 import type { AgentReply, AgentTask } from './agent-task.ts';
 import { runAgentTrial } from './agent-trial.ts';
 
-/** How often an idle agent looks for its next task (a poll of observed state, not an ordering). */
+/**
+ * How often an idle agent looks for its next task (a poll of observed state, not an ordering), unless
+ * `RESERVEBENCH_AGENT_POLL_MS` says otherwise: a slow agent must change no verdict (the bench waits for
+ * every agent to read its last task before it drops the run database), and the tests hold it to that.
+ */
 const POLL_MS = 20;
+const POLL_ENV = 'RESERVEBENCH_AGENT_POLL_MS';
+
+/** The agent's poll from `env`: POLL_MS when unset; a whole number of ms from 1 to 60000, else bad input. */
+function agentPollMs(env: NodeJS.ProcessEnv): number {
+  const given = env[POLL_ENV]?.trim();
+  if (!given) return POLL_MS;
+  const ms = Number(given);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000)
+    throw new HarnessError(
+      `${POLL_ENV} must be a whole number of ms from 1 to 60000, not '${given}'`,
+      EXIT.badInput,
+    );
+  return ms;
+}
 
 export interface AgentOptions {
   /** The run database, as this agent's clients reach it. */
@@ -33,7 +51,7 @@ export interface AgentOptions {
 /** The next task posted for `slot`, waiting while the bench is there to post one. */
 async function awaitTask(
   control: pg.ClientBase,
-  joined: { slot: number; benchBackend: number },
+  joined: { slot: number; benchBackend: number; pollMs: number },
   after: number,
 ): Promise<{ id: number; task: AgentTask }> {
   for (;;) {
@@ -42,11 +60,12 @@ async function awaitTask(
       throw new HarnessError('the bench that posted the tasks went away', EXIT.expectationFailed);
     }
     if (next) return { id: next.id, task: next.body as AgentTask };
-    await waitFor(POLL_MS);
+    await waitFor(joined.pollMs);
   }
 }
 
 export async function runAgent(options: AgentOptions): Promise<number> {
+  const pollMs = agentPollMs(process.env);
   const control = await connect(options.connectionString, AGENT_APPLICATION_NAME);
   const pool = new BenchPool(options.threads);
   try {
@@ -59,7 +78,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     options.say(
       `agent ${joined.slot + 1} of ${joined.agents} joined the bench in ${options.database} (${hostname()}, ${pool.threads} threads)`,
     );
-    return await runTasks(control, pool, joined, options);
+    return await runTasks(control, pool, { ...joined, pollMs }, options);
   } catch (error: unknown) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError(`lost the bench's database ${options.database}: ${oneLine(error)}`, EXIT.database);
@@ -73,7 +92,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
 async function runTasks(
   control: pg.ClientBase,
   pool: BenchPool,
-  joined: { slot: number; benchBackend: number },
+  joined: { slot: number; benchBackend: number; pollMs: number },
   options: AgentOptions,
 ): Promise<number> {
   for (let after = 0; ; ) {

@@ -3,8 +3,8 @@
  * the exchange opened, the agents started here or awaited from the user, each task's parts collected,
  * trouble (an agent gone, one that answered with an error) named, and the agents sent away at the end.
  */
-import { setTimeout as waitFor } from 'node:timers/promises';
 import { type RunDatabase, redact } from '../../database/database.ts';
+import { pollUntil } from '../../database/poll-until.ts';
 import { checkConnectionRoom } from '../../database/preflight.ts';
 import {
   agentsGone,
@@ -67,9 +67,8 @@ async function awaitAgents(
   timeoutMs: number,
   say?: (line: string) => void,
 ): Promise<JoinedAgent[]> {
-  const deadline = performance.now() + timeoutMs;
   let seen = 0;
-  for (;;) {
+  const look = async (): Promise<JoinedAgent[] | undefined> => {
     const joined = await joinedAgents(db.admin);
     for (const a of joined.slice(seen))
       say?.(`agent ${a.slot + 1} of ${count} joined: ${a.host}, pid ${a.pid}`);
@@ -77,13 +76,12 @@ async function awaitAgents(
     if (joined.length >= count) return joined;
     const exited = local?.trouble();
     if (exited) throw new Error(exited);
-    if (performance.now() > deadline) {
-      throw new Error(
-        `${joined.length} of ${count} agents joined within ${timeoutMs / 1000} s (--timeout-ms)`,
-      );
-    }
-    await waitFor(LOOK_MS);
-  }
+    return undefined;
+  };
+  const joined = await pollUntil(look, { timeoutMs, everyMs: LOOK_MS });
+  if (!joined)
+    throw new Error(`${seen} of ${count} agents joined within ${timeoutMs / 1000} s (--timeout-ms)`);
+  return joined;
 }
 
 /** The line that tells the user how to start the agents the bench waits for. */
@@ -115,21 +113,22 @@ function session(db: RunDatabase, joined: JoinedAgent[], local: LocalAgents | un
       return id;
     },
     async results<R>(task: number, timeoutMs: number, after: string): Promise<R[]> {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
+      let reported = 0;
+      const look = async (): Promise<R[] | undefined> => {
         const results = await resultsOf(db.admin, task);
         const why = await trouble(task);
         if (why) throw new Error(why);
-        if (results.size >= joined.length) {
-          return joined.map((a) => (results.get(a.slot) as { ok: R }).ok);
-        }
-        if (performance.now() > deadline) {
-          throw new Error(
-            `${results.size} of ${joined.length} agents reported within ${timeoutMs / 1000} s ${after}`,
-          );
-        }
-        await waitFor(LOOK_MS);
-      }
+        reported = results.size;
+        return results.size >= joined.length
+          ? joined.map((a) => (results.get(a.slot) as { ok: R }).ok)
+          : undefined;
+      };
+      const parts = await pollUntil(look, { timeoutMs, everyMs: LOOK_MS });
+      if (!parts)
+        throw new Error(
+          `${reported} of ${joined.length} agents reported within ${timeoutMs / 1000} s ${after}`,
+        );
+      return parts;
     },
     async close(timeoutMs) {
       try {
@@ -139,10 +138,10 @@ function session(db: RunDatabase, joined: JoinedAgent[], local: LocalAgents | un
           joined.map(() => ({ kind: 'done' })),
         );
         // The run database is dropped next: an agent that has not yet read `done` would take that for its
-        // bench's database lost. Each leaves once it has read it (its control backend gone from the server).
-        const deadline = performance.now() + timeoutMs;
-        while ((await agentsGone(db.admin, joined)).length < joined.length && performance.now() < deadline)
-          await waitFor(LOOK_MS);
+        // bench's database lost. Each leaves once it has read it (its control backend gone from the server);
+        // one still there after `timeoutMs` is stopped below.
+        const allGone = async () => (await agentsGone(db.admin, joined)).length >= joined.length;
+        await pollUntil(allGone, { timeoutMs, everyMs: LOOK_MS });
       } finally {
         await local?.stop(timeoutMs);
       }

@@ -204,11 +204,11 @@ interface BenchDesigns {
  * the first contract. Designs of two contracts are never benched together: their throughputs count other
  * answers.
  */
-async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
+async function benchDesigns(args: BenchArgs, label: string): Promise<BenchDesigns> {
   const names = args.strategy;
   const byContract = new Map<AnyContract, string[]>();
   for (const name of names) {
-    const contract = await contractOfDesign(name);
+    const contract = await contractOfDesign(name, label);
     byContract.set(contract, [...(byContract.get(contract) ?? []), name]);
   }
   if (byContract.size > 1) {
@@ -218,7 +218,7 @@ async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
   const contract: AnyContract = [...byContract.keys()][0] ?? CONTRACTS[0];
   const { bench } = contract;
   if (!bench) throw Errors.badInput(`bench: the ${contract.id} contract has no bench series`);
-  const loaded = await loadDesigns(contract, names);
+  const loaded = await loadDesigns(contract, names, label);
   const refs =
     names.length > 0 ? loaded : loaded.filter((r) => contract.designs.info(r).design.expect === 'hold');
   const sweep = parseParamSweep(args.param);
@@ -249,7 +249,7 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
   const durabilities = args.durability;
   if (args.burst.length > 0) {
     const burst = burstSettingsFrom(args, context.label);
-    const designs = await benchDesigns(args);
+    const designs = await benchDesigns(args, context.label('strategy'));
     const strategies = refuseOtherContracts(designs, '--burst');
     const reports = reportsFolder(args.reports, context.label('reports'));
     const connections = Math.min(burst.connections ?? DEFAULT_BURST_CONNECTIONS, ...burst.bursts);
@@ -278,7 +278,7 @@ export async function benchCommand(args: BenchArgs, context: CommandContext): Pr
   const clients = args.clients.length > 0 ? [...args.clients].sort((a, b) => a - b) : DEFAULT_BENCH_CLIENTS;
   const { trials, threads } = args;
   const open = openFrom(args, context);
-  const designs = await benchDesigns(args);
+  const designs = await benchDesigns(args, context.label('strategy'));
   refuseOtherContracts(designs, open ? '--rate' : undefined);
   const reports = reportsFolder(args.reports, context.label('reports'));
   const agents = agentsFrom(args, {

@@ -144,7 +144,9 @@ export type RunArgs = ParsedOf<typeof OPTIONS>;
 
 export async function runCommand(args: RunArgs, context: CommandContext): Promise<number> {
   const target = targetArgs(args, context.label);
-  const choice = await chooseContracts(args.strategy, args.scenario, args.spec, args.cluster !== undefined);
+  const strategyLabel = context.label('strategy');
+  const withClusters = args.cluster !== undefined;
+  const choice = await chooseContracts(args.strategy, args.scenario, args.spec, withClusters, strategyLabel);
   const exploreBudget = args['explore-budget'];
   // Merged over each scenario's input: an option not given must not be there at all.
   const overrides = {
@@ -163,7 +165,7 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
     exploreBudget > 0 && choice.explore
       ? (contract: AnyContract) => explorer(contract, exploreBudget, args['explore-seed'], reports)
       : undefined;
-  const contracts = await selectedContracts(choice, parseParamSweep(args.param), explore);
+  const contracts = await selectedContracts(choice, parseParamSweep(args.param), explore, strategyLabel);
   const progress = args.json ? undefined : caseLines(args.verbose, args['require-coverage']);
 
   const result = await runOnVersions(
@@ -206,9 +208,13 @@ async function selectedContracts(
   choice: RunChoice,
   sweep: ParamSweep,
   explore: ((contract: AnyContract) => ContractExploration | undefined) | undefined,
+  strategyLabel: string,
 ): Promise<SelectedContract[]> {
   const loaded = await Promise.all(
-    choice.contracts.map(async (c) => ({ ...c, designs: await loadDesigns(c.contract, c.designNames) })),
+    choice.contracts.map(async (c) => ({
+      ...c,
+      designs: await loadDesigns(c.contract, c.designNames, strategyLabel),
+    })),
   );
   refuseStraySweep(
     sweep,

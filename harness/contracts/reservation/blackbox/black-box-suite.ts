@@ -9,9 +9,10 @@ import type { ScenarioOverrides } from '../../../contract/case-settings.ts';
 import type { Environment } from '../../../database/environment.ts';
 import { clientVersions, gitCommit } from '../../../database/environment.ts';
 import { unhandledErrorCount } from '../../../registry/unhandled-errors.ts';
+import { fatalCoverageGaps, runOk } from '../../../suite/run-ok.ts';
 import { runSources } from '../../../suite/run-sources.ts';
 import type { SuiteResult } from '../../../suite/suite.ts';
-import { failsTheRun, isCoverageGap, isMeasured } from '../../../verdict/case-result.ts';
+import { isMeasured } from '../../../verdict/case-result.ts';
 import { paramsFor } from '../case/params.ts';
 import { runCase } from '../case/run-case.ts';
 import type { Scenario } from '../case/scenario.ts';
@@ -73,14 +74,10 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
       options.onCase?.(result);
     }
   }
-  const uncovered = options.requireCoverage
-    ? cases.flatMap((c) => (c.status === 'n/a' && isCoverageGap(c) ? [`${c.id}: ${c.reason}`] : []))
-    : [];
-  // A run in which nothing could be measured tested nothing: it does not pass.
-  const measuredAny = cases.some(isMeasured);
+  const uncovered = fatalCoverageGaps(cases, options.requireCoverage);
   const unhandledErrors = unhandledErrorCount();
   return {
-    ok: !cases.some(failsTheRun) && uncovered.length === 0 && measuredAny && unhandledErrors === 0,
+    ok: runOk({ cases, uncovered, unhandledErrors }),
     unhandledErrors,
     environment: environment(),
     sources: runSources([
