@@ -273,21 +273,20 @@ export default {
     expect(run.code, run.stderr).toBe(1);
   });
 
-  it('is refused in one line where it is no payment design, or where only reservations run', async () => {
+  it('is refused in one line where it is no payment design, or where only reservations are served', async () => {
     const broken = write('no-pay.ts', "export default { contract: 'payment', id: 'no-pay' };\n");
     const run = await runBounded(['run', '--strategy', broken], { env: { DATABASE_URL: serverUrl } });
     expect(run.stderr).toMatch(/no-pay\.ts .*pay/);
     expect(oneLineProblem(run.stderr), run.stderr).toBe(true);
     expect(run.code).toBe(2);
     const honest = write('own-payment.ts', paymentPlugin('own-payment', 'a'));
-    const explored = await runBounded(['explore', '--strategy', honest], {
-      env: { DATABASE_URL: serverUrl },
-    });
-    expect(explored.stderr).toMatch(
+    // `serve` puts a reservation design behind HTTP; payments are explored and run, but not served.
+    const served = await runBounded(['serve', '--strategy', honest], { env: { DATABASE_URL: serverUrl } });
+    expect(served.stderr).toMatch(
       /own-payment\.ts is a payment design \(contract: 'payment'\), not a reservation strategy/,
     );
-    expect(oneLineProblem(explored.stderr), explored.stderr).toBe(true);
-    expect(explored.code).toBe(2);
+    expect(oneLineProblem(served.stderr), served.stderr).toBe(true);
+    expect(served.code).toBe(2);
   });
 });
 
