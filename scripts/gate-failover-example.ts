@@ -3,7 +3,7 @@
  * shared PostgreSQL gate (4 instances, LIMIT 4, the default 5 s lease) across a failover of the embedded
  * cluster's primary, every permit held by a request inside it, with the permit rows on the standby
  * (`replicated`) and on the old primary alone (`unreplicated`), RUNS times each on a new cluster
- * (harness/bench/gate-failover-case.ts). Per placement: the medians over the runs (lowest–highest beside
+ * (harness/contracts/reservation/gate/gate-failover-case.ts). Per placement: the medians over the runs (lowest–highest beside
  * them) of the time without a writable primary and without an admission, the permits the new primary
  * believed held, the most requests seen inside after the failover, and the verdict counts summed. A run
  * with a problem fails the script (exit 1), and a failing example is not published.
@@ -15,21 +15,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from 'simple-statistics';
+import type { DatabaseCluster } from '../harness/cluster/cluster.ts';
+import { ManagedCluster } from '../harness/cluster/managed-cluster.ts';
+import { patroniManager } from '../harness/cluster/patroni-manager.ts';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import {
   type GateFailoverResult,
   PERMIT_PLACEMENTS,
   type PermitPlacement,
   runGateFailoverCase,
-} from '../harness/bench/gate-failover-case.ts';
+} from '../harness/contracts/reservation/gate/gate-failover-case.ts';
 import {
   embeddedGateCluster,
   type GateFailoverSettings,
   openGateFailoverBed,
-} from '../harness/bench/gate-failover-setup.ts';
-import type { DatabaseCluster } from '../harness/cluster/cluster.ts';
-import { ManagedCluster } from '../harness/cluster/managed-cluster.ts';
-import { patroniManager } from '../harness/cluster/patroni-manager.ts';
-import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
+} from '../harness/contracts/reservation/gate/gate-failover-setup.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 import { DEFAULT_LEASE_MS } from '../harness/gate/gate.ts';
 import { markdownTable } from '../harness/report/markdown-table.ts';

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { measureInstancesBurst, runInstancesBurst } from '../harness/bench/instances-burst.ts';
 import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
+import { postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import { startEmbeddedServer } from '../harness/database/embedded-server.ts';
 import { concurrencyProblems } from '../harness/gate/database-concurrency.ts';
 import { markdownTable } from '../harness/report/markdown-table.ts';
@@ -65,7 +66,13 @@ async function row(instances: number, gate: 'local' | 'postgres') {
     const { records, releasedAt, concurrency } = await runInstancesBurst({
       urls,
       observer: admin,
-      sku: SKU,
+      send: (url, request) =>
+        postReserve(url, {
+          requestKey: `scale-${request}`,
+          user: `scale-user-${request}`,
+          sku: SKU,
+          ttlMs: 60_000,
+        }),
       requests: REQUESTS,
       seed: 1,
     });

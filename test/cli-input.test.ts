@@ -206,7 +206,7 @@ describe('list and help', () => {
       'payment-mismatch',
       'payment-order-flow',
       'payment-retry-in-flight',
-      'payment-seed-workers',
+      'payment-two-workers',
       'payment-worker-dies',
     ]);
     expect(listing.strategies.map((s) => [s.id, s.expect])).toEqual([

@@ -14,10 +14,11 @@ import type { Report } from '../harness/report/report.ts';
 import { type CliRun, runJson } from './run-cli.ts';
 
 /**
- * The timeout of a test that reads the default run: the first one to ask runs all of it (every design
- * over every scenario, and each design explored), which takes minutes on 2 cores.
+ * The timeout of a test that reads the default run: the first one to ask runs all of it (every design of
+ * every contract over every scenario, and each design explored), which takes minutes on 2 cores and more
+ * while other test files share them.
  */
-export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
 
 /** The reservation scenarios a run without `--cluster` drives. */
 export const SCENARIOS_WITHOUT_CLUSTER = scenariosOfDefaultRun(RESERVATION.scenarios, false);

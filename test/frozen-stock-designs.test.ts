@@ -105,11 +105,11 @@ describe("the frozen-stock chapter's external call inside the transaction, as a 
       '--param',
       'payment-external-call-inside.callMs=0,50',
       '--scenario',
-      'payment-seed-workers',
+      'payment-two-workers',
     ]);
     expect(report.payments.map((c) => [c.id, c.status, c.outcomes])).toEqual([
-      ['payment-seed-workers/payment-external-call-inside[callMs=0]', 'pass', { CREATED: 1, REUSED: 1 }],
-      ['payment-seed-workers/payment-external-call-inside[callMs=50]', 'pass', { CREATED: 1, REUSED: 1 }],
+      ['payment-two-workers/payment-external-call-inside[callMs=0]', 'pass', { CREATED: 1, REUSED: 1 }],
+      ['payment-two-workers/payment-external-call-inside[callMs=50]', 'pass', { CREATED: 1, REUSED: 1 }],
     ]);
     expect([report.ok, run.code]).toEqual([true, 0]);
   });

@@ -9,18 +9,18 @@
  * nothing oversold. `placementProblems` is the case's own check that it placed the permits as it claims.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import {
   type GateFailoverResult,
   type PermitPlacement,
   placementProblems,
   runGateFailoverCase,
-} from '../harness/bench/gate-failover-case.ts';
+} from '../harness/contracts/reservation/gate/gate-failover-case.ts';
 import {
   embeddedGateCluster,
   type GateFailoverSettings,
   openGateFailoverBed,
-} from '../harness/bench/gate-failover-setup.ts';
-import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
+} from '../harness/contracts/reservation/gate/gate-failover-setup.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 
 const SETTINGS: GateFailoverSettings = { instances: 2, limit: 2, leaseMs: 2_000, waitMs: 300, stock: 40 };

@@ -7,8 +7,11 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FrozenGateResult, runFrozenGateCase } from '../harness/bench/frozen-gate-case.ts';
 import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
+import {
+  type FrozenGateResult,
+  runFrozenGateCase,
+} from '../harness/contracts/reservation/gate/frozen-gate-case.ts';
 import { postReserve } from '../harness/contracts/reservation/http/loopback-client.ts';
 import {
   type ReservationService,

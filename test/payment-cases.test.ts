@@ -39,7 +39,7 @@ describe('payment cases', () => {
       'payment-mismatch',
       'payment-order-flow',
       'payment-retry-in-flight',
-      'payment-seed-workers',
+      'payment-two-workers',
       'payment-worker-dies',
     ]);
   });
@@ -84,7 +84,7 @@ describe('payment cases', () => {
       ).toEqual(UP.map((s) => `${s.id}:pass`));
       // Every case's pays and reads were checked against the payment model, none left unchecked.
       expect(results.map((r) => r.history?.status)).toEqual(UP.map(() => 'linearizable'));
-      const drill = results.find((r) => r.scenario === 'payment-seed-workers');
+      const drill = results.find((r) => r.scenario === 'payment-two-workers');
       expect(drill?.observations?.figures).toEqual(DRILL_FIGURES);
       expect(drill?.counts).toEqual({ payments: 1, outbox: 1 });
       const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
@@ -108,7 +108,7 @@ describe('payment cases', () => {
       const r = await runPaymentCase(
         db(),
         await loadPaymentDesign(id),
-        scenario('payment-seed-workers'),
+        scenario('payment-two-workers'),
         SETTINGS,
       );
       seen[id] = r.observations?.secondWhileHeld;
@@ -122,7 +122,7 @@ describe('payment cases', () => {
     const r = await runPaymentCase(
       db(),
       await loadPaymentDesign('payment-on-conflict'),
-      scenario('payment-seed-workers'),
+      scenario('payment-two-workers'),
       SETTINGS,
     );
     expect(r.steps?.map((s) => [s.step, s.blocked, s.result.status])).toEqual([
@@ -142,14 +142,14 @@ describe('payment cases', () => {
   it('--permutations all runs every order of a payment spec, each judged; the order-dependent ones too', async () => {
     const all = { ...SETTINGS, permutations: 'all' as const };
     const ref = await loadPaymentDesign('payment-on-conflict');
-    for (const id of ['payment-seed-workers', 'payment-worker-dies']) {
+    for (const id of ['payment-two-workers', 'payment-worker-dies']) {
       const r = await runPaymentCase(db(), ref, scenario(id), all);
       expect(r.status, JSON.stringify(r.problems)).toBe('pass');
       expect(r.permutations?.map((p) => p.status)).toEqual(['pass', 'pass', 'pass']);
       expect(r.boundary).toMatch(/\(3 permutations, 0 failed, 0 invalid\)$/);
     }
     const control = await loadPaymentDesign('payment-check-then-insert');
-    const caught = await runPaymentCase(db(), control, scenario('payment-seed-workers'), all);
+    const caught = await runPaymentCase(db(), control, scenario('payment-two-workers'), all);
     expect(caught.status, JSON.stringify(caught.problems)).toBe('pass');
     expect(caught.fired).toContain('onePaymentPerKey');
   });
@@ -166,7 +166,7 @@ describe('payment cases', () => {
     const r = await runPaymentCase(
       db(),
       { ...ref, design: neverHolds },
-      scenario('payment-seed-workers'),
+      scenario('payment-two-workers'),
       SETTINGS,
     );
     expect(r.status).toBe('fail');
@@ -229,7 +229,7 @@ describe('payment cases', () => {
 
   /** Control, scenario, the check that catches it, and where given the exact answers of the caught case. */
   const CONTROLS: [string, string, string, Record<string, number>?][] = [
-    ['payment-check-then-insert', 'payment-seed-workers', 'onePaymentPerKey'],
+    ['payment-check-then-insert', 'payment-two-workers', 'onePaymentPerKey'],
     ['payment-check-then-insert', 'payment-duplicates', 'onePaymentPerKey'],
     ['payment-no-fingerprint', 'payment-mismatch', 'reusedOtherPayload'],
     ['payment-split-outbox', 'payment-worker-dies', 'outboxMatchesPayment'],

@@ -99,9 +99,7 @@ describe('which contract a run drives', () => {
   });
 
   it('only one contract named: the other runs nothing', async () => {
-    expect(Object.keys(await chosen(['payment-serializable'], ['payment-seed-workers']))).toEqual([
-      'payment',
-    ]);
+    expect(Object.keys(await chosen(['payment-serializable'], ['payment-two-workers']))).toEqual(['payment']);
     expect(Object.keys(await chosen(['hot-row'], ['contention']))).toEqual(['reservation']);
     const reserving = specFile(
       'r.spec',

@@ -257,7 +257,7 @@ export default {
         '--strategy',
         `${honest},${lying}`,
         '--scenario',
-        'payment-seed-workers',
+        'payment-two-workers',
         '--reports',
         join(folder, 'reports'),
       ],

@@ -10,7 +10,7 @@ import { setTimeout as backOff } from 'node:timers/promises';
 import pg from 'pg';
 import type { Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
-import { importStrategy } from '../contracts/reservation/designs/registry.ts';
+import { CONTRACTS } from '../contracts/index.ts';
 import { sessionOptions } from '../driver/client-task.ts';
 import { Admission } from '../gate/admission.ts';
 import { BURST_LOCK_CLASS } from './burst-release.ts';
@@ -24,6 +24,13 @@ import {
   type ShareResult,
   sharedClockMs,
 } from './burst-task.ts';
+
+/**
+ * The design a burst's share sends holds to, loaded and checked by the first contract listed: the burst
+ * drives that contract's designs only (bench-command.ts refuses any other).
+ */
+const burstDesign = async (moduleUrl: string) =>
+  (await CONTRACTS[0].designs.importDesign(moduleUrl)) as Strategy;
 
 interface Share {
   task: BurstShareTask;
@@ -119,7 +126,7 @@ export default async function runBurstShare(task: BurstShareTask): Promise<Share
   try {
     const share: Share = {
       task,
-      strategy: await importStrategy(task.strategyModuleUrl),
+      strategy: await burstDesign(task.strategyModuleUrl),
       pool,
       gate: task.admission && new Admission(task.admission.settings, task.admission.buffer),
       backoff: backoffs(task.retry, task.spec.share),

@@ -1,6 +1,7 @@
 /**
- * The flash sale through HTTP against N instances of the service, as a client population behind a
- * round-robin balancer sends it: `requests` distinct users, each reserving once, all sent in one turn of
+ * The flash sale through HTTP against N instances of a service, as a client population behind a
+ * round-robin balancer sends it: `requests` distinct users, each sending its one request (`send`: the
+ * contract's request of user i, e.g. a hold of one unit, and its answer), all sent in one turn of
  * this process's event loop (one instant), request i to instance i mod N; a 503 with Retry-After is sent
  * again after a full-jitter backoff (burst-retry.ts), retry k to instance (i + k) mod N, as a balancer
  * would spread it, up to `retries` times. Meanwhile the database's own view of how many requests are
@@ -10,15 +11,22 @@
 
 import { setTimeout as backOff } from 'node:timers/promises';
 import type pg from 'pg';
-import { postReserve } from '../contracts/reservation/http/loopback-client.ts';
 import { type ConcurrencySeen, sampleConcurrency } from '../gate/database-concurrency.ts';
 import { backoffs, DEFAULT_RETRY } from './burst-retry.ts';
 import { GAVE_UP, sharedClockMs } from './burst-task.ts';
 
+/** A service's HTTP answer as the burst reads it: its status, `Retry-After` and `outcome` field. */
+export interface InstanceAnswer {
+  code: number;
+  fields: Readonly<Record<string, string>>;
+  retryAfter: string | null;
+}
+
 export interface InstancesBurst {
   urls: readonly string[];
   observer: pg.ClientBase;
-  sku: string;
+  /** Request `request` (0-based, one per user) sent to the instance at `url`. */
+  send(url: string, request: number): Promise<InstanceAnswer>;
   requests: number;
   retries?: number;
   seed: number;
@@ -38,15 +46,9 @@ export interface InstanceRecord {
 async function sendOne(burst: InstancesBurst, request: number, backoff: (retry: number) => number) {
   const n = burst.urls.length;
   const most = burst.retries ?? DEFAULT_RETRY.retries;
-  const body = {
-    requestKey: `scale-${request}`,
-    user: `scale-user-${request}`,
-    sku: burst.sku,
-    ttlMs: 60_000,
-  };
   for (let retries = 0; ; retries++) {
     const instance = (request + retries) % n;
-    const answer = await postReserve(burst.urls[instance] ?? '', body).catch(() => undefined);
+    const answer = await burst.send(burst.urls[instance] ?? '', request).catch(() => undefined);
     const outcome = answer ? (answer.fields.outcome ?? `HTTP_${answer.code}`) : 'NO_ANSWER';
     if (answer?.code === 503 && answer.retryAfter !== null) {
       if (retries >= most) return { instance: request % n, answeredBy: instance, outcome: GAVE_UP, retries };

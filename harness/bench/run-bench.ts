@@ -1,6 +1,6 @@
 /**
  * `reservebench bench`: every strategy × client count (× admission), each series on fresh tables with
- * stock that does not run out: a warm-up, then a measured window of closed-loop reservations; throughput,
+ * stock that does not run out: a warm-up, then a measured window of closed-loop requests; throughput,
  * latency percentiles (HDR histogram), errors by SQLSTATE, lock waiting sampled from pg_stat_activity,
  * the CPU the generator and the server used, and the invariant audit afterwards (a fast design that
  * drifts is not fast, it is wrong). Each series runs several trials, interleaved with the other series,

@@ -7,10 +7,10 @@
  */
 import { CHECKS, type CheckName } from '../../strategies/contract.ts';
 import { exchange, NoAnswer, shownAnswer } from '../contracts/reservation/blackbox/api-exchange.ts';
+import type { ExchangeLog } from '../contracts/reservation/blackbox/exchange-log.ts';
 import type { TargetSettings } from '../contracts/reservation/blackbox/http-black-box.ts';
 import { findScenario } from '../contracts/reservation/case/index.ts';
 import { Errors, oneLine } from '../errors.ts';
-import type { ExchangeLog } from '../verdict/exchange-log.ts';
 import { shown } from './cli-arguments.ts';
 import { choice, parsedList, text } from './option-types.ts';
 

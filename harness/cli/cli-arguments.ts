@@ -6,8 +6,6 @@
  */
 import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { StrategyRef } from '../../strategies/contract.ts';
-import { loadAllBuiltIn, loadStrategy } from '../contracts/reservation/designs/registry.ts';
 import { redact } from '../database/database.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
@@ -79,15 +77,6 @@ export function readAdmission(text: string, label: string): { limit: number; max
     );
   }
   return gate;
-}
-
-export async function resolveStrategies(names: string[]): Promise<StrategyRef[]> {
-  if (names.length === 0) return loadAllBuiltIn();
-  const refs = await Promise.all(names.map(loadStrategy));
-  const ids = refs.map((r) => r.strategy.id);
-  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw Errors.badInput(`strategy id "${dup}" is given twice`);
-  return refs;
 }
 
 /** A postgres:// or postgresql:// URL, its password never shown in the refusal. */

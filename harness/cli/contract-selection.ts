@@ -1,7 +1,7 @@
 /**
  * Which contracts a run drives, with which designs and scenarios, from `--strategy`, `--scenario` and
  * `--spec`: a design id is its contract's; a module path goes to the contract its default export declares
- * (`contract`; none: the first contract listed, reservations), a file a contract reads as a design (a
+ * (`contract`; none: the first contract listed), a file a contract reads as a design (a
  * design in SQL) to that contract; a scenario id is its contract's; a spec file goes to the contract its
  * steps drive. Nothing named runs every built-in design and scenario of every contract; naming designs or
  * scenarios of only some contracts runs only those.
@@ -17,6 +17,18 @@ import { parseSpec } from '../interleaving/spec-parser.ts';
 import { declaredContract, importModulePath, looksLikePath } from '../registry/design-module.ts';
 import type { AnyContract } from '../suite/suite.ts';
 import { shown } from './cli-arguments.ts';
+
+/**
+ * The first contract listed (CONTRACTS' order) that brings `member`, for a command only some contracts
+ * have (`init`: a starter, `serve`: an HTTP service).
+ */
+export function firstContractWith<K extends 'starter' | 'service'>(
+  member: K,
+): AnyContract & Required<Pick<AnyContract, K>> {
+  const contract = (CONTRACTS as readonly AnyContract[]).find((c) => c[member] !== undefined);
+  if (!contract) throw new Error(`no contract listed has a ${member}`);
+  return contract as AnyContract & Required<Pick<AnyContract, K>>;
+}
 
 /** Every contract's verbs, as a spec given to `run --spec` (or `spec`) is parsed. */
 export const SPEC_VERBS = CONTRACTS.map((c) => c.verbs);

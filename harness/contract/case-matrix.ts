@@ -6,7 +6,7 @@
  */
 import type { WitnessLine } from '../history/witness.ts';
 
-/** The fields every contract's case result has (report.json `cases`, `payments`). */
+/** The fields every contract's case result has (each contract's list of cases in report.json). */
 export interface MatrixCase {
   id: string;
   scenario: string;

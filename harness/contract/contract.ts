@@ -12,6 +12,9 @@ import type { ClientBase } from 'pg';
 import type { ZodType } from 'zod';
 import type { Capability, Expectation, StrategyParameter } from '../../strategies/contract.ts';
 import type { RunDatabase } from '../database/database.ts';
+import type { PostgresMajor } from '../database/postgres-versions.ts';
+import type { AdmissionSettings } from '../gate/admission.ts';
+import type { GateChoice } from '../gate/gate.ts';
 import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
 import type { ParamSweep } from '../registry/strategy-variants.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
@@ -22,7 +25,7 @@ import type { ContractExplore } from './contract-explore.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
 export interface DesignBase {
-  /** The contract the design implements; absent in a reservation strategy (the first contract listed). */
+  /** The contract the design implements; absent in a design of the first contract listed. */
   contract?: string;
   id: string;
   title: string;
@@ -185,7 +188,7 @@ export interface ContractReport<R, C extends CaseResultBase, F = Record<string, 
   /** One case's line while the run goes on (wrapped to the terminal by the caller). */
   caseLine(result: C): string;
   /**
-   * The contract's matrix (case-matrix.ts): its name in a heading (`reservations`), what it promises in a
+   * The contract's matrix (case-matrix.ts): its name in a heading (a plural noun), what it promises in a
    * line, and how it reads its own cases (the count a check measured, a boundary, a coverage gap, the facts
    * report.md's case details list).
    */
@@ -194,7 +197,7 @@ export interface ContractReport<R, C extends CaseResultBase, F = Record<string, 
 
 /** A contract's bench series (harness/bench/): what its clients send and count, and how its report says it. */
 export interface ContractBench<R> {
-  /** What a series' throughput counts, per second (`reservations/s`), and its short form (`res/s`). */
+  /** What a series' throughput counts, per second (`<answers>/s`), and its short form for the terminal. */
   readonly unit: string;
   readonly shortUnit: string;
   /** report.md's lines on what throughput and latency count. */
@@ -214,6 +217,45 @@ export interface BenchSeriesCounts {
   clients: number;
   outcomes: Readonly<Record<string, number>>;
   tally?: Readonly<Record<string, number>> | undefined;
+}
+
+/** What `reservebench init` writes for a design of the contract, from one of its built-in designs. */
+export interface DesignStarter {
+  /** The built-in design's source (`from`), made a team's own design `id`: its imports, id and header. */
+  design(source: string, from: string, id: string): string;
+  /** A CI workflow that runs the suite on the design file and fails the job on exit 1. */
+  workflow(designFile: string): string;
+}
+
+/** What `serve` gives a contract's HTTP service, whatever its design (docs/http-api.md, docs/scale.md). */
+export interface ServiceSettings {
+  /** The design served: a built-in id or a module path, loaded by the contract. */
+  design: string;
+  port: number;
+  admission: AdmissionSettings;
+  gate: GateChoice;
+  /** Extra work per admitted request, before its transaction. */
+  workMs: number;
+  stock: number;
+  /** The expiry job's period; 0: no job. */
+  expireEveryMs: number;
+  logJson: boolean;
+  /** A test endpoint that replaces the tables with the stock it is given. */
+  allowReset: boolean;
+  databaseUrl: string | undefined;
+  postgres: PostgresMajor | undefined;
+}
+
+/** A contract's HTTP service (`serve`): one process in front of a design, or several on one schema. */
+export interface ContractService {
+  /** What `--schema` must match: a schema name the service's tables may be put in. */
+  readonly schemaName: RegExp;
+  /** One service until a signal stops it: its exit code. `node`: which of N nodes it is (0-based). */
+  serve(
+    settings: ServiceSettings & { schema: string | undefined; node: { index: number; count: number } },
+  ): Promise<number>;
+  /** `instances` services on one shared schema, ports P, P+1, …, until a signal stops them: the exit code. */
+  serveInstances(settings: ServiceSettings & { instances: number }): Promise<number>;
 }
 
 /** A business contract: one object per contract, in its own folder (harness/contracts/<id>/). */
@@ -237,4 +279,8 @@ export interface Contract<
   readonly bench?: ContractBench<R>;
   /** What the explorer needs of the contract (contract-explore.ts); none: its designs are not explored. */
   readonly explore?: ContractExplore<R, C>;
+  /** What `init` writes for a design of the contract; none: `init` starts designs of another contract. */
+  readonly starter?: DesignStarter;
+  /** What `serve` runs for the contract; none: `serve` serves another contract. */
+  readonly service?: ContractService;
 }

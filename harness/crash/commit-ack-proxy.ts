@@ -1,6 +1,6 @@
 /**
- * A loopback TCP proxy in front of the database that can lose one reservation's commit answer: the
- * client's COMMIT (or the autocommit statement that writes the reservation) reaches the server, the server
+ * A loopback TCP proxy in front of the database that can lose one operation's commit answer: the
+ * client's COMMIT (or the autocommit statement that writes the operation's row) reaches the server, the server
  * commits and answers, and the proxy cuts both connections instead of passing that answer on. The client
  * cannot know whether it committed.
  *
@@ -9,9 +9,9 @@
  * closes before the ReadyForQuery that ends the query (the simple Query's, or the Sync's). That
  * ReadyForQuery reports 'I': no transaction is open any more. So, once armed, the proxy holds each answer
  * from its first CommandComplete to its ReadyForQuery. When that reports 'I', it asks whether the
- * reservation is committed now, read back on another connection (this session holds no transaction, so the
+ * operation is committed now, read back on another connection (this session holds no transaction, so the
  * read cannot wait on it): the first answer after which it is, is the commit answer, and never reaches the
- * client. Every other answer is passed on whole: a lookup or a node's registration before the reservation,
+ * client. Every other answer is passed on whole: a lookup or a node's registration before the operation's write,
  * a read-only transaction, a rollback, and any answer that leaves a transaction open ('T' or 'E').
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -37,7 +37,7 @@ const COMMAND_COMPLETE = 0x43; // 'C'
 const READY_FOR_QUERY = 0x5a; // 'Z', its one byte of body the transaction status
 const IDLE = 0x49; // 'I'
 
-/** Whether the reservation the armed proxy is waiting for is in the database now. */
+/** Whether the operation the armed proxy is waiting for is in the database now. */
 export type CommittedCheck = () => Promise<boolean>;
 
 export interface CommitAckProxy {
@@ -71,8 +71,8 @@ export async function startCommitAckProxy(target: { host: string; port: number }
       const answer = held;
       held = undefined;
       const committed = armed;
-      // A read that fails cannot tell; passing the answer on would let the reserve end untested, so the
-      // proxy cuts, and the scenario's own read of the reservation reports the failure.
+      // A read that fails cannot tell; passing the answer on would let the operation end untested, so the
+      // proxy cuts, and the scenario's own read of what it wrote reports the failure.
       if (committed && message[5] === IDLE && (await committed().catch(() => true))) {
         armed = undefined;
         cut();

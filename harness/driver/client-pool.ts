@@ -43,7 +43,7 @@ export interface QueueClock {
 
 /**
  * What a case drives its clients with: this pool of worker threads, or the main-thread driver of a black
- * box (harness/contracts/reservation/blackbox/black-box-driver.ts), which has no database session to give a worker.
+ * box (a contract's `run --target` driver), which has no database session to give a worker.
  */
 export interface ClientDriver {
   drive(options: DriveOptions): Promise<ClientResult[]>;

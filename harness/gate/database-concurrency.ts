@@ -9,7 +9,7 @@
 import { setTimeout as nextSample } from 'node:timers/promises';
 import type pg from 'pg';
 
-/** The writes lane's connections (reservation-service.ts names its lanes `reservebench-service<role>`). */
+/** The writes lane's connections (the HTTP service names its lanes `reservebench-service<role>`). */
 export const WRITES_APPLICATION_NAME = 'reservebench-service';
 const SAMPLE_MS = 2;
 

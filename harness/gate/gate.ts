@@ -1,5 +1,5 @@
 /**
- * A gate in front of the database, as the reservation service sees it: `enter` waits for a place and says how
+ * A gate in front of the database, as a service over a design sees it: `enter` waits for a place and says how
  * it went (a ticket), and an admitted request's pass is left once, when its work is over. Three kinds:
  * `local`, one gate per process (the flash-sale lab's admission inside one process, admission.ts); `postgres`
  * and `redis`, one gate shared by every instance given the same store and name, whose LIMIT holds across them

@@ -1,6 +1,6 @@
 /**
- * The `linearizable` check of any contract's history, part by part: each independent part (a reservation
- * sku and what joins it, a key) is searched alone by the one search (linearizability.ts) under
+ * The `linearizable` check of any contract's history, part by part: each independent part (a sku and what
+ * joins it, a key) is searched alone by the one search (linearizability.ts) under
  * the contract's model; a part that admits no order is shrunk to a smallest witness (witness.ts), and a
  * search past its budget leaves the history `unchecked`, reported with the reason, never counted checked.
  */

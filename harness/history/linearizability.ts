@@ -135,7 +135,7 @@ interface Frame<A> {
  * be placed now without loss of generality, since moving it to the front of any order that completes the
  * search keeps every answer and every real-time constraint. So the search takes it without making it a
  * choice to revisit — a partial-order reduction that keeps reads from multiplying the orders tried. Not
- * what the model says may not be (the reservation model's backdate: it answers the same whatever it changes).
+ * what the model says may not be (a model's backdate of a hold: it answers the same whatever it changes).
  */
 function forcedRead<C, A, T>(
   next: readonly Entry[],

@@ -2,8 +2,8 @@
  * What the linearizability search (linearizability.ts) and its witness (witness.ts) need of a contract's
  * sequential model, so that one search checks every contract: a state that applies changes and undoes
  * them, with a fingerprint to cache explored states by; every answer the model allows for a call in a
- * state, each with its changes; and how a model answer is compared with a recorded one. The reservation
- * contract's in its own folder.
+ * state, each with its changes; and how a model answer is compared with a recorded one. Each contract's
+ * model is in its own folder.
  */
 import type { SearchOperation } from './search-operation.ts';
 

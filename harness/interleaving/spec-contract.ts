@@ -17,7 +17,7 @@ export function firstStepOf(spec: ParsedSpec, verbs: SpecVerbs): SpecStep | unde
     .find((s) => isContractStep(s.step) && s.step.contract === verbs.contract);
 }
 
-/** The one step's words that name its contract in an error: "reserves (the reservation contract)". */
+/** The one step's words that name its contract in an error: "<what the step does> (the <id> contract)". */
 export function stepDrives(file: string, step: SpecStep, verbs: SpecVerbs): string {
   return `${where(file, step)}: step "${step.step.name}" ${verbs.drives}`;
 }

@@ -16,7 +16,7 @@ import type { Outcome } from './step-outcome.ts';
 export interface SpecVerbs {
   /** The contract whose design these verbs call (a step records it: a spec drives one contract). */
   readonly contract: string;
-  /** How an error names what a step of these verbs does: "reserves (the reservation contract)". */
+  /** How an error names what a step of these verbs does: "<what the step does> (the <id> contract)". */
   readonly drives: string;
   /** The verbs, upper case. A step body starting with one of them (in any case) is one of these steps. */
   readonly names: readonly string[];

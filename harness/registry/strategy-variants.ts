@@ -123,7 +123,7 @@ export function variantsOf<R extends { moduleUrl: string }, D extends Knobbed<D>
   });
 }
 
-/** The reservation strategies with the sweep's variants (refuseStraySweep checks what the sweep names). */
+/** The strategies (StrategyRef) with the sweep's variants (refuseStraySweep checks what the sweep names). */
 export function strategyVariants(refs: readonly StrategyRef[], sweep: ParamSweep): StrategyRef[] {
   return variantsOf(
     refs,

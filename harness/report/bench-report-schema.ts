@@ -271,7 +271,7 @@ export const benchReportSchema = z
       .string()
       .optional()
       .describe(
-        'the contract the designs are of: what throughput counts; absent in reports written before it was recorded (the first contract, reservations)',
+        'the contract the designs are of: what throughput counts; absent in reports written before it was recorded (the first contract listed)',
       ),
     generatedAt: z.iso.datetime(),
     environment: environmentSchema,

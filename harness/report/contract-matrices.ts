@@ -9,7 +9,7 @@ import { CONTRACTS } from '../contracts/index.ts';
 import type { Report } from './report-schema.ts';
 
 export interface ContractMatrix {
-  /** `reservations`, `payments`: the contract's name in a heading. */
+  /** The contract's name in a heading (its ContractReport.matrix.name). */
   contract: string;
   /** What the contract promises, in a line. */
   promise: string;

@@ -230,7 +230,7 @@ async function benchDesigns(args: BenchArgs): Promise<BenchDesigns> {
   return { contract, refs: variants, series: variants.map((ref) => bench.design(ref)) };
 }
 
-/** The flash-sale burst and the open model drive the first contract's designs (reservations) only. */
+/** The flash-sale burst and the open model drive the first contract's designs (CONTRACTS[0]) only. */
 function refuseOtherContracts(designs: BenchDesigns, option: string | undefined): StrategyRef[] {
   const [first] = CONTRACTS;
   if (option && designs.contract !== first) {

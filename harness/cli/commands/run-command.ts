@@ -9,6 +9,7 @@ import {
   TARGET_CONTRACT,
   targetSection,
 } from '../../contracts/reservation/blackbox/black-box-suite.ts';
+import { ExchangeLog } from '../../contracts/reservation/blackbox/exchange-log.ts';
 import { HttpBlackBox } from '../../contracts/reservation/blackbox/http-black-box.ts';
 import type { Scenario } from '../../contracts/reservation/case/scenario.ts';
 import type { CaseResult } from '../../contracts/reservation/verdict/case-result.ts';
@@ -28,7 +29,6 @@ import {
 } from '../../suite/suite.ts';
 import { runOnVersions } from '../../suite/version-suite.ts';
 import { type CaseResultBase, failsTheRun, isCoverageGap } from '../../verdict/case-result.ts';
-import { ExchangeLog } from '../../verdict/exchange-log.ts';
 import { notWithTarget, preflightTarget, TARGET_OPTIONS, targetArgs } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import {

@@ -1,12 +1,12 @@
-/** `reservebench serve`: every option checked, the strategy loaded, then the service started. */
+/**
+ * `reservebench serve`: every option checked, then the HTTP service of the first contract listed that has
+ * one (Contract.service) started in front of the strategy, which that contract loads.
+ */
 
-import { loadStrategy } from '../../contracts/reservation/designs/registry.ts';
-import { serve } from '../../contracts/reservation/http/serve.ts';
-import { serveInstances } from '../../contracts/reservation/http/serve-instances.ts';
-import { SCHEMA_NAME } from '../../contracts/reservation/http/service-tables.ts';
 import { Errors } from '../../errors.ts';
 import { databaseUrlFrom, MAX_STOCK, onePostgresMajor, shown } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, flag, type ParsedOf } from '../command-definition.ts';
+import { firstContractWith } from '../contract-selection.ts';
 import { GATE_OPTIONS, gateChoiceFrom } from '../gate-options.ts';
 import { integer, parsed } from '../option-types.ts';
 import { admissionOption, databaseOption, oneStrategyOption, postgresOption } from './shared-options.ts';
@@ -33,7 +33,7 @@ function readNode(text: string, label: string): { index: number; count: number }
 }
 
 function readSchema(schema: string, label: string): string {
-  if (!SCHEMA_NAME.test(schema)) {
+  if (!firstContractWith('service').service.schemaName.test(schema)) {
     throw Errors.badInput(
       `${label} must be a lower-case identifier (a-z, 0-9, _; at most 63), got ${shown(schema)}`,
     );
@@ -104,7 +104,9 @@ export async function serveCommand(args: ServeArgs, context: CommandContext): Pr
   const postgres = onePostgresMajor(args.postgres, databaseUrl, 'for a service: it runs on one server');
   const gate = gateChoiceFrom(args, context.label);
   const admission = { ...args.admission, waitMs: args['wait-ms'] };
+  const { service } = firstContractWith('service');
   const common = {
+    design: args.strategy,
     port: args.port,
     admission,
     gate,
@@ -116,16 +118,8 @@ export async function serveCommand(args: ServeArgs, context: CommandContext): Pr
     databaseUrl,
     postgres,
   };
-  if (args.instances !== undefined) {
-    return serveInstances({ ...common, instances: args.instances, strategy: args.strategy });
-  }
-  const ref = await loadStrategy(args.strategy);
-  return serve({
-    ...common,
-    ref,
-    schema: args.schema,
-    node: args.node,
-  });
+  if (args.instances !== undefined) return service.serveInstances({ ...common, instances: args.instances });
+  return service.serve({ ...common, schema: args.schema, node: args.node });
 }
 
 export const SERVE = defineCommand({

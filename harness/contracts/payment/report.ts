@@ -18,7 +18,7 @@ export interface PaymentBoundaryRow {
   strategy: string;
   expect: 'hold' | 'violate';
   guarantee: string;
-  /** `held in 4 of 4 scenarios`, `caught: onePaymentPerKey (payment-seed-workers, …)`, or what broke. */
+  /** `held in 4 of 4 scenarios`, `caught: onePaymentPerKey (payment-two-workers, …)`, or what broke. */
   shows: string;
   shownBy: string;
 }
@@ -46,7 +46,7 @@ function showsOf(
       shownBy: judged.map((c) => c.id).join(', ') || '-',
     };
   }
-  const drill = judged.find((c) => c.scenario === 'payment-seed-workers') ?? judged[0];
+  const drill = judged.find((c) => c.scenario === 'payment-two-workers') ?? judged[0];
   const counts = drill?.counts ? `; payment ${drill.counts.payments}, outbox ${drill.counts.outbox}` : '';
   return {
     shows: `held in ${judged.length} of ${own.length} payment scenarios${drill ? ` (${drill.scenario}: ${formatOutcomes(drill.outcomes)}${counts})` : ''}`,

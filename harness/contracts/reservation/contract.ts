@@ -20,10 +20,12 @@ import { runCase } from './case/run-case.ts';
 import { runsAloneBecause } from './case/runs-alone.ts';
 import type { Scenario } from './case/scenario.ts';
 import { specScenario } from './case/spec-file.ts';
+import { RESERVATION_STARTER } from './designs/design-starter.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
 import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
 import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
+import { RESERVATION_SERVICE } from './http/contract-service.ts';
 import type { ReservationReport } from './report/report-schema.ts';
 import { RESERVATION_REPORT } from './report/reservation-report.ts';
 import { RESERVATION_VERBS } from './spec/reservation-verbs.ts';
@@ -98,4 +100,6 @@ export const RESERVATION = {
   plan,
   report: RESERVATION_REPORT,
   explore: RESERVATION_EXPLORE,
+  starter: RESERVATION_STARTER,
+  service: RESERVATION_SERVICE,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;

@@ -137,8 +137,8 @@ function sweepCharts(bench: readonly BenchEntry[], unit: string): BenchChart[] {
     );
 }
 
-/** Goodput and p99 (from each request's due time) against the offered rate, one line per design. */
-function openCharts(bench: readonly BenchEntry[]): BenchChart[] {
+/** Goodput (in the contract's unit) and p99 (from each request's due time) against the offered rate. */
+function openCharts(bench: readonly BenchEntry[], unit: string): BenchChart[] {
   const open = bench.filter((e) => e.open);
   const rateOf = (e: BenchEntry) => e.open?.rate ?? 0;
   if (distinct(open.map(rateOf)) < 2) return [];
@@ -159,7 +159,7 @@ function openCharts(bench: readonly BenchEntry[]): BenchChart[] {
       svg: renderLineChart({
         ...shared,
         title: 'Goodput vs offered rate (HELD within the latency limit)',
-        yLabel: 'goodput (reservations / s)',
+        yLabel: `goodput (${unit})`,
         series: chartSeries(open, (e) => ({ y: e.open?.goodput ?? 0, interval: undefined }), rateOf, name),
       }),
     },
@@ -183,5 +183,5 @@ export function benchCharts(
   unit: string,
 ): BenchChart[] {
   if (burst) return burstTimelineCharts(burst);
-  return [...clientCharts(bench, unit), ...sweepCharts(bench, unit), ...openCharts(bench)];
+  return [...clientCharts(bench, unit), ...sweepCharts(bench, unit), ...openCharts(bench, unit)];
 }

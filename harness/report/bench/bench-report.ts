@@ -32,7 +32,7 @@ import {
 import { benchCharts } from './bench-charts.ts';
 import { renderBenchCsv } from './bench-csv.ts';
 import { BURST_HEADERS, BURST_NOTE, burstRows } from './burst-tables.ts';
-import { OPEN_HEADERS, openRows, openSuffix } from './open-tables.ts';
+import { openHeaders, openRows, openSuffix } from './open-tables.ts';
 
 export interface BenchReport {
   ok: boolean;
@@ -177,13 +177,13 @@ function benchIntroLines(report: BenchReport): string[] {
   ];
 }
 
-function uncontendedLines(uncontended: readonly UncontendedEntry[]): string[] {
+function uncontendedLines(uncontended: readonly UncontendedEntry[], unit: string): string[] {
   if (uncontended.length === 0) return [];
   return [
     '## Uncontended cost (tinybench, one client)',
     '',
     markdownTable([
-      ['strategy', 'throughput (reservations/s)', 'mean (ms)', 'p99 (ms)'],
+      ['strategy', `throughput (${unit})`, 'mean (ms)', 'p99 (ms)'],
       ...uncontended.map((u) => [
         u.strategy,
         String(u.opsPerSecond),
@@ -219,7 +219,7 @@ function contractLines(report: BenchReport): string[] {
 }
 
 /** The open model's section, where some series ran with `--rate`. */
-function openLines(bench: readonly BenchEntry[]): string[] {
+function openLines(bench: readonly BenchEntry[], unit: string): string[] {
   const rows = openRows(bench);
   if (rows.length === 0) return [];
   return [
@@ -227,7 +227,7 @@ function openLines(bench: readonly BenchEntry[]): string[] {
     '',
     "Arrivals came on a schedule whether or not the clients kept up; in these series latency runs from each arrival's due time, so the wait for a free client counts (corrected for coordinated omission), and the service time (send to answer, what a closed loop reports) stands beside it. Dropped arrivals found no free client within the grace (the latency limit, else 1 s) and were never sent; late answers came after the limit; goodput counts HELD answers within it.",
     '',
-    markdownTable([OPEN_HEADERS, ...rows]),
+    markdownTable([openHeaders(unit), ...rows]),
     '',
   ];
 }
@@ -318,9 +318,9 @@ export function renderBenchMarkdown(report: BenchReport): string {
     'Every trial of every series: [bench.csv](bench.csv).',
     '',
     ...contractLines(report),
-    ...openLines(report.bench),
+    ...openLines(report.bench, benchContractOf(report).unit),
     ...agentLines(report.bench),
-    ...uncontendedLines(report.uncontended),
+    ...uncontendedLines(report.uncontended, benchContractOf(report).unit),
     ...admissionLines(report.bench),
     ...durabilityLines(report.bench),
     ...configurationLines(report.configuration),

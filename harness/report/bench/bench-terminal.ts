@@ -6,7 +6,7 @@ import { renderBoxTable } from '../box-table.ts';
 import { AGENT_TERMINAL_HEADERS, agentRows, burstAgentRows } from './agent-tables.ts';
 import { type BenchReport, benchContractOf } from './bench-report.ts';
 import { BURST_TERMINAL_HEADERS, burstTerminalRows } from './burst-tables.ts';
-import { OPEN_TERMINAL_HEADERS, openRows, openSuffix } from './open-tables.ts';
+import { openRows, openSuffix, openTerminalHeaders } from './open-tables.ts';
 
 /** `bench --burst`: the commits, then one row per burst. */
 function renderBurstTerminal(report: BenchReport, burst: NonNullable<BenchReport['burst']>): string {
@@ -77,7 +77,10 @@ export function renderBenchTerminal(report: BenchReport): string {
   );
   const agents = agentRows(report.bench);
   const open = openRows(report.bench);
-  const openTable = renderBoxTable({ head: OPEN_TERMINAL_HEADERS, rows: open });
+  const openTable = renderBoxTable({
+    head: openTerminalHeaders(benchContractOf(report).shortUnit),
+    rows: open,
+  });
   return [
     benchCommitsLine(report.bench, report.environment.settings),
     renderBoxTable({ head, rows }),

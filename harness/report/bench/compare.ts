@@ -109,7 +109,7 @@ export interface SeriesComparison {
   strategy: string;
   clients: number;
   admission: string | null;
-  /** Median throughput (reservations/s) over the passing trials, and how many there were. */
+  /** Median throughput (in the contract's unit) over the passing trials, and how many there were. */
   base: { median: number; trials: number };
   new: { median: number; trials: number };
   /** median(NEW) ÷ median(BASE); null when not compared. */
@@ -132,7 +132,7 @@ export interface Comparison {
   /** Environment fields that differ, `field: base → new`: a reason, besides the code, for a difference. */
   environmentDifferences: string[];
   regressions: number;
-  /** What the throughputs count (the benched contract's unit: `reservations/s`, …). */
+  /** What the throughputs count (the benched contract's unit, per second). */
   unit: string;
 }
 

@@ -5,11 +5,12 @@
  */
 import type { BenchEntry } from '../../bench/run-bench.ts';
 
-export const OPEN_HEADERS = [
+/** The columns, with what the benched contract's throughput counts (its bench unit). */
+export const openHeaders = (unit: string) => [
   'strategy',
   'clients',
   'offered (arrivals/s)',
-  'throughput median (reservations/s)',
+  `throughput median (${unit})`,
   'goodput median (within limit/s)',
   'latency limit (ms)',
   'offered (count)',
@@ -24,12 +25,12 @@ export const OPEN_HEADERS = [
   'max service (ms)',
 ];
 
-/** The same columns, named short enough for a terminal. */
-export const OPEN_TERMINAL_HEADERS = [
+/** The same columns, named short enough for a terminal (the throughput in the contract's short unit). */
+export const openTerminalHeaders = (shortUnit: string) => [
   'strategy',
   'clients',
   'rate/s',
-  'res/s',
+  shortUnit,
   'goodput/s',
   'limit ms',
   'offered',
@@ -48,7 +49,7 @@ export const OPEN_TERMINAL_HEADERS = [
 export const openSuffix = (e: Pick<BenchEntry, 'open'>) =>
   e.open ? ` @ ${e.open.rate}/s${e.open.arrivals === 'poisson' ? ' poisson' : ''}` : '';
 
-/** One row per open series, in OPEN_HEADERS' order; closed series have none. */
+/** One row per open series, in openHeaders' order; closed series have none. */
 export function openRows(bench: readonly BenchEntry[]): string[][] {
   return bench.flatMap((e) => {
     const open = e.open;

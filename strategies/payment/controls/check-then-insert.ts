@@ -6,7 +6,7 @@
  * workers with one key both find it absent and both insert: two payments (and two outbox rows) for one
  * idempotency key, each worker told CREATED with its own payment id.
  *
- * How the suite catches it every run: in payment-seed-workers the first worker is held at `before-commit`
+ * How the suite catches it every run: in payment-two-workers the first worker is held at `before-commit`
  * with its payment written while the second runs to its end, and in payment-duplicates every worker is
  * held at `after-read` until all have looked the key up; the harness's read of the key counts the rows.
  */
@@ -30,7 +30,7 @@ const paymentCheckThenInsert: PaymentDesign = {
   guarantee: 'none: two requests that both find the key absent both insert a payment',
   expect: 'violate',
   caughtBy: {
-    'payment-seed-workers': ['onePaymentPerKey'],
+    'payment-two-workers': ['onePaymentPerKey'],
     'payment-duplicates': ['onePaymentPerKey'],
   },
   pausePoints: { pay: ['after-read', 'before-commit'] },

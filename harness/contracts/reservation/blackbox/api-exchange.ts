@@ -6,8 +6,8 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { oneLine } from '../../../errors.ts';
-import type { Endpoint, ExchangeLog } from '../../../verdict/exchange-log.ts';
 import { parseFields } from '../http/loopback-client.ts';
+import type { Endpoint, ExchangeLog } from './exchange-log.ts';
 
 /** Attempts per request when the service keeps answering 503 + Retry-After. */
 export const MAX_503_ATTEMPTS = 20;

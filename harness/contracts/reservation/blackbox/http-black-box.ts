@@ -27,13 +27,13 @@ import {
 import { runHook } from '../../../cluster/hook-command.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
 import { parseSpec } from '../../../interleaving/spec-parser.ts';
-import { type Endpoint, ExchangeLog, type HttpFacts } from '../../../verdict/exchange-log.ts';
 import type { BlackBox } from '../case/black-box.ts';
 import { SCENARIO_ACCESS, type Scenario, type ScriptContext } from '../case/scenario.ts';
 import { STATUS_OF } from '../http/reservation-service.ts';
 import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
 import type { FinalRead, KeyStatus } from '../verdict/final-read.ts';
 import { type ApiAnswer, exchange, shownAnswer } from './api-exchange.ts';
+import { type Endpoint, ExchangeLog, type HttpFacts } from './exchange-log.ts';
 
 export interface TargetSettings {
   /** Base URLs, one per node, without a trailing slash. */

@@ -5,7 +5,7 @@
  * nothing else; it knows no target by name.
  */
 
-import type { HttpFacts } from '../../../verdict/exchange-log.ts';
+import type { HttpFacts } from '../blackbox/exchange-log.ts';
 import type { FinalRead } from '../verdict/final-read.ts';
 import type { Scenario, ScriptContext } from './scenario.ts';
 

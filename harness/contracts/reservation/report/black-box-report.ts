@@ -5,7 +5,7 @@
  */
 
 import type { TableData } from '../../../contract/contract.ts';
-import { formatCodes, type HttpFacts } from '../../../verdict/exchange-log.ts';
+import { formatCodes, type HttpFacts } from '../blackbox/exchange-log.ts';
 import type { ReservationReport as Report } from './report-schema.ts';
 
 const SETUP: Record<NonNullable<Report['target']>['setup'], string> = {

@@ -22,7 +22,7 @@ import {
   permutationSchema,
   stepSchemaOf,
 } from '../../../verdict/case-result-schema.ts';
-import { ENDPOINTS } from '../../../verdict/exchange-log.ts';
+import { ENDPOINTS } from '../blackbox/exchange-log.ts';
 
 const invariantsSchema = z
   .strictObject({

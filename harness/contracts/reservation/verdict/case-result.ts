@@ -13,7 +13,7 @@ import type {
   PermutationReport,
   ReportedStep,
 } from '../../../verdict/case-result.ts';
-import type { HttpFacts } from '../../../verdict/exchange-log.ts';
+import type { HttpFacts } from '../blackbox/exchange-log.ts';
 import type { HistorySummary } from '../history/case-history.ts';
 import type { CopySummary } from './copies.ts';
 import type { Invariants, SkuReading } from './invariants.ts';

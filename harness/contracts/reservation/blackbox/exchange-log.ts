@@ -4,7 +4,7 @@
  * latency of each exchange from an HDR histogram (harness/driver/latency.ts). Recorded where the exchange
  * happens, summed per case and over the run.
  */
-import { type LatencyPercentiles, summarizeLatency } from '../driver/latency.ts';
+import { type LatencyPercentiles, summarizeLatency } from '../../../driver/latency.ts';
 
 /** The API's endpoints as route templates (docs/http-api.md), in the order reports list them. */
 export const ENDPOINTS = [

@@ -1,12 +1,15 @@
 /**
- * What `reservebench init` writes: a design file started from a built-in one, its imports pointing at the
+ * What `reservebench init` writes for a reservation strategy: a design file started from a built-in one, its
+ * imports pointing at the
  * installed package (`reservebench` for the contract, `reservebench/support/…` for the helpers the built-in
  * designs share), its id the file's name and its header a form to fill in; and a GitHub Actions workflow
  * that runs the suite on it, fails the job on exit 1 and keeps the JUnit file and the HTML report.
  */
 
+import type { DesignStarter } from '../../../contract/contract.ts';
+
 /** The built-in design's source, made a team's own. */
-export function starterDesign(source: string, from: string, id: string): string {
+function starterDesign(source: string, from: string, id: string): string {
   const body = source
     .replace(/^\/\*\*[\s\S]*?\*\/\s*/, '')
     .replace(/from '(?:\.\.?\/)+contract\.ts'/g, "from 'reservebench'")
@@ -32,7 +35,7 @@ export function starterDesign(source: string, from: string, id: string): string 
 }
 
 /** The workflow: the suite on the design, gating the job on the exit code; JUnit and the report kept. */
-export function starterWorkflow(designFile: string): string {
+function starterWorkflow(designFile: string): string {
   return `# reservebench on ${designFile}: the job fails (exit 1) when the design breaks an invariant of the
 # reservation contract in any scenario, and keeps the JUnit results and the HTML report for reviewers.
 name: reservebench
@@ -64,3 +67,5 @@ jobs:
             reports/latest/report.json
 `;
 }
+
+export const RESERVATION_STARTER: DesignStarter = { design: starterDesign, workflow: starterWorkflow };

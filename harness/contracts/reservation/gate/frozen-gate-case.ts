@@ -11,14 +11,14 @@
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type pg from 'pg';
-import { type HttpAnswer, postReserve } from '../contracts/reservation/http/loopback-client.ts';
-import { Errors } from '../errors.ts';
+import { Errors } from '../../../errors.ts';
 import {
   type ConcurrencySeen,
   concurrencyProblems,
   sampleConcurrency,
   WRITES_APPLICATION_NAME,
-} from '../gate/database-concurrency.ts';
+} from '../../../gate/database-concurrency.ts';
+import { type HttpAnswer, postReserve } from '../http/loopback-client.ts';
 
 export interface FrozenGateCase {
   urls: readonly string[];

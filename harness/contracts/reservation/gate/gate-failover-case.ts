@@ -15,18 +15,14 @@
 
 import { setTimeout as pause } from 'node:timers/promises';
 import type pg from 'pg';
-import { type HttpAnswer, postReserve } from '../contracts/reservation/http/loopback-client.ts';
-import { readBack } from '../contracts/reservation/verdict/final-read.ts';
-import {
-  auditInSnapshot,
-  computeReading,
-  type SentRequest,
-} from '../contracts/reservation/verdict/invariants.ts';
-import { invariantProblems } from '../contracts/reservation/verdict/verdict.ts';
-import type { RequestResult } from '../driver/client-task.ts';
-import { Errors } from '../errors.ts';
-import { concurrencyProblems, sampleConcurrency } from '../gate/database-concurrency.ts';
-import { GATE_SCHEMA } from '../gate/postgres-permits.ts';
+import type { RequestResult } from '../../../driver/client-task.ts';
+import { Errors } from '../../../errors.ts';
+import { concurrencyProblems, sampleConcurrency } from '../../../gate/database-concurrency.ts';
+import { GATE_SCHEMA } from '../../../gate/postgres-permits.ts';
+import { type HttpAnswer, postReserve } from '../http/loopback-client.ts';
+import { readBack } from '../verdict/final-read.ts';
+import { auditInSnapshot, computeReading, type SentRequest } from '../verdict/invariants.ts';
+import { invariantProblems } from '../verdict/verdict.ts';
 import { blockedBy, type FrozenGateResult, freeze, runFrozenGateCase } from './frozen-gate-case.ts';
 import { GATE_FAILOVER_SKU, type GateFailoverBed, type GateFailoverSettings } from './gate-failover-setup.ts';
 

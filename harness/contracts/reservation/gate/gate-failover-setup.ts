@@ -9,18 +9,15 @@
  * harness does for the service; the failover itself is PostgreSQL's (immediate shutdown, pg_promote()).
  */
 import pg from 'pg';
-import type { Strategy } from '../../strategies/contract.ts';
-import type { DatabaseCluster } from '../cluster/cluster.ts';
-import { type ClusterRunDatabase, openClusterDatabase } from '../cluster/cluster-database.ts';
-import { startEmbeddedCluster } from '../cluster/embedded-cluster.ts';
-import { type LinkProxy, startLinkProxy } from '../cluster/link-proxy.ts';
-import {
-  type ReservationService,
-  startReservationService,
-} from '../contracts/reservation/http/reservation-service.ts';
-import type { PostgresMajor } from '../database/postgres-versions.ts';
-import { nodeIdentity } from '../driver/node-identity.ts';
-import type { GateChoice } from '../gate/gate.ts';
+import type { Strategy } from '../../../../strategies/contract.ts';
+import type { DatabaseCluster } from '../../../cluster/cluster.ts';
+import { type ClusterRunDatabase, openClusterDatabase } from '../../../cluster/cluster-database.ts';
+import { startEmbeddedCluster } from '../../../cluster/embedded-cluster.ts';
+import { type LinkProxy, startLinkProxy } from '../../../cluster/link-proxy.ts';
+import type { PostgresMajor } from '../../../database/postgres-versions.ts';
+import { nodeIdentity } from '../../../driver/node-identity.ts';
+import type { GateChoice } from '../../../gate/gate.ts';
+import { type ReservationService, startReservationService } from '../http/reservation-service.ts';
 
 export const GATE_FAILOVER_SKU = 'sku-gate-failover';
 

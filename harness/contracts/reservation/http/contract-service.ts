@@ -1,0 +1,17 @@
+/**
+ * The reservation contract's side of `serve` (Contract.service): the design loaded by the contract's
+ * registry, then one service in front of it (serve.ts), or several on one shared schema
+ * (serve-instances.ts, which starts each as a `serve` of its own).
+ */
+import type { ContractService } from '../../../contract/contract.ts';
+import { loadStrategy } from '../designs/registry.ts';
+import { serve } from './serve.ts';
+import { serveInstances } from './serve-instances.ts';
+import { SCHEMA_NAME } from './service-tables.ts';
+
+export const RESERVATION_SERVICE: ContractService = {
+  schemaName: SCHEMA_NAME,
+  serve: async ({ design, schema, ...settings }) =>
+    serve({ ...settings, ref: await loadStrategy(design), ...(schema === undefined ? {} : { schema }) }),
+  serveInstances: ({ design, ...settings }) => serveInstances({ ...settings, strategy: design }),
+};

@@ -1,0 +1,115 @@
+/**
+ * One harness, many contracts: no file of the shared harness names a contract. A contract's knowledge lives
+ * in its own folder (harness/contracts/<id>/), and the shared harness reaches a contract only through the
+ * Contract interface and the registry (harness/contracts/index.ts). So, outside those, a file must neither
+ * import from a contract's folder nor name a registered contract — its id as a word (`reservation`,
+ * `payments`, `ReservationStatus`), a path into its folder, or "the <id> contract".
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '../harness/contracts/index.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/**
+ * Shared files that still name a contract, each with why it cannot do otherwise yet. A new entry needs a
+ * reason as good: the way out is to move the knowledge into the contract's folder or behind Contract.
+ */
+const ALLOWED: Readonly<Record<string, string>> = {
+  'harness/history/history.ts':
+    "the recorder's calls and answers default to the reservation contract's (docs/contracts.md): a history of its own per contract is a move of every recorder",
+  'harness/driver/client-task.ts':
+    "the worker-thread clients send the reservation contract's requests (docs/contracts.md): its own driver is a move of the worker",
+  'harness/cli/black-box-options.ts':
+    '`run --target` probes the reservation HTTP API: a Contract member for a black box would take the probe',
+  'harness/cli/commands/run-command.ts':
+    '`run --target` runs the reservation black-box suite, as black-box-options.ts',
+};
+
+/**
+ * Ids that are also ordinary words in the shared harness ("the order a run drives them"): for these only
+ * imports, paths into the folder and "the <id> contract" count as naming the contract.
+ */
+const ORDINARY_WORDS = new Set(['order']);
+
+function harnessFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return harnessFiles(path);
+    return /\.(ts|js)$/.test(name) ? [path] : [];
+  });
+}
+
+const isShared = (file: string) =>
+  !/^harness\/contracts\/[^/]+\//.test(file) && file !== 'harness/contracts/index.ts';
+
+/** The ways `text` names contract `id`, one line each (`file:line: what`); none: it names none. */
+function namesOf(file: string, text: string, id: string): string[] {
+  const cap = id.charAt(0).toUpperCase() + id.slice(1);
+  const patterns: RegExp[] = [
+    new RegExp(`contracts/${id}/`),
+    new RegExp(`\\b${id} contract\\b`, 'i'),
+    ...(ORDINARY_WORDS.has(id)
+      ? []
+      : [
+          new RegExp(`\\b${id}s?\\b`, 'i'),
+          new RegExp(`${cap}s?(?![a-z])`),
+          new RegExp(`${id.toUpperCase()}S?_`),
+        ]),
+  ];
+  return text.split('\n').flatMap((line, i) => {
+    const hit = patterns.map((p) => p.exec(line)?.[0]).find((m) => m !== undefined);
+    return hit === undefined ? [] : [`${file}:${i + 1}: ${hit}`];
+  });
+}
+
+describe('contract names', () => {
+  const ids = CONTRACTS.map((c) => c.id);
+  const shared = harnessFiles('harness').filter(isShared);
+
+  it('finds the shared harness, and every registered contract folder beside it', () => {
+    expect(shared.length).toBeGreaterThan(100);
+    for (const id of ids) expect(statSync(join(ROOT, 'harness', 'contracts', id)).isDirectory()).toBe(true);
+  });
+
+  it('names no registered contract, nor imports a contract folder, outside the contracts’ own folders', () => {
+    const named = shared
+      .filter((file) => !(file in ALLOWED))
+      .flatMap((file) => {
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        return ids.flatMap((id) => namesOf(file, text, id));
+      });
+    expect(named).toEqual([]);
+  });
+
+  it('keeps the allow-list short and true: each entry exists and still names a contract', () => {
+    for (const [file, reason] of Object.entries(ALLOWED)) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      expect(reason.length, file).toBeGreaterThan(40);
+      expect(
+        ids.flatMap((id) => namesOf(file, text, id)),
+        `${file} names no contract: drop it`,
+      ).not.toEqual([]);
+    }
+  });
+
+  it('catches each way of naming a contract (the check can fail)', () => {
+    const file = 'harness/x/y.ts';
+    expect(namesOf(file, "import { a } from '../contracts/widget/a.ts';", 'widget')).toEqual([
+      'harness/x/y.ts:1: contracts/widget/',
+    ]);
+    expect(namesOf(file, '// one widget per key\n// many Widgets', 'widget')).toEqual([
+      'harness/x/y.ts:1: widget',
+      'harness/x/y.ts:2: Widgets',
+    ]);
+    expect(namesOf(file, 'type S = WidgetStatus;\nstartWidgetService();\nWIDGET_BENCH', 'widget')).toEqual([
+      'harness/x/y.ts:1: Widget',
+      'harness/x/y.ts:2: Widget',
+      'harness/x/y.ts:3: WIDGET_',
+    ]);
+    expect(namesOf(file, '// in the order a run drives them', 'order')).toEqual([]);
+    expect(namesOf(file, '// the order contract', 'order')).toEqual(['harness/x/y.ts:1: order contract']);
+    expect(namesOf(file, '// widgetry and subwidgets', 'widget')).toEqual([]);
+  });
+});
