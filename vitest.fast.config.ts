@@ -18,6 +18,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/child-argv.test.ts',
   'test/cli-bundle.test.ts',
   'test/config-resolve.test.ts',
+  'test/contract-names.test.ts',
   'test/contract-rules.test.ts',
   'test/crash-child.test.ts',
   'test/docs.test.ts',

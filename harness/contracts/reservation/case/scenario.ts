@@ -18,8 +18,8 @@ import type { Observations, Observed, OutcomeCounts } from '../../../verdict/cas
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';
 import type { Invariants } from '../verdict/invariants.ts';
+import type { ClusterContext } from './cluster-context.ts';
 import type { CrashOperation } from './crash-operation.ts';
-import type { ClusterContext } from './script-cluster.ts';
 
 export { exactly, observedExactly } from '../../../verdict/judgement.ts';
 export {

@@ -6,29 +6,13 @@
  * waiting there for a standby. The faults themselves are every contract's (cluster/cluster-faults.ts),
  * each a step of the case's phases.
  */
-import type { ClusterMember } from '../../../cluster/cluster.ts';
-import type { ClusterFaults } from '../../../cluster/cluster-context.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { clusterFaults } from '../../../cluster/cluster-faults.ts';
 import { onMember } from '../../../cluster/replication-state.ts';
 import { connectMember, withDatabaseName } from '../../../database/member-connection.ts';
 import { sessionOptions } from '../../../driver/client-task.ts';
+import type { ClusterContext } from './cluster-context.ts';
 import type { ScriptScope } from './script-scope.ts';
-
-/** A script's cluster: the faults every contract's scripts cause, and looks through the design. */
-export interface ClusterContext extends ClusterFaults {
-  /** Σ remaining(sku) on the member writable now, as the design says, outside the case's history. */
-  availableOnPrimary(): Promise<number>;
-  /** The same on one member (a side of a split brain), on a session of its own. */
-  availableOn(member: ClusterMember): Promise<number>;
-  /** Sessions on the primary whose COMMIT is flushed there and waits for a standby (wait_event SyncRep). */
-  commitsWaitingOnStandby(): Promise<number>;
-  /**
-   * `status` of each key served by a standby (a session on one, as a read-replica endpoint serves it),
-   * each read recorded in the case's history as a client's: the history checker judges what it answered.
-   */
-  statusOnStandby(keys: readonly string[]): Promise<string[]>;
-}
 
 const NO_CLUSTER = 'this scenario reaches for a cluster, and the case has none (declare `cluster` in it)';
 
