@@ -94,14 +94,17 @@ describe('a managed cluster over an embedded one: copies and replication per cas
       await c.query('CREATE TABLE held (k int)');
       await c.query('INSERT INTO held SELECT generate_series(1, 3)');
     });
-    await managed.failover();
+    // Replayed on the standby, observed: what it holds does not hang on when a reload reaches the walsender.
+    const [standby] = await managed.standbys();
+    if (!standby) throw new Error('no standby');
+    await managed.caughtUp(standby);
+    await managed.failover(standby);
     const copies = await managed.copies();
     expect(copies.map((c) => c.role)).toEqual(['survivor', 'discarded']);
     expect(copies[1]?.member).toBe(primary.name);
 
     // The old primary is down (its immediate shutdown): never answering within the deadline, it is named.
     const short = await readEveryCopy(copies, heldOn, { deadlineMs: 1_000 });
-    expect(short.unread).toEqual([]);
     expect(short.read.map((c) => [c.member, c.read])).toEqual([[copies[0]?.member, 3]]);
     expect(short.unread).toHaveLength(1);
     expect(short.unread[0]).toMatch(
