@@ -336,6 +336,12 @@ export interface StrategyParameter {
   default: number;
   min: number;
   max: number;
+  /**
+   * The value the explorer builds the design with, for a knob that only makes the design slower (a
+   * simulated call's length): the explorer decides every order itself, so it changes how long a program
+   * takes, never which orders are tried (harness/explore/explored-variant.ts).
+   */
+  explored?: number;
 }
 
 export interface StrategyRef {

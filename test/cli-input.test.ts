@@ -173,7 +173,7 @@ describe('list and help', () => {
       scenarios: { id: string; summary: string }[];
     };
     const { contracts } = JSON.parse(run.stdout) as { contracts: Listed[] };
-    expect(contracts.map((c) => c.id)).toEqual(['reservation', 'payment']);
+    expect(contracts.map((c) => c.id)).toEqual(['reservation', 'payment', 'order']);
     const [reservation, payment] = contracts as [Listed, Listed];
     const listing = {
       strategies: reservation.designs,

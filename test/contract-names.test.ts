@@ -3,10 +3,12 @@
  * in its own folder (harness/contracts/<id>/), and the shared harness reaches a contract only through the
  * Contract interface and the registry (harness/contracts/index.ts). So, outside those, a file must neither
  * import from a contract's folder nor name a registered contract — its id as a word (`reservation`,
- * `payments`, `ReservationStatus`), a path into its folder, or "the <id> contract".
+ * `payments`, `ReservationStatus`), a path into its folder, or "the <id> contract". And no contract's folder
+ * imports another's: what two contracts share is the shared harness's, and a contract that truly needs
+ * another (the payment contract's order flow drives a reservation strategy) says so in one file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../harness/contracts/index.ts';
 
@@ -17,14 +19,19 @@ const ROOT = new URL('..', import.meta.url).pathname;
  * reason as good: the way out is to move the knowledge into the contract's folder or behind Contract.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
-  'harness/history/history.ts':
-    "the recorder's calls and answers default to the reservation contract's (docs/contracts.md): a history of its own per contract is a move of every recorder",
-  'harness/driver/client-task.ts':
-    "the worker-thread clients send the reservation contract's requests (docs/contracts.md): its own driver is a move of the worker",
   'harness/cli/black-box-options.ts':
     '`run --target` probes the reservation HTTP API: a Contract member for a black box would take the probe',
   'harness/cli/commands/run-command.ts':
     '`run --target` runs the reservation black-box suite, as black-box-options.ts',
+};
+
+/**
+ * The one file through which a contract's folder imports another contract's, each with why: a contract
+ * that depends on another says so there, not in a silent import anywhere in its folder.
+ */
+const DEPENDENCIES: Readonly<Record<string, string>> = {
+  'harness/contracts/payment/depends-on-reservation.ts':
+    "an order flow reserves and confirms with a reservation strategy before it pays: it loads, crashes and reads back the strategy's orders",
 };
 
 /**
@@ -43,6 +50,23 @@ function harnessFiles(dir: string): string[] {
 
 const isShared = (file: string) =>
   !/^harness\/contracts\/[^/]+\//.test(file) && file !== 'harness/contracts/index.ts';
+
+const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The contract folder a harness file sits in (`payment` for harness/contracts/payment/…); none: shared. */
+const contractFolderOf = (file: string) => /^harness\/contracts\/([^/]+)\//.exec(file)?.[1];
+
+/** The imports of `file` (a contract's) into another contract's folder, one line each (`file → target`). */
+function crossImports(file: string, text: string): string[] {
+  const own = contractFolderOf(file);
+  return [...text.matchAll(IMPORT)]
+    .map((m) => normalize(join(dirname(file), m[1] ?? '')))
+    .filter((target) => {
+      const folder = contractFolderOf(target);
+      return folder !== undefined && folder !== own;
+    })
+    .map((target) => `${file} → ${target}`);
+}
 
 /** The ways `text` names contract `id`, one line each (`file:line: what`); none: it names none. */
 function namesOf(file: string, text: string, id: string): string[] {
@@ -81,6 +105,38 @@ describe('contract names', () => {
         return ids.flatMap((id) => namesOf(file, text, id));
       });
     expect(named).toEqual([]);
+  });
+
+  it('imports no contract folder from another, but through the one file that declares the dependency', () => {
+    const contractFiles = harnessFiles('harness/contracts').filter((f) => contractFolderOf(f) !== undefined);
+    expect(contractFiles.length).toBeGreaterThan(100);
+    const crossing = contractFiles
+      .filter((file) => !(file in DEPENDENCIES))
+      .flatMap((file) => crossImports(file, readFileSync(join(ROOT, file), 'utf8')));
+    expect(crossing).toEqual([]);
+    for (const [file, reason] of Object.entries(DEPENDENCIES)) {
+      expect(reason.length, file).toBeGreaterThan(40);
+      expect(
+        crossImports(file, readFileSync(join(ROOT, file), 'utf8')),
+        `${file} imports none: drop it`,
+      ).not.toEqual([]);
+    }
+  });
+
+  it('catches an import across two contract folders (the check can fail)', () => {
+    const file = 'harness/contracts/widget/case/a.ts';
+    expect(crossImports(file, "import { a } from '../../gadget/verdict/b.ts';")).toEqual([
+      'harness/contracts/widget/case/a.ts → harness/contracts/gadget/verdict/b.ts',
+    ]);
+    expect(
+      crossImports(file, "export { a } from '../../gadget/b.ts';\nawait import('../../gadget/c.ts');"),
+    ).toEqual([
+      'harness/contracts/widget/case/a.ts → harness/contracts/gadget/b.ts',
+      'harness/contracts/widget/case/a.ts → harness/contracts/gadget/c.ts',
+    ]);
+    expect(
+      crossImports(file, "import { a } from '../verdict/b.ts';\nimport { c } from '../../../history/c.ts';"),
+    ).toEqual([]);
   });
 
   it('keeps the allow-list short and true: each entry exists and still names a contract', () => {

@@ -18,7 +18,7 @@ import { type CliRun, runJson } from './run-cli.ts';
  * every contract over every scenario, and each design explored), which takes minutes on 2 cores and more
  * while other test files share them.
  */
-export const DEFAULT_RUN_TIMEOUT_MS = 900_000;
+export const DEFAULT_RUN_TIMEOUT_MS = 1_200_000;
 
 /** The reservation scenarios a run without `--cluster` drives. */
 export const SCENARIOS_WITHOUT_CLUSTER = scenariosOfDefaultRun(RESERVATION.scenarios, false);

@@ -7,16 +7,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../harness/contracts/reservation/history/check-history.ts';
 import { heldAfterDisable } from '../harness/contracts/reservation/history/held-after-disable.ts';
+import type {
+  Answer,
+  Call,
+  ReservationHistory,
+  ReservationOperation,
+} from '../harness/contracts/reservation/history/reservation-operations.ts';
 import { syntheticHistory } from '../harness/contracts/reservation/history/synthetic-history.ts';
-import type { Answer, Call, Ending, History, HistoryOperation } from '../harness/history/history.ts';
+import type { Ending } from '../harness/history/history.ts';
 import { HistoryRecorder } from '../harness/history/recorder.ts';
 
 type Op = [call: Call, invokedAt: number, completedAt: number | null, ending: Answer | 'aborted' | 'unknown'];
 
 /** A history from [call, invoked, completed, answer] rows; the database clock equals the harness clock. */
-function history(stock: Record<string, number>, rows: Op[]): History {
-  const operations = rows.map(([call, invokedAt, completedAt, answer], id): HistoryOperation => {
-    const ending: Ending =
+function history(stock: Record<string, number>, rows: Op[]): ReservationHistory {
+  const operations = rows.map(([call, invokedAt, completedAt, answer], id): ReservationOperation => {
+    const ending: Ending<Answer> =
       answer === 'aborted'
         ? { kind: 'aborted' }
         : answer === 'unknown'
@@ -204,7 +210,7 @@ describe('the history checker', () => {
   it('decides that a ttl passed after a wait of distinguishableWait(ttl), however the clocks fell', () => {
     for (const slack of [0.5, 3, 40]) {
       const offset = 1_700_000_000_000;
-      const recorder = new HistoryRecorder({ offset, slack });
+      const recorder = new HistoryRecorder<Call, Answer>({ offset, slack });
       const ttl = 300;
       // The reserve completes at harness time 10; the wait's first reading of the database clock is as
       // early as the mapping allows, and the harness reads the instant the wait ends as early as it may.
@@ -413,7 +419,7 @@ describe('the history checker on a lost acknowledgement', () => {
 describe('heldAfterDisable', () => {
   const disable = (sku = 'A'): Call => ({ op: 'disable', sku });
   /** A booking held before its commit from 0, let go on at `resumedAt`; a disable answering at 20. */
-  function bookedAround(resumedAt: number | undefined, moved = true): HistoryOperation[] {
+  function bookedAround(resumedAt: number | undefined, moved = true): ReservationOperation[] {
     const { operations } = history({ A: 5 }, [
       [reserve('k1', 'u1'), 0, 40, HELD],
       [disable(), 10, 20, { moved }],

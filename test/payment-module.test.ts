@@ -86,7 +86,7 @@ describe('which contract a run drives', () => {
 
   it('nothing named: every design and scenario of every contract', async () => {
     const all = await chosen([], []);
-    expect(Object.keys(all)).toEqual(['reservation', 'payment']);
+    expect(Object.keys(all)).toEqual(['reservation', 'payment', 'order']);
     expect(all.payment).toMatchObject({ designs: [] });
     expect(all.payment?.scenarios).toHaveLength(9);
   });

@@ -4,6 +4,7 @@
  * importing the design by URL builds the same variant.
  */
 import { describe, expect, it } from 'vitest';
+import { PAYMENT } from '../harness/contracts/payment/contract.ts';
 import { checkPaymentDesign } from '../harness/contracts/payment/designs/payment-module.ts';
 import {
   importPaymentDesign,
@@ -16,6 +17,7 @@ import {
   importStrategy,
   loadStrategy,
 } from '../harness/contracts/reservation/designs/registry.ts';
+import { exploredVariant } from '../harness/explore/explored-variant.ts';
 import { checkStrategy } from '../harness/registry/strategy-module.ts';
 import {
   type ParamSweep,
@@ -122,5 +124,26 @@ describe('--param', () => {
     expect(checkPaymentDesign(halfKnob)).toMatchObject({
       problem: expect.stringMatching(/configure is missing/),
     });
+  });
+});
+
+describe('a knob the explorer sets', () => {
+  it('explores a design whose knob only slows it with the value it declares, under its own id', async () => {
+    const call = await loadPaymentDesign('payment-external-call-inside');
+    expect(call.design.parameters?.callMs?.explored).toBe(0);
+    const explored = exploredVariant(PAYMENT.designs, call);
+    expect(explored.design.id).toBe('payment-external-call-inside[callMs=0]');
+    expect((await importPaymentDesign(explored.moduleUrl)).id).toBe(explored.design.id);
+    // A design without such a knob, and one the user gave values, are explored as given.
+    const onConflict = await loadPaymentDesign('payment-on-conflict');
+    expect(exploredVariant(PAYMENT.designs, onConflict)).toBe(onConflict);
+    const [given] = paymentVariants([call], parseParamSweep(['payment-external-call-inside.callMs=50']));
+    expect(given && exploredVariant(PAYMENT.designs, given)).toBe(given);
+    const { strategy } = await loadStrategy('bucketed');
+    const knob = strategy.parameters?.buckets;
+    expect(knob).toBeDefined();
+    expect(
+      checkStrategy({ ...strategy, parameters: { buckets: { ...knob, explored: (knob?.max ?? 0) + 1 } } }),
+    ).toMatchObject({ problem: expect.stringMatching(/explored \d+ is outside/) });
   });
 });

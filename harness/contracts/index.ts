@@ -3,7 +3,8 @@
  * The first is the contract of a design module that names none (`contract` absent). A new contract adds
  * its folder (harness/contracts/<id>/, docs/contracts.md) and one entry here.
  */
+import { ORDER } from './order/contract.ts';
 import { PAYMENT } from './payment/contract.ts';
 import { RESERVATION } from './reservation/contract.ts';
 
-export const CONTRACTS = [RESERVATION, PAYMENT] as const;
+export const CONTRACTS = [RESERVATION, PAYMENT, ORDER] as const;

@@ -4,7 +4,6 @@ import type {
   NodeIdentity,
   Outcome,
   PausePoint,
-  ReservationStatus,
   ReserveRequest,
 } from '../../strategies/contract.ts';
 
@@ -86,7 +85,8 @@ export interface RequestResult {
    * have committed, and the final read says which.
    */
   outcome: Outcome | 'ROLLED_BACK' | 'ERROR' | 'INDETERMINATE';
-  status?: ReservationStatus;
+  /** The key's status the answer carried, one of its contract's (the driver checked the answer against it). */
+  status?: string;
   latencyMs: number;
   /**
    * For the case's history: when the request was sent and its answer was in, on the harness clock

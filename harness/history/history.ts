@@ -3,42 +3,18 @@
  * clock (ms), the session and node it ran on, its arguments and its answer — the input of the
  * linearizability checker (docs/history-checker.md). An operation whose answer a fault swallowed (a crash,
  * a cut connection, a killed process) has no completion and no answer: it may have taken effect at any
- * point after its invocation, or never.
+ * point after its invocation, or never. What a call asks and an answer says are each contract's own types.
  */
-import type { Outcome, ReservationStatus } from '../../strategies/contract.ts';
-
-export type KeyStatus = ReservationStatus | 'NOT_FOUND';
-
-/** What a contract operation asked, per kind. */
-export type Call =
-  | { op: 'reserve'; requestKey: string; user: string; sku: string; ttlMs: number }
-  | { op: 'confirm' | 'release' | 'status'; requestKey: string }
-  | { op: 'expire' }
-  | { op: 'disable' | 'remaining'; sku: string }
-  /** The test hook: these reservations' expiry lies in the past from now on. */
-  | { op: 'backdate'; requestKeys: readonly string[] };
-
-/** What it answered, per kind (`done` for backdate, which answers nothing). */
-export type Answer =
-  | { outcome: Outcome; status?: ReservationStatus | undefined }
-  | { moved: boolean }
-  | { units: number }
-  | { status: KeyStatus }
-  | { remaining: number }
-  | { done: true };
 
 /**
  * How an operation ended. `ok`: it answered. `aborted`: it certainly took no effect (the harness made it
  * roll back at a pause point). `unknown`: it may or may not have taken effect (a fault cut its answer, it
  * threw, or its process was killed).
  */
-export type Ending<A = Answer> =
-  | { kind: 'ok'; answer: A }
-  | { kind: 'aborted' }
-  | { kind: 'unknown'; why: string };
+export type Ending<A> = { kind: 'ok'; answer: A } | { kind: 'aborted' } | { kind: 'unknown'; why: string };
 
-/** One operation; the reservation contract's calls and answers unless a contract names its own. */
-export interface HistoryOperation<C = Call, A = Answer> {
+/** One operation: `C`, `A` are its contract's calls and answers. */
+export interface HistoryOperation<C, A> {
   /** Position in the case's history, in invocation order. */
   id: number;
   call: C;
@@ -63,39 +39,10 @@ export interface HistoryOperation<C = Call, A = Answer> {
   ending: Ending<A>;
 }
 
-export interface History {
-  operations: HistoryOperation[];
+export interface History<C, A> {
+  operations: HistoryOperation<C, A>[];
   /** The stock the case started with: what `remaining` counts down from. */
   stock: readonly { sku: string; total: number }[];
-}
-
-/** One line for an operation, for the report: `reserve k1 u1 sku-a → HELD`. */
-export function describeCall(call: Call): string {
-  switch (call.op) {
-    case 'reserve':
-      return `reserve ${call.requestKey} ${call.user} ${call.sku}`;
-    case 'confirm':
-    case 'release':
-    case 'status':
-      return `${call.op} ${call.requestKey}`;
-    case 'expire':
-      return 'expire';
-    case 'disable':
-    case 'remaining':
-      return `${call.op} ${call.sku}`;
-    case 'backdate':
-      return `backdate ${call.requestKeys.join(' ')}`;
-  }
-}
-
-export function describeAnswer(answer: Answer): string {
-  if ('outcome' in answer)
-    return answer.outcome === 'REPLAY' ? `REPLAY ${answer.status ?? '(no status)'}` : answer.outcome;
-  if ('moved' in answer) return answer.moved ? 'moved' : 'not moved';
-  if ('units' in answer) return `${answer.units} unit${answer.units === 1 ? '' : 's'} back`;
-  if ('status' in answer) return answer.status;
-  if ('remaining' in answer) return `${answer.remaining} remaining`;
-  return 'done';
 }
 
 /** How an operation ended, its answer told by `answer` (the contract's own description). */

@@ -6,7 +6,7 @@
  * trip (plus a margin for the two clocks' drift over a case) its uncertainty.
  */
 import type { ClientBase } from 'pg';
-import type { Answer, Call, Ending, History, HistoryOperation } from './history.ts';
+import type { Ending, History, HistoryOperation } from './history.ts';
 
 /** The session the harness's final read runs on: every other operation of the case completed before it. */
 export const FINAL_READ_SESSION = 'final-read';
@@ -47,8 +47,9 @@ export interface Invocation {
   resumedAt?: number | undefined;
 }
 
-export class HistoryRecorder {
-  private readonly operations: Omit<HistoryOperation, 'id'>[] = [];
+/** `C`, `A`: the contract's calls and answers (history.ts). */
+export class HistoryRecorder<C, A> {
+  private readonly operations: Omit<HistoryOperation<C, A>, 'id'>[] = [];
 
   constructor(private readonly clock: ClockMapping) {}
 
@@ -63,7 +64,7 @@ export class HistoryRecorder {
   }
 
   /** An operation whose invocation and completion the caller measured. */
-  add(call: Call, at: Invocation, completedAt: number | null, ending: Ending): void {
+  add(call: C, at: Invocation, completedAt: number | null, ending: Ending<A>): void {
     const { offset, slack } = this.clock;
     this.operations.push({
       call,
@@ -85,10 +86,10 @@ export class HistoryRecorder {
    * makes of its value; if it throws, its ending is unknown (it may have taken effect) and the error goes on.
    */
   async around<T>(
-    call: Call,
+    call: C,
     where: { session: string; node?: string | undefined },
     work: () => Promise<T>,
-    answerOf: (value: T) => Answer,
+    answerOf: (value: T) => A,
   ): Promise<T> {
     const invokedAt = harnessNow();
     try {
@@ -101,7 +102,7 @@ export class HistoryRecorder {
     }
   }
 
-  history(stock: readonly { sku: string; total: number }[]): History {
+  history(stock: readonly { sku: string; total: number }[]): History<C, A> {
     const ordered = [...this.operations].sort((a, b) => a.invokedAt - b.invokedAt);
     return { operations: ordered.map((op, id) => ({ ...op, id })), stock };
   }

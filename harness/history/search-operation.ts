@@ -1,11 +1,11 @@
 /** An operation as the linearizability search takes it: with its answer to match, and how it may be placed. */
-import type { Answer, Call, HistoryOperation } from './history.ts';
+import type { HistoryOperation } from './history.ts';
 
 /**
  * `C`, `A`: the contract's calls and answers; `T`: the call as its model takes it (a model may add what it
  * judges on, such as the database-clock bounds of a TTL).
  */
-export interface SearchOperation<C = Call, A = Answer, T = unknown> {
+export interface SearchOperation<C, A, T = unknown> {
   op: HistoryOperation<C, A>;
   timed: T;
   /** The answer it must have (undefined: any answer the model allows). */

@@ -28,9 +28,14 @@ function pausePointIssues(s: {
   }));
 }
 
-/** Knobs come with the way to build a variant, and each default lies within its bounds (either contract). */
+/**
+ * Knobs come with the way to build a variant, and each default (and the value the explorer uses, if one is
+ * declared) lies within its bounds (either contract).
+ */
 export function knobIssues(s: {
-  parameters?: Record<string, { default: number; min: number; max: number }> | undefined;
+  parameters?:
+    | Record<string, { default: number; min: number; max: number; explored?: number | undefined }>
+    | undefined;
   configure?: unknown;
 }): Issue[] {
   const issues: Issue[] = [];
@@ -45,6 +50,12 @@ export function knobIssues(s: {
       issues.push({
         path: ['parameters', knob],
         message: `default ${p.default} is outside ${p.min}–${p.max}`,
+      });
+    }
+    if (p.explored !== undefined && !(p.min <= p.explored && p.explored <= p.max)) {
+      issues.push({
+        path: ['parameters', knob],
+        message: `explored ${p.explored} is outside ${p.min}–${p.max}`,
       });
     }
   }
@@ -104,7 +115,10 @@ export const declarationSchema = z.strictObject(declarationShape).superRefine((s
   for (const issue of controlIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
 });
 
-/** A design's knobs (either contract): each named in camelCase, a whole-number default and bounds. */
+/**
+ * A design's knobs (either contract): each named in camelCase, a whole-number default and bounds, and the
+ * value the explorer builds the design with where the knob only slows it (harness/explore/explored-variant.ts).
+ */
 export const knobsSchema = z
   .record(
     z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'a knob is named in camelCase'),
@@ -113,6 +127,7 @@ export const knobsSchema = z
       default: z.number().int(),
       min: z.number().int(),
       max: z.number().int(),
+      explored: z.number().int().optional(),
     }),
   )
   .optional();

@@ -10,6 +10,7 @@ import { openRunDatabase } from '../../database/database.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { exploredVariant } from '../../explore/explored-variant.ts';
 import { caseLine } from '../../report/terminal.ts';
 import { failsTheRun } from '../../verdict/case-result.ts';
 import { databaseUrlFrom, MAX_SEED, reportsFolder, shown, wholeNumber } from '../cli-arguments.ts';
@@ -81,7 +82,8 @@ export async function exploreCommand(args: ExploreArgs, context: CommandContext)
   const contract = await contractOfDesign(args.strategy);
   const side = contract.explore;
   if (!side) throw Errors.badInput(`the ${contract.id} contract's designs cannot be explored`);
-  const ref = await contract.designs.load(args.strategy);
+  const loaded = await contract.designs.load(args.strategy);
+  const ref = exploredVariant(contract.designs, loaded);
   const reports = reportsFolder(args.reports, context.label('reports'));
   const db = await openRunDatabase({ databaseUrl, durability: args.durability });
   const bar = progressBar(budget.ms === undefined ? budget.programs : 0, 'explore', 'programs');
@@ -89,7 +91,7 @@ export async function exploreCommand(args: ExploreArgs, context: CommandContext)
   try {
     await contract.designs.checkInstall?.(db.admin, [ref]);
     const settings = { keepFailed: false, timeoutMs, permutations: 'listed' as const };
-    const target = { explore: side, ref, design: contract.designs.info(ref).design };
+    const target = { explore: side, ref, design: contract.designs.info(loaded).design };
     const result = await exploreCase(db, target, settings, {
       seed,
       budget: { ...budget, shrinkRuns: EXPLORE_DEFAULTS.shrinkRuns },

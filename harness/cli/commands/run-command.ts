@@ -16,6 +16,7 @@ import type { CaseResult } from '../../contracts/reservation/verdict/case-result
 import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
+import { exploredVariant } from '../../explore/explored-variant.ts';
 import { wasInterrupted } from '../../interrupted.ts';
 import { type ParamSweep, parseParamSweep, refuseStraySweep } from '../../registry/strategy-variants.ts';
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
@@ -285,7 +286,11 @@ function explorer(
     run: (db, ref, settings) =>
       exploreCase(
         db,
-        { explore: side, ref, design: contract.designs.info(ref).design },
+        {
+          explore: side,
+          ref: exploredVariant(contract.designs, ref),
+          design: contract.designs.info(ref).design,
+        },
         { ...settings, timeoutMs: Math.min(settings.timeoutMs, EXPLORE_DEFAULTS.timeoutMs) },
         {
           seed,

@@ -8,7 +8,7 @@ import type {
   OrderRequest,
   OrderStatus,
 } from '../../../strategies/order/contract.ts';
-import type { ClockBounds } from '../reservation/history/contract-state.ts';
+import type { ClockBounds } from '../../history/clock-bounds.ts';
 
 export type OrderKeyStatus = OrderStatus | 'NOT_FOUND';
 

@@ -25,6 +25,18 @@ interface OrderScenarioBase {
   id: string;
   /** One line on what it drives, for `list` and the report. */
   summary: string;
+  /** The file the scenario was loaded from (a `file:` URL), for the report's sources. */
+  source?: string;
+  /**
+   * Every design, negative controls too, runs it and is judged as if it claimed to hold: a spec file a
+   * user runs (`run --spec`), or a program the explorer wrote, where any failing check is what it shows.
+   */
+  everyDesignHolds?: true;
+  /**
+   * A program the explorer generated: a schedule that asks a blocked session for a step is refused at
+   * once (invalid, not a finding), and an ORDER … UNTIL that ended before its point breaks no claim.
+   */
+  explored?: true;
   stock: readonly StockLine[];
   /**
    * The pause points the scenario holds (or kills) an order at, in preference order: the first one the

@@ -4,8 +4,8 @@
  * date as orders change.
  */
 import type { OrderLine, OrderStatus } from '../../../strategies/order/contract.ts';
+import type { ClockBounds } from '../../history/clock-bounds.ts';
 import type { ModelState } from '../../history/search-model.ts';
-import type { ClockBounds } from '../reservation/history/contract-state.ts';
 
 export interface OrderRecord {
   user: string;

@@ -10,6 +10,7 @@ import { type CaseWork, type Contract, type Selection, START_RANK } from '../../
 import { explorationWork } from '../../contract/exploration-work.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { ClientPool } from '../../driver/client-pool.ts';
+import { isSqlDesignUrl } from '../../registry/sql-design-url.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
 import { strategyVariants } from '../../registry/strategy-variants.ts';
 import { RESERVATION_BENCH } from './bench/bench-design.ts';
@@ -22,7 +23,6 @@ import type { Scenario } from './case/scenario.ts';
 import { specScenario } from './case/spec-file.ts';
 import { RESERVATION_STARTER } from './designs/design-starter.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
-import { isSqlDesignUrl } from './designs/sql-design.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
 import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
 import { RESERVATION_SERVICE } from './http/contract-service.ts';

@@ -45,6 +45,8 @@ const paymentExternalCallInside: PaymentDesign = {
       default: RISK_CHECK_MS,
       min: 0,
       max: 10_000,
+      // The call only waits: the explorer's orders are its own, so it explores the design without it.
+      explored: 0,
     },
   },
   configure: (values) => ({

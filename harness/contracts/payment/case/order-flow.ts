@@ -11,10 +11,7 @@ import type { PaymentRequest } from '../../../../strategies/payment/contract.ts'
 import { crashOrderOn, runUntilStage } from '../../../crash/crash-runner.ts';
 import { caseClient } from '../../../driver/case-client.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
-import { crashStrategy, crashWorkOf } from '../../reservation/case/crash-operation.ts';
-import { TTL_MS } from '../../reservation/case/scenario.ts';
-import { loadStrategy } from '../../reservation/designs/registry.ts';
-import { readBack } from '../../reservation/verdict/final-read.ts';
+import { crashStrategy, crashWorkOf, loadStrategy, readBack, TTL_MS } from '../depends-on-reservation.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
 import { paymentRequest } from '../spec/order-payment-payload.ts';
 import { orderInvariantProblems } from '../verdict/order-invariants.ts';

@@ -11,13 +11,13 @@ import { Errors } from '../../../errors.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
 import { declaredContract, importModulePath, looksLikePath } from '../../../registry/design-module.ts';
 import { importSource } from '../../../registry/source-import.ts';
+import { isSqlDesignUrl } from '../../../registry/sql-design-url.ts';
 import {
   configured,
   type ParamSweep,
   splitVariantUrl,
   variantsOf,
 } from '../../../registry/strategy-variants.ts';
-import { isSqlDesignUrl } from '../../reservation/designs/sql-design.ts';
 import { checkPaymentDesign } from './payment-module.ts';
 
 const DESIGNS = new URL('../../../../strategies/payment/', import.meta.url);

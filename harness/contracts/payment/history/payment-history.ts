@@ -1,7 +1,7 @@
 /**
- * A payment case's history (the payment contract's beside history.ts's reservations): every `pay` the
- * case drove and every read the harness made of a key through the design, with invocation and completion
- * on the harness clock and the answer — the input of the payment model's linearizability check
+ * A payment case's history (history.ts's operations, with the payment contract's calls and answers): every
+ * `pay` the case drove and every read the harness made of a key through the design, with invocation and
+ * completion on the harness clock and the answer — the input of the payment model's linearizability check
  * (payment-model.ts, check-payment-history.ts). A pay whose answer a fault swallowed (a killed backend
  * after its commit, a crashed server, a lost commit answer) has an unknown ending; one the harness killed
  * before any commit is aborted.

@@ -6,7 +6,7 @@
  * checks (onePaymentPerKey, outboxMatchesPayment); these add what only the two sides together can say.
  */
 import type { StockLine } from '../../../../strategies/contract.ts';
-import type { FinalRead } from '../../reservation/verdict/final-read.ts';
+import type { FinalRead } from '../depends-on-reservation.ts';
 import type { PaymentFinalRead } from './payment-final-read.ts';
 import type { PaymentProblem } from './payment-invariants.ts';
 

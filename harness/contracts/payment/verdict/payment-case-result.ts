@@ -3,13 +3,13 @@
  * answer counts, and the payment figures the harness read itself (report-schema.ts, `payments`).
  */
 import type { PaymentCheckName, PaymentDesign } from '../../../../strategies/payment/contract.ts';
+import type { HistorySummary } from '../../../history/history-summary.ts';
 import type {
   CaseResultBase,
   Observed,
   PermutationReport,
   ReportedStep,
 } from '../../../verdict/case-result.ts';
-import type { HistorySummary } from '../../reservation/history/case-history.ts';
 import type { PaymentCopySummary } from './payment-copies.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 

@@ -6,7 +6,7 @@
  */
 import { PAYMENT_OUTCOMES, type PaymentRecord } from '../../../../strategies/payment/contract.ts';
 import type { Ending } from '../../../history/history.ts';
-import { type HistorySummary, summaryOf } from '../../reservation/history/case-history.ts';
+import { type HistorySummary, summaryOf } from '../../../history/history-summary.ts';
 import { checkPaymentHistory } from '../history/check-payment-history.ts';
 import type { PaymentHistoryAnswer, PaymentHistoryOperation } from '../history/payment-history.ts';
 import type { PaymentAnswer, PaymentProblem } from './payment-invariants.ts';

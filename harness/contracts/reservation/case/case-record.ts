@@ -5,6 +5,7 @@
  * operation a driver runs passes through the one method of its kind, which notes the operation when it is
  * invoked and its answer when that is in; the drivers read nothing back but the `Driven` at the end.
  */
+
 import {
   type NodeIdentity,
   type PausePoint,
@@ -13,10 +14,15 @@ import {
   UNDECIDED_PAUSE_POINTS,
 } from '../../../../strategies/contract.ts';
 import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
-import type { Answer, Call, KeyStatus as KeyStatusAnswer } from '../../../history/history.ts';
-import { type HistoryRecorder, harnessNow } from '../../../history/recorder.ts';
-import { recordResults } from '../../../history/request-history.ts';
+import { harnessNow } from '../../../history/recorder.ts';
 import type { Step, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
+import { recordResults } from '../history/request-history.ts';
+import type {
+  Answer,
+  Call,
+  KeyStatus as KeyStatusAnswer,
+  ReservationRecorder,
+} from '../history/reservation-operations.ts';
 import type { OperationStep, ReadStep, ReserveStep } from '../spec/reservation-steps.ts';
 import type { CrashOperation } from './crash-operation.ts';
 import type { Driven } from './driven.ts';
@@ -119,7 +125,7 @@ export class CaseRecord {
   private readonly failures: { sqlstate?: string | undefined; error: string }[] = [];
 
   /** `history` is told every operation with its times, its session and its answer. */
-  constructor(private readonly history: HistoryRecorder) {}
+  constructor(private readonly history: ReservationRecorder) {}
 
   /**
    * Clients started together on the worker-thread driver (or one reserve on a session of the scenario's

@@ -2,13 +2,14 @@
  * What one case is: a scenario against a strategy with its inputs, the settings of the run it belongs to,
  * and who the case is in its result.
  */
+
 import type { IsolationLevel, StrategyRef } from '../../../../strategies/contract.ts';
 import type { CaseDeadline } from '../../../case/case-deadline.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
-import type { HistoryRecorder } from '../../../history/recorder.ts';
+import type { ReservationRecorder } from '../history/reservation-operations.ts';
 import type { BlackBox } from './black-box.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';
 
@@ -35,7 +36,7 @@ export interface CaseOnSchema {
   db: RunDatabase;
   schema: string;
   /** Every operation the case drives, with its times and answer (the `linearizable` check's input). */
-  history: HistoryRecorder;
+  history: ReservationRecorder;
   /** The case's deadline; its drives pause it while they wait for the worker threads. */
   deadline: CaseDeadline;
   /**

@@ -9,6 +9,7 @@ import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../../../history/recorder.ts';
+import type { Answer, Call } from '../history/reservation-operations.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import type { Driven } from './driven.ts';
@@ -41,7 +42,7 @@ export async function onFreshTables(
       // TTL and expiry are judged on the database's clock; a black box's clock is its own.
       const clock = spec.blackBox ? UNMEASURED_CLOCK : await measureClockMapping(db.admin);
       const deadline = new CaseDeadline(settings.timeoutMs);
-      const history = new HistoryRecorder(clock);
+      const history = new HistoryRecorder<Call, Answer>(clock);
       const on = { spec, settings, db, schema, history, deadline, ...(pool ? { pool } : {}) };
       const driven = await withinCaseDeadline(drive(on), deadline, db);
       return measureCase(on, driven, judgeBlocking, at);

@@ -3,10 +3,11 @@
  * strategy's audit in one snapshot, the reading the invariants are computed from, every problem the case
  * shows, the judgement against the strategy's expectation, and the CaseResult that reports it.
  */
+
 import { type CheckName, OUTCOMES, type Strategy } from '../../../../strategies/contract.ts';
 import type { RequestResult } from '../../../driver/client-task.ts';
 import { summarizeLatency } from '../../../driver/latency.ts';
-import { FINAL_READ_SESSION, type HistoryRecorder, harnessNow } from '../../../history/recorder.ts';
+import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
 import type { OutcomeCounts } from '../../../verdict/case-result.ts';
 import {
@@ -17,6 +18,7 @@ import {
   notExercised,
 } from '../../../verdict/judgement.ts';
 import { judgeHistory } from '../history/case-history.ts';
+import type { ReservationRecorder } from '../history/reservation-operations.ts';
 import { booksMatchAnswers } from '../verdict/books-answers.ts';
 import type { AuditSummary, MeasuredCase } from '../verdict/case-result.ts';
 import { acrossCopies, type CopySummary } from '../verdict/copies.ts';
@@ -92,7 +94,7 @@ function tally(answers: readonly RequestResult[]): {
 
 /** The final read as operations of the history: each within the read's span, after everything else. */
 function recordFinalRead(
-  history: HistoryRecorder,
+  history: ReservationRecorder,
   read: FinalRead,
   span: { from: number; to: number },
 ): void {

@@ -15,9 +15,10 @@ import {
   importModulePath,
   looksLikePath,
 } from '../../../registry/design-module.ts';
+import { isSqlDesignUrl } from '../../../registry/sql-design-url.ts';
 import { strategyFromModule } from '../../../registry/strategy-module.ts';
 import { configured, splitVariantUrl } from '../../../registry/strategy-variants.ts';
-import { isSqlDesignUrl, sqlDesignAt } from './sql-design.ts';
+import { sqlDesignAt } from './sql-design.ts';
 
 const STRATEGIES = new URL('../../../../strategies/', import.meta.url);
 

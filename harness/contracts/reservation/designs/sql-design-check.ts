@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { StrategyRef } from '../../../../strategies/contract.ts';
 import { Errors, oneLine } from '../../../errors.ts';
-import { isSqlDesignUrl } from './sql-design.ts';
+import { isSqlDesignUrl } from '../../../registry/sql-design-url.ts';
 import { SQL_FUNCTIONS, type SqlFunction, sqlDesignFunctions } from './sql-design-functions.ts';
 import { parseSqlDesignHeader } from './sql-design-header.ts';
 import { PAUSE_FUNCTION_SQL } from './sql-pause-barrier.ts';

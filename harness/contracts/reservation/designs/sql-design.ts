@@ -155,6 +155,3 @@ export function sqlDesignAt(fileUrl: string, shownAs: string): Strategy {
   }
   return sqlDesign(shownAs, text);
 }
-
-/** Whether a strategy's URL names a design in SQL. */
-export const isSqlDesignUrl = (moduleUrl: string) => /\.sql(#|$)/.test(moduleUrl);

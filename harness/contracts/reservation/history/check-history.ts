@@ -6,15 +6,15 @@
  */
 
 import { checkParts, type HistoryVerdict } from '../../../history/check-parts.ts';
-import type { Answer, Call, History, HistoryOperation } from '../../../history/history.ts';
-import { partitionHistory } from '../../../history/partition.ts';
 import { FINAL_READ_SESSION } from '../../../history/recorder.ts';
 import type { SearchModel } from '../../../history/search-model.ts';
 import type { SearchOperation } from '../../../history/search-operation.ts';
 import type { Change } from './contract-state.ts';
 import { ContractState } from './contract-state.ts';
 import { type ModelOptions, modelResults, sameAnswer, type TimedCall } from './model.ts';
+import { partitionHistory } from './partition.ts';
 import { refuted } from './refutations.ts';
+import type { Answer, Call, ReservationHistory, ReservationOperation } from './reservation-operations.ts';
 import { RESERVATION_WITNESS_VIEW } from './reservation-witness.ts';
 
 export interface CheckOptions {
@@ -27,7 +27,9 @@ export interface CheckOptions {
  * their database clock open until the history's end (they can have taken effect no later than the
  * harness's last read); aborted ones left out.
  */
-export function searchOperations(operations: readonly HistoryOperation[]): SearchOperation[] {
+export function searchOperations(
+  operations: readonly ReservationOperation[],
+): SearchOperation<Call, Answer>[] {
   const end = Math.max(0, ...operations.map((o) => o.db.to ?? o.db.from));
   const searched = operations
     .filter((op) => op.ending.kind !== 'aborted')
@@ -47,7 +49,7 @@ export function searchOperations(operations: readonly HistoryOperation[]): Searc
  * status was recorded by that reserve and nothing else, so it answered HELD before the read. Without this,
  * a crash's hundreds of cut-off requests would each be a choice the search makes blindly.
  */
-function settledByFinalRead(operations: SearchOperation[]): SearchOperation[] {
+function settledByFinalRead(operations: SearchOperation<Call, Answer>[]): SearchOperation<Call, Answer>[] {
   const finalStatus = new Map<string, string>();
   let readAt = Number.POSITIVE_INFINITY;
   const reserves = new Map<string, number>();
@@ -59,7 +61,7 @@ function settledByFinalRead(operations: SearchOperation[]): SearchOperation[] {
     if ('status' in answer && answer.status !== undefined) finalStatus.set(op.call.requestKey, answer.status);
     readAt = Math.min(readAt, op.invokedAt);
   }
-  return operations.flatMap((s): SearchOperation[] => {
+  return operations.flatMap((s): SearchOperation<Call, Answer>[] => {
     const { call } = s.op;
     if (s.required || call.op !== 'reserve' || reserves.get(call.requestKey) !== 1) return [s];
     const status = finalStatus.get(call.requestKey);
@@ -91,7 +93,7 @@ function reservationModel(
   };
 }
 
-export function checkHistory(history: History, options: CheckOptions = {}): HistoryVerdict {
+export function checkHistory(history: ReservationHistory, options: CheckOptions = {}): HistoryVerdict {
   const model = options.model ?? {};
   const totals = new Map(history.stock.map((s) => [s.sku, s.total]));
   const parts = partitionHistory(history.operations, [...totals.keys()]).map((part) => ({

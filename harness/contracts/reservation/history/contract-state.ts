@@ -6,12 +6,7 @@
  * them element by element.
  */
 import type { ReservationStatus } from '../../../../strategies/contract.ts';
-
-/** Database-clock bounds, ms: when a reservation expires is known only within its reserve's bounds. */
-export interface ClockBounds {
-  from: number;
-  to: number;
-}
+import type { ClockBounds } from '../../../history/clock-bounds.ts';
 
 export interface KeyRecord {
   user: string;

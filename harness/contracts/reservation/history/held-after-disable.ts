@@ -6,7 +6,7 @@
  * before it committed anything, before the step that let it go on was sent. Linearizability alone allows
  * such a booking, which was in flight when the disable began: it may be ordered before the disable.
  */
-import type { HistoryOperation } from '../../../history/history.ts';
+import type { ReservationOperation } from './reservation-operations.ts';
 
 export interface HeldAfterDisable {
   requestKey: string;
@@ -15,7 +15,7 @@ export interface HeldAfterDisable {
   lateByMs: number;
 }
 
-function disabledAt(operations: readonly HistoryOperation[]): Map<string, number> {
+function disabledAt(operations: readonly ReservationOperation[]): Map<string, number> {
   const first = new Map<string, number>();
   for (const op of operations) {
     if (op.call.op !== 'disable' || op.ending.kind !== 'ok' || op.completedAt === null) continue;
@@ -26,7 +26,7 @@ function disabledAt(operations: readonly HistoryOperation[]): Map<string, number
   return first;
 }
 
-export function heldAfterDisable(operations: readonly HistoryOperation[]): HeldAfterDisable[] {
+export function heldAfterDisable(operations: readonly ReservationOperation[]): HeldAfterDisable[] {
   const disabled = disabledAt(operations);
   const late: HeldAfterDisable[] = [];
   for (const op of operations) {

@@ -21,9 +21,10 @@
  * backdate(keys): those reservations' expiry lies in the past.
  */
 
-import type { Answer, Call } from '../../../history/history.ts';
+import type { ClockBounds } from '../../../history/clock-bounds.ts';
 import type { ReservationRule } from './contract-rules.ts';
-import type { Change, ClockBounds, ContractState, KeyRecord } from './contract-state.ts';
+import type { Change, ContractState, KeyRecord } from './contract-state.ts';
+import type { Answer, Call } from './reservation-operations.ts';
 
 /** What a design may relax, by its own declaration (Strategy.falseSoldOut). */
 export interface ModelOptions {

@@ -4,6 +4,7 @@
  * its own: it never refutes a history that has an order.
  */
 import type { SearchOperation } from '../../../history/search-operation.ts';
+import type { Answer, Call } from './reservation-operations.ts';
 
 /**
  * A quick proof that no order exists, found before any search: more HELD answers on a sku than its stock
@@ -11,7 +12,10 @@ import type { SearchOperation } from '../../../history/search-operation.ts';
  * an operation of unknown ending that could return some). Each HELD takes a unit and only those give one
  * back, so the search could only fail, slowly.
  */
-function oversold(operations: readonly SearchOperation[], totals: ReadonlyMap<string, number>): boolean {
+function oversold(
+  operations: readonly SearchOperation<Call, Answer>[],
+  totals: ReadonlyMap<string, number>,
+): boolean {
   const held = new Map<string, number>();
   let comesBack = 0;
   for (const s of operations) {
@@ -31,7 +35,7 @@ function oversold(operations: readonly SearchOperation[], totals: ReadonlyMap<st
  * than NOT_FOUND), and a status read of it begun after that answer came back saying NOT_FOUND: no
  * transition of the contract forgets a key, so no order explains both (an acknowledged hold lost).
  */
-function forgottenKey(operations: readonly SearchOperation[]): boolean {
+function forgottenKey(operations: readonly SearchOperation<Call, Answer>[]): boolean {
   const recordedBy = new Map<string, number>();
   for (const { op, wanted } of operations) {
     if (!wanted || op.completedAt === null || !('requestKey' in op.call)) continue;
@@ -54,7 +58,7 @@ function forgottenKey(operations: readonly SearchOperation[]): boolean {
 }
 
 export function refuted(
-  operations: readonly SearchOperation[],
+  operations: readonly SearchOperation<Call, Answer>[],
   totals: ReadonlyMap<string, number>,
 ): boolean {
   return oversold(operations, totals) || forgottenKey(operations);

@@ -4,11 +4,11 @@
  * shown with the reserve and the confirm it ignored, not alone as a replay of a key never recorded.
  */
 
-import { type Answer, type Call, describeAnswer, describeCall } from '../../../history/history.ts';
 import type { SearchOperation } from '../../../history/search-operation.ts';
 import type { WitnessView } from '../../../history/witness.ts';
 import { RESERVATION_RULES } from './contract-rules.ts';
 import type { TimedCall } from './model.ts';
+import { type Answer, type Call, describeAnswer, describeCall } from './reservation-operations.ts';
 
 /** The request keys an operation names. */
 function keysNamed(call: Call): readonly string[] {
@@ -17,7 +17,7 @@ function keysNamed(call: Call): readonly string[] {
 }
 
 /** The keys an operation may have written ('every' for expire, which moves whichever keys expired). */
-function keysWritten(s: SearchOperation): readonly string[] | 'every' {
+function keysWritten(s: SearchOperation<Call, Answer>): readonly string[] | 'every' {
   const { call } = s.op;
   if (call.op === 'expire') return 'every';
   if (call.op === 'status' || call.op === 'remaining' || call.op === 'disable') return [];
@@ -28,7 +28,10 @@ function keysWritten(s: SearchOperation): readonly string[] | 'every' {
 const readsEveryKey = (call: Call) => call.op === 'expire' || call.op === 'remaining';
 
 /** Whether dropping `chunk` keeps the history of every key the rest names. */
-function droppable(chunk: readonly SearchOperation[], rest: readonly SearchOperation[]): boolean {
+function droppable(
+  chunk: readonly SearchOperation<Call, Answer>[],
+  rest: readonly SearchOperation<Call, Answer>[],
+): boolean {
   const named = new Set(rest.flatMap((s) => keysNamed(s.op.call)));
   const everyKey = rest.some((s) => readsEveryKey(s.op.call));
   return chunk.every((s) => {

@@ -5,10 +5,10 @@
  * on either side. Any interval that contains its operation's instant keeps that order a valid one.
  */
 
-import type { Call, History, HistoryOperation } from '../../../history/history.ts';
 import { seededRandom } from '../../../history/seeded-random.ts';
 import { ContractState } from './contract-state.ts';
 import { modelResults } from './model.ts';
+import type { Call, ReservationHistory, ReservationOperation } from './reservation-operations.ts';
 
 export interface SyntheticOptions {
   operations: number;
@@ -46,12 +46,12 @@ function endingKind(random: () => number): 'ok' | 'unknown' | 'aborted' {
   return roll < 0.05 ? 'unknown' : roll < 0.08 ? 'aborted' : 'ok';
 }
 
-export function syntheticHistory(o: SyntheticOptions): History {
+export function syntheticHistory(o: SyntheticOptions): ReservationHistory {
   const random = seededRandom(o.seed);
   const stock = Array.from({ length: o.skus }, (_, i) => ({ sku: `sku-${i}`, total: o.stockPerSku }));
   const state = new ContractState(new Map(stock.map((s) => [s.sku, s.total])));
   const sent: string[] = [];
-  const operations: HistoryOperation[] = [];
+  const operations: ReservationOperation[] = [];
   for (let i = 0; i < o.operations; i++) {
     const call = randomCall(random, o, sent);
     const at = i * 10;

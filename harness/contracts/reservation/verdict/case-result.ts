@@ -5,6 +5,7 @@
  */
 import type { CheckName, Expectation, IsolationLevel, SkuCounts } from '../../../../strategies/contract.ts';
 import type { LatencyPercentiles } from '../../../driver/latency.ts';
+import type { HistorySummary } from '../../../history/history-summary.ts';
 import type {
   CasePhase,
   ExplorationSummary,
@@ -14,7 +15,6 @@ import type {
   ReportedStep,
 } from '../../../verdict/case-result.ts';
 import type { HttpFacts } from '../blackbox/exchange-log.ts';
-import type { HistorySummary } from '../history/case-history.ts';
 import type { CopySummary } from './copies.ts';
 import type { Invariants, SkuReading } from './invariants.ts';
 

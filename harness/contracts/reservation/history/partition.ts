@@ -5,7 +5,7 @@
  * answers one sum), a backdate of keys on several skus. Operations on a key no reserve ever named (a status
  * or confirm of an unknown key) form parts of their own.
  */
-import type { HistoryOperation } from './history.ts';
+import type { ReservationOperation } from './reservation-operations.ts';
 
 class UnionFind {
   private readonly parent = new Map<string, string>();
@@ -30,7 +30,7 @@ class UnionFind {
 }
 
 /** The skus each request key was reserved with. */
-function skusByKey(operations: readonly HistoryOperation[]): Map<string, Set<string>> {
+function skusByKey(operations: readonly ReservationOperation[]): Map<string, Set<string>> {
   const byKey = new Map<string, Set<string>>();
   for (const { call } of operations) {
     if (call.op !== 'reserve') continue;
@@ -43,7 +43,7 @@ function skusByKey(operations: readonly HistoryOperation[]): Map<string, Set<str
 
 /** The skus an operation touches; empty for a key no reserve named. */
 function touched(
-  op: HistoryOperation,
+  op: ReservationOperation,
   byKey: Map<string, Set<string>>,
   allSkus: readonly string[],
 ): string[] {
@@ -67,15 +67,15 @@ function touched(
 
 /** The history's independent parts, each in invocation order. */
 export function partitionHistory(
-  operations: readonly HistoryOperation[],
+  operations: readonly ReservationOperation[],
   stockSkus: readonly string[],
-): HistoryOperation[][] {
+): ReservationOperation[][] {
   const byKey = skusByKey(operations);
   const reserved = [...new Set([...stockSkus, ...[...byKey.values()].flatMap((s) => [...s])])];
   const sets = new UnionFind();
   const touches = operations.map((op) => touched(op, byKey, reserved));
   for (const skus of touches) for (const sku of skus.slice(1)) sets.union(skus[0] as string, sku);
-  const parts = new Map<string, HistoryOperation[]>();
+  const parts = new Map<string, ReservationOperation[]>();
   operations.forEach((op, i) => {
     const skus = touches[i] ?? [];
     const first = skus[0];

@@ -3,16 +3,18 @@
  * operation; ROLLED_BACK (the harness made it roll back at a pause point) took no effect; an ERROR or an
  * INDETERMINATE answer may or may not have taken effect.
  */
-import { OUTCOMES, type Outcome } from '../../strategies/contract.ts';
-import type { RequestResult } from '../driver/client-task.ts';
-import type { Call, Ending } from './history.ts';
-import type { HistoryRecorder } from './recorder.ts';
+import { OUTCOMES, type Outcome, type ReservationStatus } from '../../../../strategies/contract.ts';
+import type { RequestResult } from '../../../driver/client-task.ts';
+import type { Ending } from '../../../history/history.ts';
+import type { Answer, Call, ReservationRecorder } from './reservation-operations.ts';
 
 const ANSWERS: ReadonlySet<string> = new Set(OUTCOMES);
 
-export function endingOfResult(result: RequestResult): Ending {
+export function endingOfResult(result: RequestResult): Ending<Answer> {
   if (ANSWERS.has(result.outcome)) {
-    return { kind: 'ok', answer: { outcome: result.outcome as Outcome, status: result.status } };
+    // The driver held the answer to the contract (reserve-answer.ts): its status is one of STATUSES.
+    const status = result.status as ReservationStatus | undefined;
+    return { kind: 'ok', answer: { outcome: result.outcome as Outcome, status } };
   }
   if (result.outcome === 'ROLLED_BACK') return { kind: 'aborted' };
   const why = result.sqlstate ? `${result.outcome} ${result.sqlstate}` : result.outcome;
@@ -29,7 +31,7 @@ export function reserveCall(result: RequestResult, ttlMs: number): Call {
  * was sent to when its last answer was in (a wider interval than the truth, never a narrower one).
  */
 export function recordResults(
-  recorder: HistoryRecorder,
+  recorder: ReservationRecorder,
   results: readonly RequestResult[],
   ttlOf: (requestKey: string) => number,
   batch: { sentAt: number; answeredAt: number; session: string },

@@ -1,0 +1,68 @@
+/**
+ * The runtime check of an order design (strategies/order/contract.ts), as every contract checks its designs:
+ * one zod schema, so a design missing a member, naming an unknown pause point or check, declaring
+ * a control without `caughtBy`, or knobs without `configure`, is refused when it loads, in one line.
+ */
+import { z } from 'zod';
+import {
+  ORDER_CHECKS,
+  ORDER_OUTCOMES,
+  ORDER_PAUSE_POINTS,
+  ORDER_STATUSES,
+  type OrderDesign,
+  type OrderResult,
+} from '../../../../strategies/order/contract.ts';
+import {
+  checkAgainst,
+  controlIssues,
+  identityShape,
+  knobIssues,
+  knobsSchema,
+  operation,
+} from '../../../registry/strategy-module.ts';
+
+const points = z.array(z.enum(ORDER_PAUSE_POINTS));
+
+export const orderDesignSchema = z
+  .object({
+    contract: z.literal('order'),
+    ...identityShape,
+    caughtBy: z.record(z.string(), z.array(z.enum(ORDER_CHECKS)).min(1)).optional(),
+    parameters: knobsSchema,
+    configure: operation.optional(),
+    pausePoints: z.strictObject({ order: points, release: points.optional(), expire: points.optional() }),
+    setup: operation,
+    order: operation,
+    release: operation,
+    expire: operation,
+    status: operation,
+    lines: operation,
+    remaining: operation,
+    backdate: operation.optional(),
+    audit: operation,
+  })
+  .superRefine((s, ctx) => {
+    for (const issue of [...controlIssues(s), ...knobIssues(s)]) ctx.addIssue({ code: 'custom', ...issue });
+  });
+
+/** The design when `value` is one, otherwise one line naming every member that is wrong. */
+export function checkOrderDesign(value: unknown): { design: OrderDesign } | { problem: string } {
+  const checked = checkAgainst(orderDesignSchema, value);
+  return 'problem' in checked
+    ? { problem: `is not a valid order design: ${checked.problem}` }
+    : { design: value as OrderDesign };
+}
+
+const answerSchema = z.strictObject({
+  outcome: z.enum(ORDER_OUTCOMES),
+  status: z.enum(ORDER_STATUSES).optional(),
+  sku: z.string().optional(),
+});
+
+/** What order answered, if the harness can record it: an outcome of the contract (a status, a sku). */
+export function checkOrderAnswer(answer: unknown): { answer: OrderResult } | { problem: string } {
+  const checked = checkAgainst(answerSchema, answer);
+  return 'problem' in checked
+    ? { problem: `order's answer: ${checked.problem}` }
+    : { answer: answer as OrderResult };
+}
