@@ -17,7 +17,7 @@ const SERVER_SIGNS: readonly (readonly [RegExp, string])[] = [
   [/spawn\(\s*process\.execPath,\s*cliArgv\(/, 'starts the command line, which starts a server'],
   [/from ['"]pg['"]/, 'connects with pg'],
   [/embedded-server\.ts['"]/, 'starts an embedded server itself'],
-  [/\bembedded\w*Cluster\(/, 'starts an embedded cluster itself'],
+  [/\b\w*[eE]mbedded\w*Cluster\(/, 'starts an embedded cluster itself'],
   [/vitest\.config\.ts|global[-]setup/, 'runs vitest under the global setup, which starts a server'],
 ];
 

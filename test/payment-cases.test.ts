@@ -33,6 +33,8 @@ describe('payment cases', () => {
       'payment-commit-ack-lost',
       'payment-db-crash',
       'payment-duplicates',
+      'payment-failover-async',
+      'payment-failover-sync',
       'payment-kill-9',
       'payment-mismatch',
       'payment-order-flow',
@@ -61,8 +63,9 @@ describe('payment cases', () => {
     );
   });
 
-  // The shared test server is given by URL: a scenario that restarts it is n/a here (db-faults.test.ts).
-  const UP = PAYMENT_SCENARIOS.filter((s) => !('run' in s && s.crashesDatabase));
+  // The shared test server is given by URL: a scenario that restarts it is n/a here (db-faults.test.ts);
+  // a cluster scenario brings up a cluster of its own (payment-failover.test.ts).
+  const UP = PAYMENT_SCENARIOS.filter((s) => !('run' in s && (s.crashesDatabase || s.cluster)));
 
   // payment-external-call-inside at its default 800 ms: one call per CREATED answer.
   for (const id of [

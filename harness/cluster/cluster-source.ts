@@ -12,8 +12,9 @@ import {
   type ClusterBackend,
   type ClusterEnvironment,
   type ClusterNeeds,
-  cannotRun,
+  cannotCause,
   type DatabaseCluster,
+  otherReplication,
 } from './cluster.ts';
 import { type ClusterRunDatabase, openClusterDatabase } from './cluster-database.ts';
 import { startEmbeddedCluster } from './embedded-cluster.ts';
@@ -28,10 +29,13 @@ export interface ClusterSource {
   backend: ClusterBackend;
   /** What the report's environment says (the manager of a cluster the user runs). */
   environment(): ClusterEnvironment;
-  /** Why a scenario with `needs` is n/a here; undefined when its cases can run. */
+  /** Why a scenario with `needs` is n/a here, by the cluster's shape and faults; undefined when it may run. */
   cannot(needs: ClusterNeeds): string | undefined;
-  /** The cluster for one case, after the case before it is done with its own. */
-  open(needs: ClusterNeeds, probed: Capabilities | undefined): Promise<OpenedCluster>;
+  /**
+   * The cluster for one case, after the case before it is done with its own; `{ cannot }` when the
+   * cluster, as it is at the case's turn (its replication read again), cannot run it.
+   */
+  open(needs: ClusterNeeds, probed: Capabilities | undefined): Promise<OpenedCluster | { cannot: string }>;
   /** At the run's end: what was kept, and how to reach it. */
   close(): Promise<string[]>;
 }
@@ -90,17 +94,25 @@ export function embeddedClusters(major: PostgresMajor, durability: Durability): 
   };
 }
 
-/** The user's cluster, shared by every cluster case of the run: settled before each, never stopped. */
+/**
+ * The user's cluster, shared by every cluster case of the run: settled before each, never stopped. Its
+ * replication is what its primary says at each case's turn, not at the run's start.
+ */
 export function sharedCluster(cluster: DatabaseCluster, durability: Durability): ClusterSource {
   const turns = new Turns();
   return {
     backend: cluster.backend,
     environment: () => cluster.environment(),
-    cannot: (needs) => cannotRun(cluster, needs),
-    async open(_needs, probed) {
+    cannot: (needs) => cannotCause(cluster, needs),
+    async open(needs, probed) {
       const release = await turns.take();
       try {
         await cluster.settle();
+        const cannot = otherReplication(cluster.replication, needs);
+        if (cannot) {
+          release();
+          return { cannot };
+        }
         const db = await openClusterDatabase(cluster, durability, probed);
         return {
           db,

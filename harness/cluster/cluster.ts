@@ -86,20 +86,32 @@ export interface DatabaseCluster {
   restartOldPrimary(): Promise<ClusterMember>;
   /** Every member writable at some point, readable now, with its role (the final read reads each). */
   copies(): Promise<ClusterCopy[]>;
-  /** Back to a primary and its streaming standbys before the next case (a cluster the user runs). */
+  /**
+   * Back to a primary and its streaming standbys before the next case (a cluster the user runs), its
+   * `replication` read again from the primary: each case is judged on the mode it ran under.
+   */
   settle(): Promise<void>;
   /** Stops what the suite started; `keep` keeps the members' data for inspection. Lines for the user. */
   close(options: { keep: boolean }): Promise<string[]>;
 }
 
-/** Why `cluster` cannot run a scenario with `needs` (too few standbys, a fault it cannot cause), if so. */
-export function cannotRun(cluster: DatabaseCluster, needs: ClusterNeeds): string | undefined {
+/** Why `cluster` cannot give what a scenario with `needs` asks of its shape: too few standbys, a fault it cannot cause. */
+export function cannotCause(cluster: DatabaseCluster, needs: ClusterNeeds): string | undefined {
   const standbys = cluster.members.length - 1;
   if (needs.standbys > standbys)
     return `the cluster has ${standbys} standby(s); the scenario needs ${needs.standbys}`;
   const missing = needs.faults.filter((f) => !cluster.can(f));
   if (missing.length > 0) return `the ${cluster.backend} cluster cannot cause: ${missing.join(', ')}`;
-  if (needs.replication !== cluster.replication)
-    return `the cluster replicates ${cluster.replication === 'sync' ? 'synchronously' : 'asynchronously'}; the scenario needs ${needs.replication === 'sync' ? 'synchronous' : 'asynchronous'} replication`;
   return undefined;
+}
+
+/** Why a cluster replicating `replication` now cannot run a scenario with `needs`, if so. */
+export function otherReplication(replication: Replication, needs: ClusterNeeds): string | undefined {
+  if (needs.replication === replication) return undefined;
+  return `the cluster replicates ${replication === 'sync' ? 'synchronously' : 'asynchronously'}; the scenario needs ${needs.replication === 'sync' ? 'synchronous' : 'asynchronous'} replication`;
+}
+
+/** Why `cluster` cannot run a scenario with `needs` (its shape, its faults, its replication now), if so. */
+export function cannotRun(cluster: DatabaseCluster, needs: ClusterNeeds): string | undefined {
+  return cannotCause(cluster, needs) ?? otherReplication(cluster.replication, needs);
 }

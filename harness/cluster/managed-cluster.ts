@@ -79,24 +79,32 @@ export class ManagedCluster implements DatabaseCluster {
   private constructor(
     private readonly manager: ClusterManager,
     readonly members: readonly ClusterMember[],
-    readonly replication: Replication,
+    /** As the primary said at the last `settle` (or at `open`). */
+    public replication: Replication,
     private readonly timeoutMs: number,
   ) {
     this.backend = manager.backend;
   }
 
-  /** The cluster at `url` (every member's host), its replication as its primary says. */
+  /**
+   * The cluster at `url` (every member's host), its replication as its primary says now; `settle` asks
+   * again before each case (a user may switch the mode between cases, or a case of theirs may).
+   */
   static async open(manager: ClusterManager, url: string, timeoutMs: number): Promise<ManagedCluster> {
     const members = memberUrls(url).map((u) => ({ name: hostOf(u), url: u }));
-    const probe = new ManagedCluster(manager, members, 'async', timeoutMs);
-    const primary = await probe.primary();
+    const cluster = new ManagedCluster(manager, members, 'async', timeoutMs);
+    await cluster.readReplication();
+    cluster.described = await manager.describe();
+    return cluster;
+  }
+
+  /** `sync` when the primary names synchronous standbys (`synchronous_standby_names`), else `async`. */
+  private async readReplication(): Promise<void> {
+    const primary = await this.primary();
     const names = await onMember(primary.url, (c) =>
       c.query<{ names: string }>("SELECT current_setting('synchronous_standby_names') AS names"),
     );
-    const replication = names.rows[0]?.names.trim() ? 'sync' : 'async';
-    const cluster = new ManagedCluster(manager, members, replication, timeoutMs);
-    cluster.described = await manager.describe();
-    return cluster;
+    this.replication = names.rows[0]?.names.trim() ? 'sync' : 'async';
   }
 
   can(fault: ClusterFault): boolean {
@@ -208,26 +216,26 @@ export class ManagedCluster implements DatabaseCluster {
   }
 
   /**
-   * The member writable now (the authority), then every member once writable that still answers: its
-   * manager has made it follow (rewound or rebuilt), so what it alone held is gone — a discarded copy.
+   * The member writable now (the authority), then every other member once writable, answering or not: its
+   * manager makes it follow (rewound or rebuilt), so what it alone held is gone — a discarded copy. One
+   * still being rebuilt is waited for by the final read (copy-reads.ts), never left out.
    */
   async copies(): Promise<ClusterCopy[]> {
     const primary = await this.primary();
     const copies: ClusterCopy[] = [{ member: primary.name, url: primary.url, role: 'survivor' }];
     for (const member of this.members) {
       if (member.name === primary.name || !this.everWritable.has(member.name)) continue;
-      if ((await roleOf(member)) !== undefined)
-        copies.push({ member: member.name, url: member.url, role: 'discarded' });
+      copies.push({ member: member.name, url: member.url, role: 'discarded' });
     }
     return copies;
   }
 
-  /** Waits on the manager's word that the cluster is whole again, then on a writable member. */
+  /** Waits on the manager's word that the cluster is whole again, then reads the replication it has. */
   async settle(): Promise<void> {
     await waitUntil(`the ${this.backend} cluster whole again`, this.timeoutMs, () =>
       this.manager.healthy(this.members),
     );
-    await this.primary();
+    await this.readReplication();
   }
 
   /** Nothing of the user's cluster is stopped or removed: it was there before the run and stays. */

@@ -77,6 +77,7 @@ export const PAYMENT_CHECKS = [
   'mismatchWrote',
   'reusedOtherPayload',
   'unacknowledgedPayment',
+  'lostAcknowledged',
   'paymentAuditMismatch',
   'linearizable',
   'soldMatchesOrders',
@@ -100,6 +101,8 @@ export const PAYMENT_CHECK_MEANING: Readonly<Record<PaymentCheckName, string>> =
     "REUSED answers to a request whose fingerprint differs from the key's recorded one (a MISMATCH answered as a reuse)",
   unacknowledgedPayment:
     'payments under a sent key that no answer created (a rolled-back or killed attempt left a payment behind)',
+  lostAcknowledged:
+    'on a cluster: a payment acknowledged (CREATED or REUSED) that some member the cluster goes on with does not have, by its payment id',
   paymentAuditMismatch: "the design's own audit() disagrees with the harness's reads of the keys it sent",
   linearizable:
     "no order of the case's pays and reads, consistent with real time, gives every recorded answer under the payment model (a REUSED before any payment it could reuse, a CREATED after the key was paid)",

@@ -56,7 +56,8 @@ function plan(
         work.push({
           placement,
           rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone,
-          run: (db, caseSettings) => runPaymentCase(db, ref, scenario, caseSettings, repetition),
+          run: (db, caseSettings) =>
+            runPaymentCase(db, ref, scenario, caseSettings, repetition, settings.cluster),
         });
       }
     }

@@ -51,6 +51,14 @@ const paymentCaseSchema = z
       .optional()
       .describe('`run --permutations all`: every order of the spec, the listed one first'),
     fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
+    lostAcknowledged: count
+      .optional()
+      .describe('a cluster case: acknowledged payments some member the cluster goes on with lacks'),
+    copies: z
+      .array(z.strictObject({ member: z.string(), role: z.enum(['survivor', 'discarded']), payments: count }))
+      .optional()
+      .describe('a cluster case: every member once writable, the authority first, with its payments'),
+    boundaryNote: z.string().optional().describe('what the scenario measures rather than judges, as found'),
     exploration: explorationSchema.optional(),
     problems: z.array(z.string()).optional(),
     boundary: z.string(),

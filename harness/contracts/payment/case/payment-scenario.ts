@@ -9,10 +9,13 @@
  * scenario, nor the reverse.
  */
 import type {
+  PaymentCheckName,
   PaymentDesign,
   PaymentPausePoint,
   PaymentRequest,
 } from '../../../../strategies/payment/contract.ts';
+import type { ClusterNeeds } from '../../../cluster/cluster.ts';
+import type { ClusterFaults } from '../../../cluster/cluster-context.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
 import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
 import type { PaymentAnswer, PaymentCounts } from '../verdict/payment-invariants.ts';
@@ -59,6 +62,11 @@ export interface PaymentScriptContext {
   crashPay(request: PaymentRequest, crashAt: PaymentPausePoint): Promise<PaymentCrash>;
   /** The order flow, when the scenario declares `orderFlow`. */
   orders?: OrderFlow;
+  /**
+   * The cluster's faults, when the scenario declares `cluster` (cluster/cluster-faults.ts): a pay in
+   * flight across a failover answers INDETERMINATE, as across a crash.
+   */
+  cluster?: ClusterFaults;
   /** Payments and outbox rows of the key, read now through the design (the counts a MISMATCH must keep). */
   countsFor(idempotencyKey: string): Promise<{ payments: number; outbox: number }>;
   observe(name: string, value: Observed): void;
@@ -80,6 +88,12 @@ export interface PaymentExpectations {
    * invariants and errors.
    */
   orderDependent?: boolean;
+  /**
+   * Checks this scenario measures rather than judges (asynchronous replication loses what the primary
+   * acknowledged past its standby, whatever the design): reported in the case's `boundaryNote`, never
+   * failing it — as a reservation scenario's `boundaryChecks` (db-crash-async).
+   */
+  boundaryChecks?: readonly PaymentCheckName[];
 }
 
 /** The sessions a payment case opens at most, unless its scenario says more (`sessions`). */
@@ -118,6 +132,8 @@ export interface PaymentScriptScenario extends PaymentScenarioBase {
   crashesDatabase?: boolean;
   /** A reservation strategy driven beside the design (order-flow-scenario.ts); its reads join the checks. */
   orderFlow?: OrderFlowSpec;
+  /** The cluster its cases run on (harness/cluster/, docs/cluster.md): each case gets one of its own. */
+  cluster?: ClusterNeeds;
   run(ctx: PaymentScriptContext): Promise<void>;
 }
 

@@ -5,6 +5,8 @@
  * Every answer is recorded as it comes in, with its times, and every mid-case read for the history check.
  */
 import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
+import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
+import { clusterFaults } from '../../../cluster/cluster-faults.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
 import { harnessNow } from '../../../history/recorder.ts';
@@ -36,7 +38,11 @@ export async function drivePaymentScript(
   const sessions = new PaymentSessions(connection, () => db.admin, design, timeoutMs);
   const control = { admin: db.admin, timeoutMs };
   const orders = await openOrderFlow(scenario.orderFlow, { connection, ...control, payment: ref, sessions });
-  const faults = { crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions), orders };
+  const faults = {
+    crashPay: crashPayOf(connection, control, ref.moduleUrl, sessions),
+    orders,
+    ...clusterOf(db, connection, sessions, timeoutMs),
+  };
   const observations: Record<string, Observed> = {};
   const reads: PaymentRead[] = [];
   try {
@@ -56,6 +62,26 @@ export async function drivePaymentScript(
   };
 }
 
+/**
+ * A cluster case's faults (cluster/cluster-faults.ts): a pay in flight across a fault that moves the
+ * primary may lose its answer (INDETERMINATE), as across a database crash.
+ */
+function clusterOf(
+  db: RunDatabase,
+  connection: CaseConnection,
+  sessions: PaymentSessions,
+  timeoutMs: number,
+): Pick<PaymentScriptContext, 'cluster'> {
+  if (!('cluster' in db)) return {};
+  const record = {
+    schema: connection.schema,
+    timeoutMs,
+    fault: (_label: string, act: () => Promise<void>) => act(),
+    moving: () => sessions.databaseCrashing(),
+  };
+  return { cluster: clusterFaults(db as ClusterRunDatabase, record) };
+}
+
 function scriptContext(
   design: PaymentDesign,
   scenario: PaymentScriptScenario,
@@ -64,7 +90,7 @@ function scriptContext(
     observations: Record<string, Observed>;
     reads: PaymentRead[];
     crash: () => Promise<void>;
-    faults: Pick<PaymentScriptContext, 'crashPay' | 'orders'>;
+    faults: Pick<PaymentScriptContext, 'crashPay' | 'orders' | 'cluster'>;
   },
 ): PaymentScriptContext {
   const holdAt = scenario.holdAt?.find((p) => design.pausePoints.pay.includes(p));

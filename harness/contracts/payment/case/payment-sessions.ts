@@ -9,8 +9,8 @@ import type pg from 'pg';
 import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../../strategies/contract.ts';
 import type { PaymentDesign, PaymentRequest } from '../../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
-import { caseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import { connectMember } from '../../../database/member-connection.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
 import { Errors, oneLine } from '../../../errors.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';
@@ -45,10 +45,17 @@ export class PaymentSessions {
     return this.answers;
   }
 
+  /** A session on the case's schema; on a cluster, on the member that takes writes (looked for until one does). */
   async connect(): Promise<Connected> {
-    const client = caseClient(this.connection, 'reservebench-payment');
+    const client = await connectMember(
+      {
+        connectionString: this.connection.connectionString,
+        application_name: 'reservebench-payment',
+        options: sessionOptions(this.connection),
+      },
+      { waitMs: this.timeoutMs },
+    );
     this.clients.push(client);
-    await client.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     return { client, pid: rows[0]?.pid ?? 0 };
   }

@@ -16,6 +16,8 @@ import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicab
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
 import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { inEveryOrder } from '../../../case/permutations.ts';
+import { runOnCluster } from '../../../cluster/cluster-case.ts';
+import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
@@ -34,7 +36,7 @@ import {
 import { inSnapshot } from '../../../verdict/snapshot.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
 import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
-import { type PaymentFinalRead, readPaymentsBack } from '../verdict/payment-final-read.ts';
+import type { PaymentFinalRead } from '../verdict/payment-final-read.ts';
 import { judgePaymentHistory, type PaymentRead } from '../verdict/payment-history-check.ts';
 import {
   countsOf,
@@ -42,6 +44,7 @@ import {
   type PaymentProblem,
   paymentInvariantProblems,
 } from '../verdict/payment-invariants.ts';
+import { paymentFinalReads } from './payment-final-reads.ts';
 import type { PaymentScenario, PaymentSpecScenario } from './payment-scenario.ts';
 import { drivePaymentScript } from './payment-script-drive.ts';
 import { drivePaymentSpec, type PaymentDriven, paymentSpecOrders } from './payment-spec-drive.ts';
@@ -72,6 +75,8 @@ export async function runPaymentCase(
   settings: CaseSettings,
   /** `#n` for the n-th of `run --repeat`'s runs of the case, else empty. */
   repetition = '',
+  /** Where a cluster scenario's case gets its cluster (`run --cluster`). */
+  cluster?: ClusterSource,
 ): Promise<PaymentCaseResult> {
   const design: PaymentDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
   const identity: Identity = {
@@ -85,10 +90,16 @@ export async function runPaymentCase(
   if (skipped)
     return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
   if ('spec' in scenario) return runPaymentSpec(db, design, scenario, settings, identity);
-  const script = { db, ref, design, timeoutMs: settings.timeoutMs };
-  return onSchema(db, design, scenario, settings, identity, (connection) =>
-    drivePaymentScript(connection, scenario, script),
-  );
+  const scripted = (on: RunDatabase) =>
+    onSchema(on, design, scenario, settings, identity, (connection) =>
+      drivePaymentScript(connection, scenario, { db: on, ref, design, timeoutMs: settings.timeoutMs }),
+    );
+  if (!scenario.cluster) return scripted(db);
+  return runOnCluster<PaymentCaseResult>(cluster, scenario.cluster, db.capabilities, {
+    notHere: (reason) => ({ ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${reason}`, reason }),
+    kept: (result) => result.keptSchema !== undefined,
+    run: scripted,
+  });
 }
 
 /** The spec's listed order, judged whole; with `--permutations all` every other order on fresh tables. */
@@ -138,17 +149,21 @@ function onSchema(
       const { answers } = driven;
       const readFrom = harnessNow();
       const keys = [...answers.map((a) => a.request.idempotencyKey), ...driven.keys];
-      const read = await readPaymentsBack(connection, design, keys);
+      const final = await paymentFinalReads(db, connection, design, keys, answers, settings.timeoutMs);
+      const { read } = final;
       const reads = [...driven.reads, ...finalReads(read, readFrom, harnessNow())];
       at('the audit');
       const audit = await inSnapshot(db.admin, () => design.audit(db.admin));
       const orderProblems = await driven.orderProblems(read);
       const observations = driven.observe(read);
-      const judged = judgeCase(design, scenario, driven, { read, audit, reads, orderProblems, observations });
+      const across = final.problems;
+      const e = { read, audit, reads, orderProblems, observations, across };
+      const judged = judgeCase(design, scenario, driven, e);
       return {
         ...identity,
         ...judged,
         counts: countsOf(read),
+        ...(final.cluster ?? {}),
         observations,
         ...(driven.steps
           ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
@@ -188,6 +203,8 @@ interface CaseReads {
   orderProblems: readonly PaymentProblem[];
   /** The figures the scenario's expectations compare, from the drive's records and the final read. */
   observations: Readonly<Record<string, Observed>>;
+  /** A cluster case's counts across its copies (payment-final-reads.ts); none on one server. */
+  across: readonly PaymentProblem[];
 }
 
 /** Every check of the case, computed by the harness from its own records and reads, and the verdict. */
@@ -210,11 +227,23 @@ function judgeCase(design: PaymentDesign, scenario: PaymentScenario, driven: Pay
     ...history.problems,
     ...(exact && expected ? exactly(expected, outcomes) : []),
     ...(exact && expect.observations ? observedExactly(expect.observations, observations) : []),
+    ...e.across,
     ...errorProblems(answers),
     ...notExercised<PaymentCheckName>(claims),
   ];
+  // What this scenario measures (asynchronous replication's loss) is reported, not judged.
+  const measuredOnly: readonly string[] = expect.boundaryChecks ?? [];
+  const judged = found.filter((p) => !measuredOnly.includes(p.check));
+  const measured = found.filter((p) => measuredOnly.includes(p.check)).map((p) => p.message);
+  const boundaryNote =
+    measuredOnly.length > 0
+      ? {
+          boundaryNote: `measured in ${scenario.id}: ${measured.join(', ') || `0 (${measuredOnly.join(', ')})`}`,
+        }
+      : {};
   const held = () => 'held: one payment and one outbox row per key';
-  return { ...judge(design, design.expect, scenario.id, found, held), outcomes, history: history.summary };
+  const verdict = judge(design, design.expect, scenario.id, judged, held);
+  return { ...verdict, ...boundaryNote, outcomes, history: history.summary };
 }
 
 /** The final read as the history records it: every key read on one connection between two instants. */

@@ -10,6 +10,7 @@ import type {
   PermutationReport,
   ReportedStep,
 } from '../../../verdict/case-result.ts';
+import type { PaymentCopySummary } from './payment-copies.ts';
 import type { PaymentCounts } from './payment-invariants.ts';
 
 /** A payment case's result: the case table's columns, and the payment figures the harness read. */
@@ -26,4 +27,10 @@ export interface PaymentCaseResult extends CaseResultBase {
   /** `run --permutations all`: every order of a spec's steps, the listed one first. */
   permutations?: PermutationReport[];
   fired?: PaymentCheckName[];
+  /** A cluster case: acknowledged payments some member the cluster goes on with lacks (payment-copies.ts). */
+  lostAcknowledged?: number;
+  /** A cluster case: every member that was writable at some point, the authority first, as read. */
+  copies?: PaymentCopySummary[];
+  /** What the scenario measures rather than judges (`boundaryChecks`), as found. */
+  boundaryNote?: string;
 }

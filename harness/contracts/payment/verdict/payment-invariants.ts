@@ -49,7 +49,8 @@ export function countsOf(read: PaymentFinalRead): PaymentCounts {
 const sameResponse = (a: PaymentResponse, b: PaymentResponse) =>
   a.paymentId === b.paymentId && a.order === b.order && a.amount === b.amount && a.currency === b.currency;
 
-const problem = (check: PaymentCheckName, keys: readonly string[], what: string): PaymentProblem[] =>
+/** One problem naming how many `keys` show it, or none. */
+export const problem = (check: PaymentCheckName, keys: readonly string[], what: string): PaymentProblem[] =>
   keys.length === 0 ? [] : [{ check, message: `${check} ${keys.length}: ${what} (${keys.join(', ')})` }];
 
 export function onePaymentPerKey(read: PaymentFinalRead): PaymentProblem[] {

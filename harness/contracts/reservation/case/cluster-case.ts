@@ -6,6 +6,7 @@
  * kept, never on the lane's database.
  */
 
+import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
@@ -28,7 +29,7 @@ function notOnThisCluster(spec: CaseSpec, reason: string): CaseResult {
   };
 }
 
-export async function runClusterCase(
+export function runClusterCase(
   lane: RunDatabase,
   pool: ClientDriver,
   spec: CaseSpec,
@@ -37,21 +38,19 @@ export async function runClusterCase(
   scenario: ScriptScenario<any>,
 ): Promise<CaseResult> {
   const needs = scenario.cluster;
-  const source = spec.cluster;
-  if (!needs || !source) return notOnThisCluster(spec, 'the run has no cluster (run --cluster)');
-  const why = source.cannot(needs);
-  if (why) return notOnThisCluster(spec, why);
-  const opened = await source.open(needs, lane.capabilities);
-  let keep = false;
-  try {
-    const drive = (on: CaseOnSchema) => driveScript(on, scenario, pool);
-    const result = await onFreshTables(opened.db, spec, settings, drive, true, pool);
-    if (!('keptSchema' in result) || result.keptSchema === undefined) return result;
-    keep = true;
-    // Kept with the cluster, not in the lane's database: the run's kept lines say where.
-    const { keptSchema, ...rest } = result;
-    return { ...rest, boundary: `${rest.boundary} (kept: schema ${keptSchema} in ${opened.db.name})` };
-  } finally {
-    await opened.close(keep);
-  }
+  if (!needs) return Promise.resolve(notOnThisCluster(spec, 'the scenario declares no cluster'));
+  let kept = false;
+  return runOnCluster<CaseResult>(spec.cluster, needs, lane.capabilities, {
+    notHere: (reason) => notOnThisCluster(spec, reason),
+    kept: () => kept,
+    async run(db) {
+      const drive = (on: CaseOnSchema) => driveScript(on, scenario, pool);
+      const result = await onFreshTables(db, spec, settings, drive, true, pool);
+      if (!('keptSchema' in result) || result.keptSchema === undefined) return result;
+      // Kept with the cluster, not in the lane's database: the run's kept lines say where.
+      kept = true;
+      const { keptSchema, ...rest } = result;
+      return { ...rest, boundary: `${rest.boundary} (kept: schema ${keptSchema} in ${db.name})` };
+    },
+  });
 }

@@ -1,12 +1,12 @@
 /**
  * Where a case's final read reads: a black box through its API; a database through the design's
  * `status` and `remaining` on a fresh connection; a cluster on every member that was writable at some
- * point of the case, each its own copy (verdict/copies.ts counts across them). The authority —
- * the member the cluster goes on with — comes first, and the harness's own connection moves to it, so the
- * audit that follows reads the same copy.
+ * point of the case, each its own copy (verdict/copies.ts counts across them), each waited for until it
+ * answers (cluster/copy-reads.ts) — one that never does by the case's deadline is named in `unread`, and
+ * the case fails as not exercised. The authority's read comes first; the audit reads the same copy.
  */
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
-import { withDatabaseName } from '../../../database/member-connection.ts';
+import { readClusterCopies } from '../../../cluster/copy-reads.ts';
 import type { CopyRead } from '../verdict/copies.ts';
 import { type FinalRead, readBack } from '../verdict/final-read.ts';
 import type { CaseOnSchema } from './case-spec.ts';
@@ -15,28 +15,12 @@ export async function finalReads(
   on: CaseOnSchema,
   keys: readonly string[],
   skus: readonly string[],
-): Promise<{ read: FinalRead; copies?: CopyRead[] }> {
+): Promise<{ read: FinalRead; copies?: CopyRead[]; unread?: string[] }> {
   const { spec, db, schema } = on;
   const { strategy } = spec.ref;
   if (spec.blackBox) return { read: await spec.blackBox.finalRead(keys, skus) };
-  if (!('cluster' in db)) {
-    return { read: await readBack({ connectionString: db.connectionString, schema }, strategy, keys, skus) };
-  }
-  const clustered = db as ClusterRunDatabase;
-  const members = await clustered.cluster.copies();
-  const copies: CopyRead[] = [];
-  for (const copy of members) {
-    const connection = { connectionString: withDatabaseName(copy.url, db.name), schema };
-    copies.push({
-      member: copy.member,
-      role: copy.role,
-      read: await readBack(connection, strategy, keys, skus),
-    });
-  }
-  const [authority] = members;
-  const [read] = copies;
-  if (!authority || !read) throw new Error('the cluster has no member to read');
-  await clustered.reconnect(authority.url);
-  await db.admin.query(`SET search_path TO ${schema}`);
-  return { read: read.read, copies };
+  const readOn = (connectionString: string) => readBack({ connectionString, schema }, strategy, keys, skus);
+  if (!('cluster' in db)) return { read: await readOn(db.connectionString) };
+  const reads = await readClusterCopies(db as ClusterRunDatabase, schema, readOn, on.settings.timeoutMs);
+  return { read: reads.authority, copies: reads.read, unread: reads.unread };
 }

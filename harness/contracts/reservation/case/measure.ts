@@ -10,7 +10,13 @@ import { summarizeLatency } from '../../../driver/latency.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
 import type { OutcomeCounts } from '../../../verdict/case-result.ts';
-import { countOutcomes, errorProblems, type Judgement, judge } from '../../../verdict/judgement.ts';
+import {
+  countOutcomes,
+  errorProblems,
+  type Judgement,
+  judge,
+  notExercised,
+} from '../../../verdict/judgement.ts';
 import { judgeHistory } from '../history/case-history.ts';
 import type { ReservationRecorder } from '../history/reservation-operations.ts';
 import { booksMatchAnswers } from '../verdict/books-answers.ts';
@@ -122,7 +128,7 @@ function judged(
   outcomes: OutcomeCounts,
   judgeBlocking: boolean,
   historyProblems: readonly Problem[],
-  /** The probes' and the answer checks': sell-what-remains, books against answers, GAVE_UP wrote. */
+  /** The probes' and the answer checks': sell-what-remains, books against answers, GAVE_UP wrote, copies unread. */
   probeProblems: readonly Problem[],
 ): { judgement: Judgement<CheckName>; note: string } {
   const { scenario, params } = spec;
@@ -173,7 +179,7 @@ export async function measureCase(
   const keys = [...driven.sent.map((r) => r.requestKey), ...driven.answers.map((a) => a.requestKey)];
   const skus = spec.params.stock.map((s) => s.sku);
   const readFrom = harnessNow();
-  const { read, copies } = await finalReads(on, keys, skus);
+  const { read, copies, unread = [] } = await finalReads(on, keys, skus);
   recordFinalRead(on.history, read, { from: readFrom, to: harnessNow() });
   at('the audit');
   const audit = await auditInSnapshot(db.admin, strategy);
@@ -199,6 +205,7 @@ export async function measureCase(
     ...sellsWhatRemainsProblems(probe),
     ...booksMatchAnswers(facts, audit, reading.invariants.lostAcknowledged),
     ...gaveUpWrote(driven.sent, driven.answers, read.statuses),
+    ...notExercised<CheckName>(unread),
   ]);
   const keep = settings.keepAll === true || (judgement.status === 'fail' && settings.keepFailed);
   const { steps, observations } = driven;

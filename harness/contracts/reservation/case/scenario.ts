@@ -9,7 +9,7 @@ import type {
   Strategy,
 } from '../../../../strategies/contract.ts';
 import type { ClusterNeeds } from '../../../cluster/cluster.ts';
-import type { ClusterContext } from '../../../cluster/cluster-context.ts';
+
 import type { CommitAckProxy } from '../../../crash/commit-ack-proxy.ts';
 import type { CrashedChild } from '../../../crash/crash-runner.ts';
 import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
@@ -18,6 +18,7 @@ import type { Observations, Observed, OutcomeCounts } from '../../../verdict/cas
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';
 import type { Invariants } from '../verdict/invariants.ts';
+import type { ClusterContext } from './cluster-context.ts';
 import type { CrashOperation } from './crash-operation.ts';
 
 export { exactly, observedExactly } from '../../../verdict/judgement.ts';

@@ -3,15 +3,15 @@
  * final read): the faults the database under test can be put through, each a step of the case's phases,
  * and the looks at the cluster that place them — what the primary has sold (read through the design, by
  * the harness, outside the case's history: the nemesis's own look is no client's read) and the commits
- * waiting there for a standby. After a fault the harness's own connection moves to the member writable
- * then, so every read and the audit that follow are that member's.
+ * waiting there for a standby. The faults themselves are every contract's (cluster/cluster-faults.ts),
+ * each a step of the case's phases.
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
-import type { ClusterContext } from '../../../cluster/cluster-context.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
+import { clusterFaults } from '../../../cluster/cluster-faults.ts';
 import { onMember } from '../../../cluster/replication-state.ts';
 import { connectMember, withDatabaseName } from '../../../database/member-connection.ts';
 import { sessionOptions } from '../../../driver/client-task.ts';
+import type { ClusterContext } from './cluster-context.ts';
 import type { ScriptScope } from './script-scope.ts';
 
 const NO_CLUSTER = 'this scenario reaches for a cluster, and the case has none (declare `cluster` in it)';
@@ -19,31 +19,28 @@ const NO_CLUSTER = 'this scenario reaches for a cluster, and the case has none (
 export function scriptCluster(scope: ScriptScope): { cluster: ClusterContext } {
   const { db, connection, record, timeoutMs, params } = scope;
   const clustered = 'cluster' in db ? (db as ClusterRunDatabase) : undefined;
+  const faults = clustered
+    ? clusterFaults(clustered, {
+        schema: connection.schema,
+        timeoutMs,
+        fault: (l, act) => record.fault(l, act),
+      })
+    : undefined;
   const cluster = () => {
-    if (!clustered) throw new Error(NO_CLUSTER);
-    return clustered.cluster;
-  };
-  /** After a fault: the harness's own session on the member writable now, in the case's schema. */
-  const moved = async <T>(label: string, fault: () => Promise<T>): Promise<T> => {
-    let result: T | undefined;
-    await record.fault(label, async () => {
-      result = await fault();
-      await clustered?.reconnect();
-      await db.admin.query(`SET search_path TO ${connection.schema}`);
-    });
-    return result as T;
+    if (!faults) throw new Error(NO_CLUSTER);
+    return faults;
   };
   return {
     cluster: {
-      can: (fault) => clustered?.cluster.can(fault) === true,
+      can: (fault) => faults?.can(fault) === true,
       standbys: () => cluster().standbys(),
       caughtUp: (standby) => cluster().caughtUp(standby),
-      partition: (standby) =>
-        record.fault(`partition of ${standby.name}`, () => cluster().partition(standby)),
-      heal: (standby) => record.fault(`heal of ${standby.name}`, () => cluster().heal(standby)),
-      failover: (to) => moved('failover', () => cluster().failover(to)),
-      switchover: (to) => moved('switchover', () => cluster().switchover(to)),
-      restartOldPrimary: () => moved('old primary restarted writable', () => cluster().restartOldPrimary()),
+      partition: (standby) => cluster().partition(standby),
+      heal: (standby) => cluster().heal(standby),
+      failover: (to) => cluster().failover(to),
+      switchover: (to) => cluster().switchover(to),
+      restartOldPrimary: () => cluster().restartOldPrimary(),
+      until: (what, seen) => cluster().until(what, seen),
       async availableOnPrimary() {
         let sum = 0;
         for (const { sku } of params.stock) sum += await scope.ref.strategy.remaining(db.admin, sku);
@@ -80,13 +77,6 @@ export function scriptCluster(scope: ScriptScope): { cluster: ClusterContext } {
           return answers;
         } finally {
           await standby.end().catch(() => undefined);
-        }
-      },
-      async until(what, seen) {
-        const deadline = performance.now() + timeoutMs;
-        while (!(await seen())) {
-          if (performance.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms`);
-          await nextLook(5);
         }
       },
     },

@@ -4,8 +4,8 @@
  * cares about are taken across them, not on one (Jepsen's lost / recovered of Patroni's own CI, per copy):
  *
  * - `lostAcknowledged`: a HELD answer whose key some copy the cluster goes on with (a `survivor`) lacks, or
- *   holds in a state nothing of the case explains. With one survivor this is the one-server count against
- *   it; with two (a split brain) a hold only one side has is lost whichever side is kept.
+ *   holds in a state nothing of the case explains — the count every contract shares
+ *   (cluster/lost-across-copies.ts), keeping a hold meaning its key in a state the case explains.
  * - `oversold`: per sku, the units sold across copies above its stock — the keys active on a survivor,
  *   with the acknowledged keys still active on a discarded copy (an old primary a failover left behind:
  *   its customer holds a unit the survivor may have sold again). What a discarded copy holds that no
@@ -14,6 +14,7 @@
  * Every other count is the authority's (the first survivor: the member the cluster continues with), read
  * and audited as on one server.
  */
+import { lostAcrossCopies } from '../../../cluster/lost-across-copies.ts';
 import type { FinalRead } from './final-read.ts';
 import { type CaseFacts, isActive, owners, type Reading, unexplainedEnd } from './invariants.ts';
 
@@ -41,13 +42,11 @@ function activeOn(copy: CopyRead): Set<string> {
 }
 
 /** HELD answers some survivor lacks (or holds ended in a way the case does not explain). */
-function lostAcross(facts: CaseFacts, survivors: readonly CopyRead[]): number {
-  const held = new Set(facts.answers.filter((a) => a.outcome === 'HELD').map((a) => a.requestKey));
-  // No member takes writes at the end: nothing acknowledged is kept anywhere the cluster goes on.
-  if (survivors.length === 0) return held.size;
-  return [...held].filter((key) =>
-    survivors.some((copy) => unexplainedEnd(copy.read.statuses.get(key), key, facts.lifecycle)),
-  ).length;
+function lostAcross(facts: CaseFacts, copies: readonly CopyRead[]): number {
+  const held = [...new Set(facts.answers.filter((a) => a.outcome === 'HELD').map((a) => a.requestKey))];
+  const keeps = (read: FinalRead, key: string) =>
+    !unexplainedEnd(read.statuses.get(key), key, facts.lifecycle);
+  return lostAcrossCopies(held, copies, keeps).length;
 }
 
 /** Units sold across copies above each sku's stock: survivors' active keys, and acknowledged ones elsewhere. */
@@ -92,12 +91,11 @@ export function acrossCopies(
   facts: CaseFacts,
   copies: readonly CopyRead[],
 ): Reading & { copies: CopySummary[] } {
-  const survivors = copies.filter((c) => c.role === 'survivor');
   return {
     ...reading,
     invariants: {
       ...reading.invariants,
-      lostAcknowledged: lostAcross(facts, survivors),
+      lostAcknowledged: lostAcross(facts, copies),
       oversold: Math.max(reading.invariants.oversold, oversoldAcross(facts, copies)),
     },
     copies: summaries(facts, copies),
