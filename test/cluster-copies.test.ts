@@ -12,8 +12,9 @@ import { sharedCluster } from '../harness/cluster/cluster-source.ts';
 import { readEveryCopy } from '../harness/cluster/copy-reads.ts';
 import { startEmbeddedCluster } from '../harness/cluster/embedded-cluster.ts';
 import { type ClusterManager, ManagedCluster } from '../harness/cluster/managed-cluster.ts';
-import { onMember, waitUntil } from '../harness/cluster/replication-state.ts';
+import { onMember } from '../harness/cluster/replication-state.ts';
 import { clusterUrl } from '../harness/database/member-connection.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 import { judge, notExercised } from '../harness/verdict/judgement.ts';
 
