@@ -6,8 +6,8 @@
  * passes. A copy never read by then is named with the reason (`unread`), for the case to fail as not
  * exercised: what only that copy holds would otherwise be lost without a count.
  */
-import { setTimeout as nextLook } from 'node:timers/promises';
 import { withDatabaseName } from '../database/member-connection.ts';
+import { pollUntil } from '../database/poll-until.ts';
 import type { ClusterCopy } from './cluster.ts';
 import type { ClusterRunDatabase } from './cluster-database.ts';
 
@@ -42,17 +42,19 @@ async function readUntil<T>(
   read: (copy: ClusterCopy) => Promise<T>,
   onWaiting: CopyReadOptions['onWaiting'],
 ): Promise<{ read: T } | { error: string }> {
-  let told = false;
-  for (;;) {
+  let error = 'no answer';
+  let looks = 0;
+  const look = async (): Promise<{ read: T } | undefined> => {
+    if (looks++ === 1) onWaiting?.(copy);
     try {
       return { read: await read(copy) };
-    } catch (error: unknown) {
-      if (performance.now() > deadline) return { error: reasonOf(error) ?? 'no answer' };
-      if (!told) onWaiting?.(copy);
-      told = true;
-      await nextLook(RETRY_MS);
+    } catch (failed: unknown) {
+      error = reasonOf(failed) ?? error;
+      return undefined;
     }
-  }
+  };
+  const timeoutMs = Math.max(0, deadline - performance.now());
+  return (await pollUntil(look, { timeoutMs, everyMs: RETRY_MS })) ?? { error };
 }
 
 /** Reads every copy with `read`, each waited for under one deadline; those never read are `unread`. */
