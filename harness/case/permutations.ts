@@ -75,3 +75,19 @@ export async function inEveryOrder<C extends OrderedCase>(
   }
   return withPermutations(result, reports);
 }
+
+/** A spec's listed order judged whole; with `--permutations all` every other order on fresh tables. */
+export async function specInEveryOrder<C extends OrderedCase>(
+  orders: { listed: Permutation; others: () => readonly Permutation[] },
+  settings: CaseSettings,
+  run: (permutation: Permutation, settings: CaseSettings, listed: boolean) => Promise<C>,
+): Promise<C> {
+  const inOrder = (permutation: Permutation, order: CaseSettings) =>
+    run(permutation, order, permutation === orders.listed);
+  return inEveryOrder(
+    { permutation: orders.listed, result: await inOrder(orders.listed, settings) },
+    orders.others,
+    settings,
+    inOrder,
+  );
+}

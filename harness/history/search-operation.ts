@@ -18,3 +18,21 @@ export interface SearchOperation<C, A, T = unknown> {
    */
   deferred?: boolean;
 }
+
+/**
+ * Operations the search takes: answered ones with their answer; unknown ones with any answer, optional,
+ * their database clock open until `end` (the contract's end of the history); aborted ones left out.
+ */
+export function searchOperationsOf<C, A>(
+  operations: readonly HistoryOperation<C, A>[],
+  end: number,
+): SearchOperation<C, A, { id: number; call: C; db: { from: number; to: number } }>[] {
+  return operations
+    .filter((op) => op.ending.kind !== 'aborted')
+    .map((op) => ({
+      op,
+      timed: { id: op.id, call: op.call, db: { from: op.db.from, to: op.db.to ?? end } },
+      wanted: op.ending.kind === 'ok' ? op.ending.answer : undefined,
+      required: op.ending.kind === 'ok',
+    }));
+}

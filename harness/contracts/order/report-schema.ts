@@ -9,14 +9,8 @@ import {
   ORDER_PAUSE_POINTS,
   ORDER_STATUSES,
 } from '../../../strategies/order/contract.ts';
-import {
-  count,
-  explorationSchema,
-  historySchema,
-  outcomeCountsSchema,
-  permutationSchema,
-  stepSchemaOf,
-} from '../../verdict/case-result-schema.ts';
+import { count, stepSchemaOf } from '../../verdict/case-result-schema.ts';
+import { boundaryRowSchema, contractCaseSchemaOf } from '../../verdict/contract-case-schema.ts';
 
 const lineSchema = z.strictObject({ sku: z.string(), qty: z.number() });
 
@@ -38,57 +32,30 @@ const orderAnswerSchema = z.union([
 const stepSchema = stepSchemaOf({ answer: orderAnswerSchema, pausePoints: ORDER_PAUSE_POINTS });
 
 /** An order case (order-case-result.ts): scenario × order design, judged on the harness's reads. */
-const orderCaseSchema = z
-  .strictObject({
-    id: z.string().describe('`<scenario>/<design>`'),
-    contract: z.literal('order'),
-    scenario: z.string(),
-    strategy: z.string().describe('the order design'),
-    expect: z.enum(['hold', 'violate']),
-    status: z.enum(['pass', 'fail', 'n/a', 'broken']),
-    outcomes: outcomeCountsSchema.describe(
-      'HELD, SOLD_OUT, REPLAY, … of the orders, and ROLLED_BACK / INDETERMINATE / ERROR for one cut off',
-    ),
+const orderCaseSchema = contractCaseSchemaOf({
+  contract: 'order',
+  noun: 'order',
+  outcomes:
+    'HELD, SOLD_OUT, REPLAY, … of the orders, and ROLLED_BACK / INDETERMINATE / ERROR for one cut off',
+  reads: {
     stock: z
       .record(z.string(), z.strictObject({ total: count, remaining: z.number(), held: z.number() }))
       .optional()
       .describe(
         "per sku: its stock, what remaining read at the end, what its HELD orders hold (the harness's reads)",
       ),
-    history: historySchema
-      .optional()
-      .describe("the case's calls and final read checked against the order model"),
-    steps: z.array(stepSchema).optional().describe("an order spec's recorded steps"),
-    permutations: z
-      .array(permutationSchema)
-      .optional()
-      .describe('`run --permutations all`: every order of the spec, the listed one first'),
-    fired: z.array(z.enum(ORDER_CHECKS)).optional(),
-    exploration: explorationSchema.optional(),
-    problems: z.array(z.string()).optional(),
-    boundary: z.string(),
-    reason: z.string().optional().describe('why the case is n/a'),
-    durationMs: count.optional().describe('wall time of the whole case in ms'),
-    postgres: z.string().optional().describe('the server version the case ran on, with several --postgres'),
-    keptSchema: z
-      .string()
-      .optional()
-      .describe("the schema holding a failed or broken case's tables (or every case's with --keep)"),
-  })
-  .describe('One order case');
-
-const orderBoundaryRowSchema = z.strictObject({
-  strategy: z.string(),
-  expect: z.enum(['hold', 'violate']),
-  guarantee: z.string(),
-  shows: z.string().describe('what the scenarios held, or which check caught the control'),
-  shownBy: z.string(),
+  },
+  history: "the case's calls and final read checked against the order model",
+  step: stepSchema,
+  steps: "an order spec's recorded steps",
+  checks: ORDER_CHECKS,
+  figures: {},
 });
 
 /** The report's fields of the order contract. */
 export const ORDER_REPORT_SHAPE = {
   orders: z.array(orderCaseSchema).describe('the order contract\'s cases (docs/contract.md, "Orders")'),
-  orderBoundary: z.array(orderBoundaryRowSchema).describe('one row per order design'),
+  orderBoundary: z.array(boundaryRowSchema).describe('one row per order design'),
 };
 
 /** The order contract's part of a report, as written. */

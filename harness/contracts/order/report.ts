@@ -4,16 +4,20 @@
  * plain rows that report.md and the terminal both render, and its fields of report.json (`orders`,
  * `orderBoundary`).
  */
-import type { OrderDesign } from '../../../strategies/order/contract.ts';
 import { caseMatrix, type DetailReading } from '../../contract/case-matrix.ts';
-import type { ContractReport, MarkdownBlock, TableData, TerminalBlock } from '../../contract/contract.ts';
+import type { ContractReport, TableData } from '../../contract/contract.ts';
+import {
+  type BoundaryReading,
+  type ContractSection,
+  designBoundaryRows,
+  sectionMarkdown,
+  sectionTerminal,
+} from '../../contract/design-boundary.ts';
 import { designColumnsTable } from '../../contract/design-columns.ts';
 import { formatOutcomes } from '../../verdict/case-result.ts';
 import type { OrderDesignRef } from './designs/order-registry.ts';
 import { ORDER_REPORT_SHAPE, type OrderReport } from './report-schema.ts';
 import type { OrderCaseResult } from './verdict/order-case-result.ts';
-
-type BoundaryRow = OrderReport['orderBoundary'][number];
 
 /** `sku-a 0/20, sku-b 0/40`: what remains of each sku's stock. */
 const stockText = (c: OrderCaseResult) =>
@@ -23,49 +27,11 @@ const stockText = (c: OrderCaseResult) =>
         .join(', ')
     : '-';
 
-function showsOf(
-  design: OrderDesign,
-  own: readonly OrderCaseResult[],
-): Pick<BoundaryRow, 'shows' | 'shownBy'> {
-  const judged = own.filter((c) => c.status !== 'n/a');
-  const failing = judged.filter((c) => c.status !== 'pass');
-  if (failing.length > 0)
-    return {
-      shows: `FAILED: ${failing.map((c) => c.boundary).join('; ')}`,
-      shownBy: failing.map((c) => c.id).join(', '),
-    };
-  if (design.expect === 'violate') {
-    const fired = judged.flatMap((c) =>
-      (c.fired ?? []).filter((f) => design.caughtBy?.[c.scenario]?.includes(f)),
-    );
-    return {
-      shows: `caught by ${[...new Set(fired)].join(', ') || '-'}`,
-      shownBy: judged.map((c) => c.id).join(', ') || '-',
-    };
-  }
-  const drill = judged.find((c) => c.scenario === 'order-contention') ?? judged[0];
-  return {
-    shows: `held in ${judged.length} of ${own.length} order scenarios${drill ? ` (${drill.scenario}: ${formatOutcomes(drill.outcomes)}; ${stockText(drill)})` : ''}`,
-    shownBy: drill?.id ?? '-',
-  };
-}
-
-function orderBoundaryRows(
-  cases: readonly OrderCaseResult[],
-  designs: readonly OrderDesign[],
-): BoundaryRow[] {
-  return designs
-    .filter((d) => cases.some((c) => c.strategy === d.id))
-    .map((d) => ({
-      strategy: d.id,
-      expect: d.expect,
-      guarantee: d.guarantee,
-      ...showsOf(
-        d,
-        cases.filter((c) => c.strategy === d.id),
-      ),
-    }));
-}
+const ORDER_BOUNDARY: BoundaryReading<OrderCaseResult> = {
+  scenarios: 'order scenarios',
+  drill: 'order-contention',
+  drillReads: (c) => `; ${stockText(c)}`,
+};
 
 function orderCaseTable(cases: readonly OrderCaseResult[]): TableData {
   return {
@@ -90,41 +56,31 @@ const ORDER_READING: DetailReading<OrderCaseResult> = {
   facts: (c) => [`outcomes: ${formatOutcomes(c.outcomes)}`, `remaining / total read back: ${stockText(c)}`],
 };
 
-function orderDesignTable(report: OrderReport, withGuarantee = true): TableData {
-  return designColumnsTable(report.orderBoundary, caseMatrix(report.orders, ORDER_READING), withGuarantee);
-}
-
-function markdown(report: OrderReport): MarkdownBlock[] {
-  if (report.orders.length === 0) return [];
-  return [
-    '## Order contract',
-    '',
-    'Multi-line orders (docs/contract.md, "Orders"): each order scenario against each order design; remaining / total is what the design\'s `remaining` read per sku at the end.',
-    '',
-    orderDesignTable(report),
-    '',
-    orderCaseTable(report.orders),
-    '',
-  ];
-}
-
-function terminal(report: OrderReport): TerminalBlock[] {
-  if (report.orders.length === 0) return [];
-  return ['Boundary — orders', { table: orderDesignTable(report, false), caps: [30, 10, 60] }, ''];
+function orderSection(report: OrderReport): ContractSection {
+  return {
+    heading: '## Order contract',
+    intro:
+      'Multi-line orders (docs/contract.md, "Orders"): each order scenario against each order design; remaining / total is what the design\'s `remaining` read per sku at the end.',
+    terminalHeading: 'Boundary — orders',
+    designTable: (withGuarantee) =>
+      designColumnsTable(report.orderBoundary, caseMatrix(report.orders, ORDER_READING), withGuarantee),
+    caseTable: () => orderCaseTable(report.orders),
+  };
 }
 
 export const ORDER_REPORT = {
   shape: ORDER_REPORT_SHAPE,
   fields: (cases: readonly OrderCaseResult[], refs: readonly OrderDesignRef[]): OrderReport => ({
     orders: [...cases] as OrderReport['orders'],
-    orderBoundary: orderBoundaryRows(
+    orderBoundary: designBoundaryRows(
       cases,
       refs.map((r) => r.design),
+      ORDER_BOUNDARY,
     ),
   }),
   casesOf: (report: OrderReport) => report.orders,
-  markdown,
-  terminal,
+  markdown: (report: OrderReport) => sectionMarkdown(report.orders.length, orderSection(report)),
+  terminal: (report: OrderReport) => sectionTerminal(report.orders.length, orderSection(report)),
   caseLine: orderCaseLine,
   matrix: {
     name: 'orders',

@@ -8,15 +8,8 @@ import {
   PAYMENT_OUTCOMES,
   PAYMENT_PAUSE_POINTS,
 } from '../../../strategies/payment/contract.ts';
-import {
-  count,
-  explorationSchema,
-  historySchema,
-  observedSchema,
-  outcomeCountsSchema,
-  permutationSchema,
-  stepSchemaOf,
-} from '../../verdict/case-result-schema.ts';
+import { count, observedSchema, stepSchemaOf } from '../../verdict/case-result-schema.ts';
+import { boundaryRowSchema, contractCaseSchemaOf } from '../../verdict/contract-case-schema.ts';
 
 const paymentAnswerSchema = z.strictObject({
   outcome: z.enum(PAYMENT_OUTCOMES),
@@ -28,29 +21,22 @@ const paymentAnswerSchema = z.strictObject({
 const stepSchema = stepSchemaOf({ answer: paymentAnswerSchema, pausePoints: PAYMENT_PAUSE_POINTS });
 
 /** A payment case (payment-case-result.ts): scenario × payment design, judged on the harness's reads. */
-const paymentCaseSchema = z
-  .strictObject({
-    id: z.string().describe('`<scenario>/<design>`'),
-    contract: z.literal('payment'),
-    scenario: z.string(),
-    strategy: z.string().describe('the payment design'),
-    expect: z.enum(['hold', 'violate']),
-    status: z.enum(['pass', 'fail', 'n/a', 'broken']),
-    outcomes: outcomeCountsSchema.describe(
-      'CREATED, REUSED, MISMATCH, … and ROLLED_BACK / INDETERMINATE for a killed worker',
-    ),
+const paymentCaseSchema = contractCaseSchemaOf({
+  contract: 'payment',
+  noun: 'payment',
+  outcomes: 'CREATED, REUSED, MISMATCH, … and ROLLED_BACK / INDETERMINATE for a killed worker',
+  reads: {
     counts: z
       .strictObject({ payments: count, outbox: count })
       .optional()
       .describe("payment and outbox rows over the keys the case sent, from the harness's own reads"),
     observations: z.record(z.string(), observedSchema).optional(),
-    history: historySchema.optional().describe("the case's pays and reads checked against the payment model"),
-    steps: z.array(stepSchema).optional().describe("a payment spec's recorded steps"),
-    permutations: z
-      .array(permutationSchema)
-      .optional()
-      .describe('`run --permutations all`: every order of the spec, the listed one first'),
-    fired: z.array(z.enum(PAYMENT_CHECKS)).optional(),
+  },
+  history: "the case's pays and reads checked against the payment model",
+  step: stepSchema,
+  steps: "a payment spec's recorded steps",
+  checks: PAYMENT_CHECKS,
+  figures: {
     lostAcknowledged: count
       .optional()
       .describe('a cluster case: acknowledged payments some member the cluster goes on with lacks'),
@@ -59,31 +45,13 @@ const paymentCaseSchema = z
       .optional()
       .describe('a cluster case: every member once writable, the authority first, with its payments'),
     boundaryNote: z.string().optional().describe('what the scenario measures rather than judges, as found'),
-    exploration: explorationSchema.optional(),
-    problems: z.array(z.string()).optional(),
-    boundary: z.string(),
-    reason: z.string().optional().describe('why the case is n/a'),
-    durationMs: count.optional().describe('wall time of the whole case in ms'),
-    postgres: z.string().optional().describe('the server version the case ran on, with several --postgres'),
-    keptSchema: z
-      .string()
-      .optional()
-      .describe("the schema holding a failed or broken case's tables (or every case's with --keep)"),
-  })
-  .describe('One payment case');
-
-const paymentBoundaryRowSchema = z.strictObject({
-  strategy: z.string(),
-  expect: z.enum(['hold', 'violate']),
-  guarantee: z.string(),
-  shows: z.string().describe('what the scenarios held, or which check caught the control'),
-  shownBy: z.string(),
+  },
 });
 
 /** The report's fields of the payment contract. */
 export const PAYMENT_REPORT_SHAPE = {
   payments: z.array(paymentCaseSchema).describe("the payment contract's cases (docs/contract.md#payments)"),
-  paymentBoundary: z.array(paymentBoundaryRowSchema).describe('one row per payment design'),
+  paymentBoundary: z.array(boundaryRowSchema).describe('one row per payment design'),
 };
 
 /** The payment contract's part of a report, as written. */

@@ -4,72 +4,26 @@
  * caught a control), as plain rows that report.md and the terminal both render, and its fields of
  * report.json (`payments`, `paymentBoundary`).
  */
-import type { PaymentDesign } from '../../../strategies/payment/contract.ts';
 import { caseMatrix, type DetailReading } from '../../contract/case-matrix.ts';
-import type { ContractReport, MarkdownBlock, TableData, TerminalBlock } from '../../contract/contract.ts';
+import type { ContractReport, TableData } from '../../contract/contract.ts';
+import {
+  type BoundaryReading,
+  type ContractSection,
+  designBoundaryRows,
+  sectionMarkdown,
+  sectionTerminal,
+} from '../../contract/design-boundary.ts';
 import { designColumnsTable } from '../../contract/design-columns.ts';
 import { formatOutcomes } from '../../verdict/case-result.ts';
 import type { PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_REPORT_SHAPE, type PaymentReport } from './report-schema.ts';
 import type { PaymentCaseResult } from './verdict/payment-case-result.ts';
 
-/** One payment design's row: how it stays correct, and what its cases showed. */
-export interface PaymentBoundaryRow {
-  strategy: string;
-  expect: 'hold' | 'violate';
-  guarantee: string;
-  /** `held in 4 of 4 scenarios`, `caught: onePaymentPerKey (payment-two-workers, …)`, or what broke. */
-  shows: string;
-  shownBy: string;
-}
-
-function showsOf(
-  design: PaymentDesign,
-  own: readonly PaymentCaseResult[],
-): { shows: string; shownBy: string } {
-  const judged = own.filter((c) => c.status === 'pass' || c.status === 'fail' || c.status === 'broken');
-  const failing = judged.filter((c) => c.status !== 'pass');
-  if (failing.length > 0) {
-    return {
-      shows: `FAILED: ${failing.map((c) => c.boundary).join('; ')}`,
-      shownBy: failing.map((c) => c.id).join(', '),
-    };
-  }
-  if (design.expect === 'violate') {
-    const fired = [
-      ...new Set(
-        judged.flatMap((c) => (c.fired ?? []).filter((f) => design.caughtBy?.[c.scenario]?.includes(f))),
-      ),
-    ];
-    return {
-      shows: `caught by ${fired.join(', ') || '-'}`,
-      shownBy: judged.map((c) => c.id).join(', ') || '-',
-    };
-  }
-  const drill = judged.find((c) => c.scenario === 'payment-two-workers') ?? judged[0];
-  const counts = drill?.counts ? `; payment ${drill.counts.payments}, outbox ${drill.counts.outbox}` : '';
-  return {
-    shows: `held in ${judged.length} of ${own.length} payment scenarios${drill ? ` (${drill.scenario}: ${formatOutcomes(drill.outcomes)}${counts})` : ''}`,
-    shownBy: drill?.id ?? '-',
-  };
-}
-
-function paymentBoundaryRows(
-  cases: readonly PaymentCaseResult[],
-  designs: readonly PaymentDesign[],
-): PaymentBoundaryRow[] {
-  return designs
-    .filter((d) => cases.some((c) => c.strategy === d.id))
-    .map((d) => ({
-      strategy: d.id,
-      expect: d.expect,
-      guarantee: d.guarantee,
-      ...showsOf(
-        d,
-        cases.filter((c) => c.strategy === d.id),
-      ),
-    }));
-}
+const PAYMENT_BOUNDARY: BoundaryReading<PaymentCaseResult> = {
+  scenarios: 'payment scenarios',
+  drill: 'payment-two-workers',
+  drillReads: (c) => (c.counts ? `; payment ${c.counts.payments}, outbox ${c.counts.outbox}` : ''),
+};
 
 /** The payment cases that ran (n/a ones are left out, as the reservation table leaves them to one line). */
 function paymentCaseTable(cases: readonly PaymentCaseResult[]): TableData {
@@ -106,43 +60,31 @@ const PAYMENT_READING: DetailReading<PaymentCaseResult> = {
   ],
 };
 
-/** The payment designs in columns, from the payment matrix; `withGuarantee`: how each stays correct too. */
-function paymentDesignTable(report: PaymentReport, withGuarantee = true): TableData {
-  const payments = caseMatrix(report.payments, PAYMENT_READING);
-  return designColumnsTable(report.paymentBoundary, payments, withGuarantee);
-}
-
-function markdown(report: PaymentReport): MarkdownBlock[] {
-  if (report.payments.length === 0) return [];
-  return [
-    '## Payment contract',
-    '',
-    "The isolation-matrix chapter's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
-    '',
-    paymentDesignTable(report),
-    '',
-    paymentCaseTable(report.payments),
-    '',
-  ];
-}
-
-function terminal(report: PaymentReport): TerminalBlock[] {
-  if (report.payments.length === 0) return [];
-  return ['Boundary — payments', { table: paymentDesignTable(report, false), caps: [30, 10, 60] }, ''];
+function paymentSection(report: PaymentReport): ContractSection {
+  return {
+    heading: '## Payment contract',
+    intro:
+      "The isolation-matrix chapter's payment idempotency (docs/contract.md#payments): each payment scenario against each payment design; payment / outbox are the rows the harness read back over the keys the case sent.",
+    terminalHeading: 'Boundary — payments',
+    designTable: (withGuarantee) =>
+      designColumnsTable(report.paymentBoundary, caseMatrix(report.payments, PAYMENT_READING), withGuarantee),
+    caseTable: () => paymentCaseTable(report.payments),
+  };
 }
 
 export const PAYMENT_REPORT = {
   shape: PAYMENT_REPORT_SHAPE,
   fields: (cases: readonly PaymentCaseResult[], refs: readonly PaymentDesignRef[]): PaymentReport => ({
     payments: [...cases] as PaymentReport['payments'],
-    paymentBoundary: paymentBoundaryRows(
+    paymentBoundary: designBoundaryRows(
       cases,
       refs.map((r) => r.design),
+      PAYMENT_BOUNDARY,
     ),
   }),
   casesOf: (report: PaymentReport) => report.payments,
-  markdown,
-  terminal,
+  markdown: (report: PaymentReport) => sectionMarkdown(report.payments.length, paymentSection(report)),
+  terminal: (report: PaymentReport) => sectionTerminal(report.payments.length, paymentSection(report)),
   caseLine: paymentCaseLine,
   matrix: {
     name: 'payments',

@@ -9,12 +9,11 @@ import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/
 import { refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
 import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
-import { inEveryOrder } from '../../../case/permutations.ts';
+import { specInEveryOrder } from '../../../case/permutations.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
 import { harnessNow, measureClockMapping } from '../../../history/recorder.ts';
-import type { Permutation } from '../../../interleaving/permutation.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import { readOrdersBack } from '../order-final-read.ts';
 import { heldBySku } from '../order-invariants.ts';
@@ -79,21 +78,10 @@ async function runOrderSpec(
   identity: Identity,
   holdAt: OrderPausePoint | undefined,
 ): Promise<OrderCaseResult> {
-  const { listed, others } = orderSpecOrders(scenario, holdAt);
-  const { timeoutMs } = settings;
-  const inOrder = (permutation: Permutation, order: CaseSettings) =>
+  return specInEveryOrder(orderSpecOrders(scenario, holdAt), settings, (permutation, order, listed) =>
     onSchema(db, design, scenario, order, identity, (connection) =>
-      driveOrderSpec(connection, design, scenario, {
-        permutation,
-        listed: permutation === listed,
-        timeoutMs,
-      }),
-    );
-  return inEveryOrder(
-    { permutation: listed, result: await inOrder(listed, settings) },
-    others,
-    settings,
-    inOrder,
+      driveOrderSpec(connection, design, scenario, { permutation, listed, timeoutMs: settings.timeoutMs }),
+    ),
   );
 }
 

@@ -13,18 +13,16 @@ import {
   type OrderResult,
 } from '../../../../strategies/order/contract.ts';
 import {
-  checkAgainst,
-  controlIssues,
-  identityShape,
-  knobIssues,
-  knobsSchema,
-  operation,
-} from '../../../registry/strategy-module.ts';
+  checkAnswerAgainst,
+  checkDesignAgainst,
+  refinedDesignSchema,
+} from '../../../registry/design-check.ts';
+import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
 
 const points = z.array(z.enum(ORDER_PAUSE_POINTS));
 
-export const orderDesignSchema = z
-  .object({
+export const orderDesignSchema = refinedDesignSchema(
+  z.object({
     contract: z.literal('order'),
     ...identityShape,
     caughtBy: z.record(z.string(), z.array(z.enum(ORDER_CHECKS)).min(1)).optional(),
@@ -40,17 +38,12 @@ export const orderDesignSchema = z
     remaining: operation,
     backdate: operation.optional(),
     audit: operation,
-  })
-  .superRefine((s, ctx) => {
-    for (const issue of [...controlIssues(s), ...knobIssues(s)]) ctx.addIssue({ code: 'custom', ...issue });
-  });
+  }),
+);
 
 /** The design when `value` is one, otherwise one line naming every member that is wrong. */
 export function checkOrderDesign(value: unknown): { design: OrderDesign } | { problem: string } {
-  const checked = checkAgainst(orderDesignSchema, value);
-  return 'problem' in checked
-    ? { problem: `is not a valid order design: ${checked.problem}` }
-    : { design: value as OrderDesign };
+  return checkDesignAgainst<OrderDesign>(orderDesignSchema, value, 'order');
 }
 
 const answerSchema = z.strictObject({
@@ -61,8 +54,5 @@ const answerSchema = z.strictObject({
 
 /** What order answered, if the harness can record it: an outcome of the contract (a status, a sku). */
 export function checkOrderAnswer(answer: unknown): { answer: OrderResult } | { problem: string } {
-  const checked = checkAgainst(answerSchema, answer);
-  return 'problem' in checked
-    ? { problem: `order's answer: ${checked.problem}` }
-    : { answer: answer as OrderResult };
+  return checkAnswerAgainst<OrderResult>(answerSchema, answer, 'order');
 }

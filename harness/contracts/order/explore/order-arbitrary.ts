@@ -5,6 +5,7 @@
  * and then and committed, rolled back or killed there; a PCT schedule over the sessions.
  */
 import fc from 'fast-check';
+import { pauseArbitrary } from '../../../explore/pause-arbitrary.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import { EXPLORED_SKUS, type OrderOp, type OrderProgram } from './order-program.ts';
 
@@ -14,20 +15,7 @@ const MAX_ORDERS = 5;
 const line = fc.record({ sku: fc.constantFrom(...EXPLORED_SKUS), qty: fc.integer({ min: 1, max: 2 }) });
 
 function orderArbitrary(ref: OrderDesignRef) {
-  const points = ref.design.pausePoints.order;
-  const pause =
-    points.length === 0
-      ? fc.constant(undefined)
-      : fc.option(
-          fc.record({
-            at: fc.constantFrom(...points),
-            resume: fc.oneof(
-              { arbitrary: fc.constant('commit' as const), weight: 3 },
-              { arbitrary: fc.constantFrom('rollback' as const, 'kill' as const), weight: 1 },
-            ),
-          }),
-          { nil: undefined, freq: 2 },
-        );
+  const pause = pauseArbitrary(ref.design.pausePoints.order, 1);
   return fc.record({
     session: fc.integer({ min: 0, max: MAX_ORDER_SESSIONS - 1 }),
     key: fc.oneof(

@@ -9,7 +9,7 @@ import { checkParts } from '../../../history/check-parts.ts';
 import type { HistoryOperation } from '../../../history/history.ts';
 import { type HistorySummary, summaryOf } from '../../../history/history-summary.ts';
 import { type ClockMapping, FINAL_READ_SESSION } from '../../../history/recorder.ts';
-import type { SearchOperation } from '../../../history/search-operation.ts';
+import { type SearchOperation, searchOperationsOf } from '../../../history/search-operation.ts';
 import type { WitnessView } from '../../../history/witness.ts';
 import type { OrderAnswered } from '../case/order-answered.ts';
 import type { OrderFinalRead } from '../order-final-read.ts';
@@ -113,15 +113,7 @@ export function orderCaseHistory(
 
 /** Answered operations with their answer; unknown ones optional, with any answer; aborted ones left out. */
 function searchOperations(operations: readonly OrderOperation[]): OrderSearchOperation[] {
-  const end = Math.max(0, ...operations.map((o) => o.db.to ?? 0));
-  return operations
-    .filter((op) => op.ending.kind !== 'aborted')
-    .map((op) => ({
-      op,
-      timed: { id: op.id, call: op.call, db: { from: op.db.from, to: op.db.to ?? end } },
-      wanted: op.ending.kind === 'ok' ? op.ending.answer : undefined,
-      required: op.ending.kind === 'ok',
-    }));
+  return searchOperationsOf(operations, Math.max(0, ...operations.map((o) => o.db.to ?? 0)));
 }
 
 /** The check's summary for the case result, and its problem when no order explains the answers. */

@@ -15,14 +15,13 @@ import {
 import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
 import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
-import { inEveryOrder } from '../../../case/permutations.ts';
+import { specInEveryOrder } from '../../../case/permutations.ts';
 import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
-import type { Permutation } from '../../../interleaving/permutation.ts';
 import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
 import {
   countOutcomes,
@@ -110,21 +109,17 @@ async function runPaymentSpec(
   settings: CaseSettings,
   identity: Identity,
 ): Promise<PaymentCaseResult> {
-  const { listed, others } = paymentSpecOrders(scenario, holdAtOf(design, scenario));
-  const { timeoutMs } = settings;
-  const inOrder = (permutation: Permutation, order: CaseSettings) =>
-    onSchema(db, design, scenario, order, identity, (connection) =>
-      drivePaymentSpec(connection, design, scenario, {
-        permutation,
-        listed: permutation === listed,
-        timeoutMs,
-      }),
-    );
-  return inEveryOrder(
-    { permutation: listed, result: await inOrder(listed, settings) },
-    others,
+  return specInEveryOrder(
+    paymentSpecOrders(scenario, holdAtOf(design, scenario)),
     settings,
-    inOrder,
+    (permutation, order, listed) =>
+      onSchema(db, design, scenario, order, identity, (connection) =>
+        drivePaymentSpec(connection, design, scenario, {
+          permutation,
+          listed,
+          timeoutMs: settings.timeoutMs,
+        }),
+      ),
   );
 }
 

@@ -13,16 +13,14 @@ import {
   type PaymentResult,
 } from '../../../../strategies/payment/contract.ts';
 import {
-  checkAgainst,
-  controlIssues,
-  identityShape,
-  knobIssues,
-  knobsSchema,
-  operation,
-} from '../../../registry/strategy-module.ts';
+  checkAnswerAgainst,
+  checkDesignAgainst,
+  refinedDesignSchema,
+} from '../../../registry/design-check.ts';
+import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
 
-export const paymentDesignSchema = z
-  .object({
+export const paymentDesignSchema = refinedDesignSchema(
+  z.object({
     contract: z.literal('payment'),
     ...identityShape,
     caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
@@ -36,17 +34,12 @@ export const paymentDesignSchema = z
     paymentStatus: operation,
     outboxFor: operation,
     audit: operation,
-  })
-  .superRefine((s, ctx) => {
-    for (const issue of [...controlIssues(s), ...knobIssues(s)]) ctx.addIssue({ code: 'custom', ...issue });
-  });
+  }),
+);
 
 /** The design when `value` is one, otherwise one line naming every member that is wrong. */
 export function checkPaymentDesign(value: unknown): { design: PaymentDesign } | { problem: string } {
-  const checked = checkAgainst(paymentDesignSchema, value);
-  return 'problem' in checked
-    ? { problem: `is not a valid payment design: ${checked.problem}` }
-    : { design: value as PaymentDesign };
+  return checkDesignAgainst<PaymentDesign>(paymentDesignSchema, value, 'payment');
 }
 
 const responseSchema = z.strictObject({
@@ -63,8 +56,5 @@ const answerSchema = z.strictObject({
 
 /** What pay answered, if the harness can record it: an outcome of the contract (and a response). */
 export function checkPaymentAnswer(answer: unknown): { answer: PaymentResult } | { problem: string } {
-  const checked = checkAgainst(answerSchema, answer);
-  return 'problem' in checked
-    ? { problem: `pay's answer: ${checked.problem}` }
-    : { answer: answer as PaymentResult };
+  return checkAnswerAgainst<PaymentResult>(answerSchema, answer, 'pay');
 }

@@ -6,6 +6,7 @@
  * there; a PCT schedule over the sessions (harness/explore/schedule.ts).
  */
 import fc from 'fast-check';
+import { pauseArbitrary } from '../../../explore/pause-arbitrary.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
 import { PAYLOADS, type PayloadId, type PayOp, type PayProgram } from './pay-program.ts';
 import { KEY_SHAPES } from './pay-scope.ts';
@@ -22,20 +23,7 @@ function collidingPick<T>(pool: readonly T[]): fc.Arbitrary<T> {
 }
 
 function payArbitrary(ref: PaymentDesignRef) {
-  const points = ref.design.pausePoints.pay;
-  const pause =
-    points.length === 0
-      ? fc.constant(undefined)
-      : fc.option(
-          fc.record({
-            at: fc.constantFrom(...points),
-            resume: fc.oneof(
-              { arbitrary: fc.constant('commit' as const), weight: 3 },
-              { arbitrary: fc.constantFrom('rollback' as const, 'kill' as const), weight: 2 },
-            ),
-          }),
-          { nil: undefined, freq: 2 },
-        );
+  const pause = pauseArbitrary(ref.design.pausePoints.pay, 2);
   return fc.record({
     session: fc.integer({ min: 0, max: MAX_PAY_SESSIONS - 1 }),
     key: collidingPick([0, 1, 2] as const),

@@ -1,19 +1,31 @@
 /**
  * The payment contract's side of the explorer (contract-explore.ts): no sweep of its own — its exhaustive
  * scope (pay-scope.ts) already races every pair of PAYs at every pause point the design declares — then
- * random programs (pay-arbitrary.ts), each run as a payment spec case (run-pay-program.ts) and written as
- * a spec of PAY and RESUME steps (pay-program.ts).
+ * random programs (pay-arbitrary.ts), each written as a spec of PAY and RESUME steps (pay-program.ts) and
+ * run as a payment spec case (run-payment-case.ts) judged as if the design claimed to hold
+ * (harness/explore/spec-program.ts): a program that fails is a finding. A finding's spec is replayed the
+ * same way from its file.
  */
 import { refusedNeed } from '../../../case/applicability.ts';
-import type { ContractExplore, ExploreIdentity } from '../../../contract/contract-explore.ts';
+import type { ContractExplore } from '../../../contract/contract-explore.ts';
+import { exploreCasesOf, specProgramRunner } from '../../../explore/spec-program.ts';
+import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import type { PaymentSpecScenario } from '../case/payment-scenario.ts';
+import { paymentSpecFile } from '../case/payment-spec-file.ts';
+import { runPaymentCase } from '../case/run-payment-case.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
+import { PAYMENT_VERBS } from '../spec/payment-verbs.ts';
 import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
 import { MAX_PAY_SESSIONS, payProgramArbitrary } from './pay-arbitrary.ts';
 import { type PayProgram, paySpecText } from './pay-program.ts';
 import { payScope } from './pay-scope.ts';
-import { replayPaySpec, runPayProgram } from './run-pay-program.ts';
 
-const identified = (identity: ExploreIdentity) => ({ ...identity, contract: 'payment' as const });
+const PAY_PROGRAMS = specProgramRunner({
+  parse: (text: string, file: string): PaymentSpecScenario =>
+    paymentSpecFile(parseSpec(text, file, [PAYMENT_VERBS]), text, file),
+  specText: paySpecText,
+  runCase: runPaymentCase,
+});
 
 export const PAYMENT_EXPLORE: ContractExplore<PaymentDesignRef, PaymentCaseResult, PayProgram> = {
   connections: MAX_PAY_SESSIONS,
@@ -21,20 +33,7 @@ export const PAYMENT_EXPLORE: ContractExplore<PaymentDesignRef, PaymentCaseResul
   scope: payScope,
   random: payProgramArbitrary,
   specText: paySpecText,
-  run: runPayProgram,
-  replay: replayPaySpec,
-  skippedCase: (identity, reason) => ({
-    ...identified(identity),
-    status: 'n/a',
-    outcomes: {},
-    boundary: `n/a: ${reason}`,
-    reason,
-  }),
-  brokenCase: (identity, problem) => ({
-    ...identified(identity),
-    status: 'broken',
-    outcomes: {},
-    boundary: problem,
-    problems: [problem],
-  }),
+  run: PAY_PROGRAMS.run,
+  replay: PAY_PROGRAMS.replay,
+  ...exploreCasesOf('payment'),
 };

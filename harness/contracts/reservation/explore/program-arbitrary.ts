@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import type { PausePoint, PausingOperation, Strategy } from '../../../../strategies/contract.ts';
+import { pauseArbitrary } from '../../../explore/pause-arbitrary.ts';
 import { NAMINGS, type Naming } from './names.ts';
 import type { Pause, Program, ProgramOp } from './program.ts';
 
@@ -40,17 +41,7 @@ const WAIT_POOL = [200, 500] as const;
 export const MAX_NODES = 3;
 
 function pauseFor(strategy: Strategy, operation: PausingOperation): fc.Arbitrary<Pause | undefined> {
-  const points = strategy.pausePoints[operation] ?? [];
-  if (points.length === 0) return fc.constant(undefined);
-  const pause = fc.record({
-    at: fc.constantFrom<PausePoint>(...points),
-    // Mostly committed: a race is lost at the commit; a rollback or a kill at the point is the rarer path.
-    resume: fc.oneof(
-      { arbitrary: fc.constant('commit' as const), weight: 3 },
-      { arbitrary: fc.constantFrom('rollback' as const, 'kill' as const), weight: 2 },
-    ),
-  });
-  return fc.option(pause, { nil: undefined, freq: 2 });
+  return pauseArbitrary<PausePoint>(strategy.pausePoints[operation] ?? [], 2);
 }
 
 /** The operations a design can be given: reserve, reads and waits always; the rest where it has them. */

@@ -8,7 +8,7 @@
 import { checkParts, type HistoryVerdict } from '../../../history/check-parts.ts';
 import { FINAL_READ_SESSION } from '../../../history/recorder.ts';
 import type { SearchModel } from '../../../history/search-model.ts';
-import type { SearchOperation } from '../../../history/search-operation.ts';
+import { type SearchOperation, searchOperationsOf } from '../../../history/search-operation.ts';
 import type { Change } from './contract-state.ts';
 import { ContractState } from './contract-state.ts';
 import { type ModelOptions, modelResults, sameAnswer, type TimedCall } from './model.ts';
@@ -31,14 +31,7 @@ export function searchOperations(
   operations: readonly ReservationOperation[],
 ): SearchOperation<Call, Answer>[] {
   const end = Math.max(0, ...operations.map((o) => o.db.to ?? o.db.from));
-  const searched = operations
-    .filter((op) => op.ending.kind !== 'aborted')
-    .map((op) => ({
-      op,
-      timed: { id: op.id, call: op.call, db: { from: op.db.from, to: op.db.to ?? end } },
-      wanted: op.ending.kind === 'ok' ? op.ending.answer : undefined,
-      required: op.ending.kind === 'ok',
-    }));
+  const searched = searchOperationsOf(operations, end);
   return settledByFinalRead(searched);
 }
 

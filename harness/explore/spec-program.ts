@@ -1,0 +1,89 @@
+/**
+ * A contract's programs run as its spec cases, written once: each program written as a spec, run as the
+ * contract's spec case in the program's order only (`--permutations listed`), judged as if the design
+ * claimed to hold, so a program that fails is a finding; a finding's spec replayed the same way from its
+ * file; and the `explore/<design>` cases that say a design was skipped or broke. A contract names its
+ * spec parser, its spec writer and its case runner.
+ */
+import type { CaseSettings } from '../contract/case-settings.ts';
+import type { ExploreIdentity, ProgramRun } from '../contract/contract-explore.ts';
+import type { RunDatabase } from '../database/database.ts';
+import type { CaseResultBase } from '../verdict/case-result.ts';
+
+/** What a contract's spec programs differ in: `R` its design, `S` its spec scenario, `P` its program. */
+export interface SpecProgramParts<R, C, S, P> {
+  /** A spec file's text as the contract's spec scenario. */
+  parse(text: string, file: string): S;
+  specText(program: P, header: readonly string[]): string;
+  runCase(db: RunDatabase, ref: R, scenario: S, settings: CaseSettings): Promise<C>;
+}
+
+const listedOnly = (settings: CaseSettings): CaseSettings => ({ ...settings, permutations: 'listed' });
+
+function runOf<C extends CaseResultBase>(result: C, spec: string): ProgramRun<C> {
+  if (result.status === 'pass' || result.status === 'fail') return { kind: result.status, result, spec };
+  if (result.problems?.some((p) => p.includes('invalid permutation:'))) return { kind: 'invalid', spec };
+  return { kind: 'broken', result, spec };
+}
+
+/** The explorer's `run` and `replay` of a contract whose programs are its specs. */
+export function specProgramRunner<R, C extends CaseResultBase, S extends { id: string; explored?: true }, P>(
+  parts: SpecProgramParts<R, C, S, P>,
+) {
+  /** The spec as the explorer runs it: one order, its own, whatever `--permutations` says. */
+  const exploredScenario = (text: string, file: string): S => ({
+    ...parts.parse(text, file),
+    id: 'explore',
+    explored: true,
+  });
+  return {
+    async run(
+      db: RunDatabase,
+      ref: R,
+      program: P,
+      settings: CaseSettings,
+      header: readonly string[],
+    ): Promise<ProgramRun<C>> {
+      const spec = parts.specText(program, header);
+      return runOf(
+        await parts.runCase(db, ref, exploredScenario(spec, 'explored.spec'), listedOnly(settings)),
+        spec,
+      );
+    },
+    async replay(
+      db: RunDatabase,
+      ref: R,
+      text: string,
+      file: string,
+      settings: CaseSettings,
+      times: number,
+    ): Promise<C[]> {
+      const scenario = exploredScenario(text, file);
+      const results: C[] = [];
+      for (let i = 0; i < times; i++)
+        results.push(await parts.runCase(db, ref, scenario, listedOnly(settings)));
+      return results;
+    },
+  };
+}
+
+/** A contract's `explore/<design>` cases for a design the explorer skipped or that broke. */
+export function exploreCasesOf<Contract extends string>(contract: Contract) {
+  const identified = (identity: ExploreIdentity) => ({ ...identity, contract });
+  return {
+    skippedCase: (identity: ExploreIdentity, reason: string) => ({
+      ...identified(identity),
+      status: 'n/a' as const,
+      outcomes: {},
+      boundary: `n/a: ${reason}`,
+      reason,
+    }),
+    brokenCase: (identity: ExploreIdentity, problem: string) => ({
+      ...identified(identity),
+      status: 'broken' as const,
+      outcomes: {},
+      boundary: problem,
+      problems: [problem],
+    }),
+  };
+}

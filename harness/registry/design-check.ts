@@ -1,0 +1,42 @@
+/**
+ * A contract's design and answer checks, written once: its design schema refined as every design's is (a
+ * control names the checks that catch it, knobs come with `configure`), and a value checked against a
+ * schema, answered in one line naming every member that is wrong.
+ */
+import type { z } from 'zod';
+import { checkAgainst, controlIssues, knobIssues } from './strategy-module.ts';
+
+type DesignShape = Parameters<typeof controlIssues>[0] & Parameters<typeof knobIssues>[0];
+
+/** The schema, refusing a control without `caughtBy` and knobs without `configure`. */
+export function refinedDesignSchema<S extends z.ZodType<DesignShape>>(schema: S) {
+  return schema.superRefine((s, ctx) => {
+    for (const issue of [...controlIssues(s), ...knobIssues(s)]) ctx.addIssue({ code: 'custom', ...issue });
+  });
+}
+
+/** The design when `value` is one, otherwise one line naming every member that is wrong. */
+export function checkDesignAgainst<D>(
+  schema: z.ZodType,
+  value: unknown,
+  /** The contract's noun: "is not a valid <noun> design". */
+  noun: string,
+): { design: D } | { problem: string } {
+  const checked = checkAgainst(schema, value);
+  return 'problem' in checked
+    ? { problem: `is not a valid ${noun} design: ${checked.problem}` }
+    : { design: value as D };
+}
+
+/** What an operation answered, if the harness can record it; otherwise one line on what is wrong. */
+export function checkAnswerAgainst<A>(
+  schema: z.ZodType,
+  answer: unknown,
+  /** The operation: "<operation>'s answer". */
+  operation: string,
+): { answer: A } | { problem: string } {
+  const checked = checkAgainst(schema, answer);
+  return 'problem' in checked
+    ? { problem: `${operation}'s answer: ${checked.problem}` }
+    : { answer: answer as A };
+}
