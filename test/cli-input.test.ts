@@ -195,13 +195,15 @@ describe('list and help', () => {
     expect(listing.payments.filter((d) => d.knobs.length > 0).map((d) => [d.id, d.knobs])).toEqual([
       [
         'payment-external-call-inside',
-        [{ knob: 'callMs', describe: expect.any(String), default: 800, min: 0, max: 10_000 }],
+        [{ knob: 'callMs', describe: expect.any(String), default: 800, min: 0, max: 10_000, explored: 0 }],
       ],
     ]);
     expect(listing.paymentScenarios.map((s) => s.id)).toEqual([
       'payment-commit-ack-lost',
       'payment-db-crash',
       'payment-duplicates',
+      'payment-failover-async',
+      'payment-failover-sync',
       'payment-kill-9',
       'payment-mismatch',
       'payment-order-flow',
