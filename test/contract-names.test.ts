@@ -15,17 +15,6 @@ import { CONTRACTS } from '../harness/contracts/index.ts';
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /**
- * Shared files that still name a contract, each with why it cannot do otherwise yet. A new entry needs a
- * reason as good: the way out is to move the knowledge into the contract's folder or behind Contract.
- */
-const ALLOWED: Readonly<Record<string, string>> = {
-  'harness/cli/black-box-options.ts':
-    '`run --target` probes the reservation HTTP API: a Contract member for a black box would take the probe',
-  'harness/cli/commands/run-command.ts':
-    '`run --target` runs the reservation black-box suite, as black-box-options.ts',
-};
-
-/**
  * The one file through which a contract's folder imports another contract's, each with why: a contract
  * that depends on another says so there, not in a silent import anywhere in its folder.
  */
@@ -98,12 +87,10 @@ describe('contract names', () => {
   });
 
   it('names no registered contract, nor imports a contract folder, outside the contracts’ own folders', () => {
-    const named = shared
-      .filter((file) => !(file in ALLOWED))
-      .flatMap((file) => {
-        const text = readFileSync(join(ROOT, file), 'utf8');
-        return ids.flatMap((id) => namesOf(file, text, id));
-      });
+    const named = shared.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      return ids.flatMap((id) => namesOf(file, text, id));
+    });
     expect(named).toEqual([]);
   });
 
@@ -137,17 +124,6 @@ describe('contract names', () => {
     expect(
       crossImports(file, "import { a } from '../verdict/b.ts';\nimport { c } from '../../../history/c.ts';"),
     ).toEqual([]);
-  });
-
-  it('keeps the allow-list short and true: each entry exists and still names a contract', () => {
-    for (const [file, reason] of Object.entries(ALLOWED)) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
-      expect(reason.length, file).toBeGreaterThan(40);
-      expect(
-        ids.flatMap((id) => namesOf(file, text, id)),
-        `${file} names no contract: drop it`,
-      ).not.toEqual([]);
-    }
   });
 
   it('catches each way of naming a contract (the check can fail)', () => {

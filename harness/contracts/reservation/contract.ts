@@ -14,6 +14,7 @@ import { isSqlDesignUrl } from '../../registry/sql-design-url.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
 import { strategyVariants } from '../../registry/strategy-variants.ts';
 import { RESERVATION_BENCH } from './bench/bench-design.ts';
+import { RESERVATION_TARGET } from './blackbox/contract-target.ts';
 import type { CaseSpec } from './case/case-spec.ts';
 import { SCENARIOS } from './case/index.ts';
 import { paramsFor } from './case/params.ts';
@@ -102,4 +103,5 @@ export const RESERVATION = {
   explore: RESERVATION_EXPLORE,
   starter: RESERVATION_STARTER,
   service: RESERVATION_SERVICE,
+  target: RESERVATION_TARGET,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;
