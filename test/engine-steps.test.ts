@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import { harnessNow } from '../harness/interleaving/harness-clock.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
@@ -108,7 +109,12 @@ describe('a step that reports an error while its backend still runs a statement'
     const leavesAStatementRunning = (strategy: Strategy): Strategy => ({
       ...strategy,
       reserve: async (ctx) => {
+        const { rows } = await ctx.db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
         void ctx.db.query('SELECT pg_sleep(3)').catch(() => undefined);
+        const running = "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'";
+        await waitUntil('the fixture statement running', 10_000, async () => {
+          return ((await admin().query(running, [rows[0]?.pid])).rowCount ?? 0) > 0;
+        });
         throw new Error('the fixture gave up with its statement still running');
       },
     });

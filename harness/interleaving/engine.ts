@@ -361,9 +361,9 @@ class PermutationRun {
   private async settle(sent: SentStep): Promise<'completed' | 'blocked' | 'retrying'> {
     let deadline = performance.now() + this.options.timeoutMs;
     for (;;) {
-      if (sent.outcome) return 'completed';
+      if (await this.answered(sent)) return 'completed';
       const look = await this.lookAt(sent.session.pid);
-      if (sent.outcome) return 'completed';
+      if (await this.answered(sent)) return 'completed';
       if (this.sessionsAmong(look.blockingPids).length > 0) return 'blocked';
       if (sent.activity.note(look)) deadline = performance.now() + this.options.timeoutMs;
       if (sent.retrying) return 'retrying';
@@ -374,6 +374,16 @@ class PermutationRun {
     }
   }
 
+  /**
+   * Whether the step's answer has arrived; once it has, waits out its backend going idle (SentStep.done),
+   * which untilIdle bounds with a deadline of its own.
+   */
+  private async answered(sent: SentStep): Promise<boolean> {
+    if (sent.record.completedAt === undefined) return false;
+    await sent.done;
+    return true;
+  }
+
   /** Waits for a step to complete, however long it stays blocked, up to the timeout. */
   private async finish(sent: SentStep): Promise<void> {
     const timer = new AbortController();
@@ -382,7 +392,7 @@ class PermutationRun {
       nextLook(this.options.timeoutMs, 'stuck' as const, { signal: timer.signal }),
     ]);
     timer.abort();
-    if (outcome === 'stuck') {
+    if (outcome === 'stuck' && !(await this.answered(sent))) {
       throw Errors.barrierTimeout(`blocked step(s) ${sent.record.step}`, this.options.timeoutMs / 1000);
     }
   }
