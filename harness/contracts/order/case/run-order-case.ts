@@ -110,7 +110,8 @@ function onSchema(
       const read = await readOrdersBack(db.admin, design, driven.keys, scenario.stock);
       const history = orderCaseHistory(driven.answered, read, { readFrom, readTo: harnessNow() }, clock);
       at('the sell-what-remains probe');
-      const probe = await probeOrderSales(db.admin, design, scenario.stock, read, settings.timeoutMs);
+      const probing = probeOrderSales(db.admin, design, scenario.stock, read);
+      const probe = await withinCaseDeadline(probing, new CaseDeadline(settings.timeoutMs), db);
       const judged = judgeOrderCase(design, scenario, driven, read, history, orderSellsProblems(probe));
       const held = heldBySku(read);
       const stock = Object.fromEntries(
