@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { CheckName } from '../strategies/contract.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { countsOf, parseJunit } from './junit-reader.ts';
 import { measured, runCli, runJson } from './run-cli.ts';
 
@@ -89,13 +90,10 @@ describe('each check fails a strategy that breaks it', () => {
     expect([...fired].sort()).toEqual([check, ...alsoFires].sort());
   });
 
-  it("oversold and duplicateActive: the flash-sale lab's controls are caught by the check they name (check-then-act, no-active-index)", async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--strategy',
-      'check-then-act,no-active-index',
-      '--scenario',
-      'contention,user-race',
-    ]);
+  it("oversold and duplicateActive: the flash-sale lab's controls are caught by the check they name (check-then-act, no-active-index)", {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['check-then-act', 'no-active-index']);
     expect(run.code).toBe(0);
     expect(measured(report.cases, 'contention/check-then-act').fired).toContain('oversold');
     expect(measured(report.cases, 'user-race/no-active-index').fired).toContain('duplicateActive');
@@ -104,17 +102,18 @@ describe('each check fails a strategy that breaks it', () => {
     }
   });
 
-  it('the probes: each of their controls is caught by its own check, and by no other', async () => {
+  it('the probes: each of their controls is caught by its own check, and by no other', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
     const controls = {
       'user-limit/take-before-claim': ['sellsWhatRemains'],
       'lifecycle-matrix/confirm-off-the-books': ['booksMatchAnswers'],
       'give-up/give-up-releases-claim': ['gaveUpWrote', 'linearizable'],
     };
-    const { run, report } = await runJson(serverUrl, [
-      '--strategy',
-      'take-before-claim,confirm-off-the-books,give-up-releases-claim',
-      '--scenario',
-      'user-limit,lifecycle-matrix,give-up',
+    const { run, report } = await defaultRunOf([
+      'take-before-claim',
+      'confirm-off-the-books',
+      'give-up-releases-claim',
     ]);
     expect(run.code).toBe(0);
     for (const [id, checks] of Object.entries(controls)) {
