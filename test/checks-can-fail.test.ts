@@ -1,8 +1,8 @@
 /**
  * Every check proves it can fail: for each invariant and each kind of expectation, a fixture strategy that
  * breaks that one check (test/fixtures/checks/), run through the real command line, fails the run for that
- * reason. docs/verdicts.md's "Every check can fail" table lists the same pairs. A run that fails writes its
- * `--junit` file all the same, with the report's counts.
+ * reason (the fixtures of one scenario share a run). docs/verdicts.md's "Every check can fail" table lists
+ * the same pairs. A run that fails writes its `--junit` file all the same, with the report's counts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,17 +74,23 @@ const BREAKERS: Breaker[] = [
   { check: 'gaveUpWrote', strategy: 'give-up-keeps-key', scenario: 'give-up', alsoFires: ['linearizable'] },
 ];
 
+/** The breakers of a scenario run in one CLI run, started by the first test that reads it. */
+const runsOfScenario = new Map<string, ReturnType<typeof runJson>>();
+function runOfScenario(scenario: string): ReturnType<typeof runJson> {
+  const started = runsOfScenario.get(scenario);
+  if (started) return started;
+  const strategies = BREAKERS.filter((b) => b.scenario === scenario).map((b) => fixture(b.strategy));
+  const run = runJson(serverUrl, ['--strategy', strategies.join(','), '--scenario', scenario]);
+  runsOfScenario.set(scenario, run);
+  return run;
+}
+
 describe('each check fails a strategy that breaks it', () => {
   it.each(BREAKERS)('$check: $strategy fails $scenario', async ({ check, strategy, scenario, alsoFires }) => {
-    const { run, report } = await runJson(serverUrl, [
-      '--strategy',
-      fixture(strategy),
-      '--scenario',
-      scenario,
-    ]);
+    const { run, report } = await runOfScenario(scenario);
     expect(run.code).toBe(1);
     expect(report.ok).toBe(false);
-    const c = report.cases.find((x) => x.scenario === scenario);
+    const c = report.cases.find((x) => x.id === `${scenario}/${strategy}`);
     expect(c?.status).toBe('fail');
     const fired = c && 'fired' in c ? c.fired : [];
     expect([...fired].sort()).toEqual([check, ...alsoFires].sort());
