@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Report } from '../harness/report/report.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -152,13 +153,10 @@ describe('backend-killed (pg_terminate_backend at before-commit and after-read)'
 });
 
 describe('commit-ack-lost (a proxy cuts the answer to the commit of the reservation)', () => {
-  it('loses every commit answer, and every retry with the same key replays it, on every safe design', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'commit-ack-lost',
-      '--strategy',
-      'hot-row,skip-locked-slots,memory-quota',
-    ]);
+  it('loses every commit answer, and every retry with the same key replays it, on every safe design', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['hot-row', 'skip-locked-slots', 'memory-quota']);
     expect(run.code).toBe(0);
     for (const strategy of ['hot-row', 'skip-locked-slots', 'memory-quota']) {
       const c = measured(report.cases, `commit-ack-lost/${strategy}`);

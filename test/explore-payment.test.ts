@@ -3,13 +3,13 @@
  * (harness/contracts/payment/explore/). Every built-in payment design that should hold passes the whole
  * exhaustive scope (every program of up to two PAYs) and the random programs of 50 seeds; every negative
  * control is found, by a check its `caughtBy` names, and the spec written for it passes on every design
- * that should hold (or is n/a there, where the design declares none of the points the spec holds at).
+ * that should hold (or is n/a there, where the design declares none of the points the spec holds at). The
+ * scope and the controls' findings are the shared default run's exploration (test/default-run.ts), which
+ * explores every payment design so; this file adds the 50 seeds and the replays.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   loadPaymentDesign,
   PAYMENT_DESIGN_IDS,
@@ -19,16 +19,13 @@ import { payProgramArbitrary } from '../harness/contracts/payment/explore/pay-ar
 import { paySpecText } from '../harness/contracts/payment/explore/pay-program.ts';
 import { PAY_SCOPE_LENGTH, payScope } from '../harness/contracts/payment/explore/pay-scope.ts';
 import { PAYMENT_EXPLORE } from '../harness/contracts/payment/explore/payment-explore.ts';
-import { exploreCase } from '../harness/explore/explore-case.ts';
-import { EXPLORE_DEFAULTS, SCOPE_BATCH_SIZE } from '../harness/explore/explore-defaults.ts';
-import { batchedPhase } from '../harness/explore/scope-phase.ts';
+import { EXPLORE_DEFAULTS } from '../harness/explore/explore-defaults.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRun } from './default-run.ts';
 
 const { db } = useRunDatabase();
 const SETTINGS = { keepFailed: false, timeoutMs: 10_000, permutations: 'listed' } as const;
 const SEEDS = 50;
-const reports = mkdtempSync(join(tmpdir(), 'explore-payment-'));
-afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 const refs = await Promise.all(PAYMENT_DESIGN_IDS.map((id) => loadPaymentDesign(id)));
 /** The designs that should hold; the external call's wait at 0 ms (the cost is not what is explored). */
@@ -36,6 +33,14 @@ const honest: PaymentDesignRef[] = refs
   .filter((r) => r.design.expect === 'hold')
   .map((r) => (r.design.configure ? { ...r, design: r.design.configure({ callMs: 0 }) } : r));
 const controls = refs.filter((r) => r.design.expect === 'violate');
+
+/** The default run's exploration of this payment design (`explore/<id>`). */
+async function exploredInDefaultRun(id: string) {
+  const { report } = await defaultRun();
+  const found = report.payments.find((c) => c.id === `explore/${id}`);
+  if (!found) throw new Error(`the default run explored no ${id}`);
+  return found;
+}
 
 describe('the payment scope', () => {
   it('covers two keys of every shape and each payload field varied alone, written as PAY steps', () => {
@@ -58,16 +63,14 @@ describe('the payment scope', () => {
 describe('every payment design that should hold', () => {
   it.each(honest.map((r) => [r.design.id, r] as const))(
     '%s: no finding in the whole scope, nor in 50 seeds of random programs',
-    async (_id, ref) => {
-      const explored = { db: db(), ref, explore: PAYMENT_EXPLORE, settings: SETTINGS };
-      const scope = await batchedPhase(explored, payScope(ref), {
-        programs: Number.POSITIVE_INFINITY,
-        maxLength: PAY_SCOPE_LENGTH,
-        batchSize: SCOPE_BATCH_SIZE,
-        outOfTime: () => false,
-      });
-      expect(scope.found?.described ?? [], scope.found?.result.problems?.join('; ')).toEqual([]);
-      expect(scope.tally.completeLength).toBe(PAY_SCOPE_LENGTH);
+    async (id, ref) => {
+      // The whole scope, as the default run explores every design: no finding, every program of up to
+      // PAY_SCOPE_LENGTH run, none broken.
+      const explored = await exploredInDefaultRun(id);
+      expect([explored.status, explored.fired], explored.boundary).toEqual(['pass', []]);
+      const scope = explored.exploration?.scope;
+      expect(scope?.completeLength, explored.boundary).toBe(PAY_SCOPE_LENGTH);
+      expect([scope?.broken, explored.exploration?.spec], explored.boundary).toEqual([0, undefined]);
       const failures: string[] = [];
       for (let seed = 0; seed < SEEDS; seed++) {
         const [program] = fc.sample(payProgramArbitrary(ref), { seed, numRuns: 1 });
@@ -78,7 +81,7 @@ describe('every payment design that should hold', () => {
       }
       expect(failures).toEqual([]);
     },
-    600_000,
+    DEFAULT_RUN_TIMEOUT_MS,
   );
 });
 
@@ -86,18 +89,11 @@ describe('every payment control', () => {
   it.each(controls.map((r) => [r.design.id, r] as const))(
     '%s: found for its reason, and its spec passes every design that should hold',
     async (id, ref) => {
-      const result = await exploreCase(
-        db(),
-        { explore: PAYMENT_EXPLORE, ref, design: ref.design },
-        SETTINGS,
-        {
-          seed: EXPLORE_DEFAULTS.seed,
-          budget: { scope: EXPLORE_DEFAULTS.scopeInRun, programs: 12, shrinkRuns: 20 },
-          specDir: reports,
-          replays: 2,
-        },
-      );
+      // Found by the default run's exploration (its seed and budget), its spec failing every replay.
+      const result = await exploredInDefaultRun(id);
       expect(result.status, result.boundary).toBe('pass');
+      const replays = EXPLORE_DEFAULTS.replaysInRun;
+      expect(result.exploration?.reproduced, result.boundary).toEqual({ failed: replays, of: replays });
       const reasons = new Set(Object.values(ref.design.caughtBy ?? {}).flat());
       expect(
         result.fired?.some((check) => reasons.has(check)),
@@ -114,6 +110,6 @@ describe('every payment control', () => {
         else expect(replayed?.status, shown).toBe('pass');
       }
     },
-    600_000,
+    DEFAULT_RUN_TIMEOUT_MS,
   );
 });

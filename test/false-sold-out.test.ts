@@ -5,6 +5,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { MeasuredCase } from '../harness/contracts/reservation/verdict/case-result.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -59,13 +60,10 @@ describe('false-sold-out (2 units; t1 holds one uncommitted, t2 takes the other,
 });
 
 describe('skip-locked-slots under the foundation scenarios', () => {
-  it('holds 40 of 150, replays a duplicate key, limits a user and rejects a reused key', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'contention,duplicate-key,user-limit,key-reuse',
-      '--strategy',
-      'skip-locked-slots',
-    ]);
+  it('holds 40 of 150, replays a duplicate key, limits a user and rejects a reused key', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['skip-locked-slots']);
     const contention = measured(report.cases, 'contention/skip-locked-slots');
     expect(contention.outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
     expect(contention.invariants).toMatchObject({
@@ -91,13 +89,10 @@ describe('skip-locked-slots under the foundation scenarios', () => {
 });
 
 describe('contention-aborts (every 4th client rolls back at before-commit)', () => {
-  it('hot-row sells every unit (falseSoldOut 0); skip-locked accounts every unit as HELD or false sold-out', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'contention-aborts',
-      '--strategy',
-      'hot-row,skip-locked-slots',
-    ]);
+  it('hot-row sells every unit (falseSoldOut 0); skip-locked accounts every unit as HELD or false sold-out', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['hot-row', 'skip-locked-slots']);
     const hot = measured(report.cases, 'contention-aborts/hot-row');
     expect(hot.status).toBe('pass');
     expect(hot.outcomes.HELD).toBe(40);

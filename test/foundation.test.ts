@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
  * exact outcome counts, invariants, the gate's exit codes.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -96,13 +97,10 @@ describe('idempotency and per-user limit on hot-row', () => {
     expect(run.code).toBe(0);
   });
 
-  it('user-limit gives HELD 1 + USER_LIMIT 7; key-reuse gives KEY_REUSED and writes nothing', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'user-limit,key-reuse',
-      '--strategy',
-      'hot-row',
-    ]);
+  it('user-limit gives HELD 1 + USER_LIMIT 7; key-reuse gives KEY_REUSED and writes nothing', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['hot-row']);
     const limit = measured(report.cases, 'user-limit/hot-row');
     expect(limit.outcomes).toEqual({ HELD: 1, USER_LIMIT: 7 });
     expect(limit.invariants).toMatchObject({ active: 1, drift: 0, duplicateActive: 0 });
@@ -154,13 +152,10 @@ describe('the gate', () => {
     expect(run.stderr).toContain('kept database reservebench_');
   });
 
-  it('reports a negative control outside its scenarios as n/a with the reason', async () => {
-    const { report } = await runJson(serverUrl, [
-      '--scenario',
-      'key-reuse,contention',
-      '--strategy',
-      'check-then-act',
-    ]);
+  it('reports a negative control outside its scenarios as n/a with the reason', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { report } = await defaultRunOf(['check-then-act']);
     const c = report.cases.find((x) => x.scenario === 'key-reuse');
     expect(c?.status).toBe('n/a');
     expect(c && 'reason' in c ? c.reason : '').toMatch(/contention/);

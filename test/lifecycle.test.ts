@@ -1,22 +1,20 @@
 /**
  * Expiry, confirm and crash recovery on the safe designs, and the flash-sale lab's three counter-examples
- * (docs/sources.md) caught on every run. A real child process is killed with SIGKILL.
+ * (docs/sources.md) caught on every run. A real child process is killed with SIGKILL. The cases the
+ * default run drives as they are here are read from it (test/default-run.ts), not run again.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { defaultRun } from './default-run.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRun, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 const SAFE = ['hot-row', 'skip-locked-slots'];
 
 describe('expiry returns stock exactly once (the expiry run and the confirm-vs-expire race)', () => {
-  it('expiry: 8, replay 0, 4 concurrent replays 0, the other 12 by 4 concurrent jobs 12; confirm-vs-expire handles each row once', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'expiry,confirm-vs-expire',
-      '--strategy',
-      SAFE.join(','),
-    ]);
+  it('expiry: 8, replay 0, 4 concurrent replays 0, the other 12 by 4 concurrent jobs 12; confirm-vs-expire handles each row once', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(SAFE);
     for (const strategy of SAFE) {
       const expiry = measured(report.cases, `expiry/${strategy}`);
       expect(expiry.status).toBe('pass');
@@ -36,13 +34,10 @@ describe('expiry returns stock exactly once (the expiry run and the confirm-vs-e
 });
 
 describe('crash recovery with kill -9 of the expiry job', () => {
-  it('nothing is returned while the child is stopped or after it is killed; the rerun returns 5, then 0; 5 of 10 new clients are HELD', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'crash-recovery',
-      '--strategy',
-      SAFE.join(','),
-    ]);
+  it('nothing is returned while the child is stopped or after it is killed; the rerun returns 5, then 0; 5 of 10 new clients are HELD', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(SAFE);
     for (const strategy of SAFE) {
       const c = measured(report.cases, `crash-recovery/${strategy}`);
       expect(c.status).toBe('pass');
@@ -61,13 +56,10 @@ describe('crash recovery with kill -9 of the expiry job', () => {
 });
 
 describe("the flash-sale lab's counter-examples are caught every run (expect: violate)", () => {
-  it('unconditional-expire: replayed expiry oversells by 5 although available never exceeds total', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'expire-replay',
-      '--strategy',
-      'unconditional-expire,hot-row',
-    ]);
+  it('unconditional-expire: replayed expiry oversells by 5 although available never exceeds total', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['unconditional-expire', 'hot-row']);
     const control = measured(report.cases, 'expire-replay/unconditional-expire');
     expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
     expect(control.observations).toMatchObject({ unitsReturned: [5, 5], newHeld: 10 });
@@ -79,13 +71,10 @@ describe("the flash-sale lab's counter-examples are caught every run (expect: vi
     expect(run.code).toBe(0);
   });
 
-  it('split-tx-release: killed between its transactions, the rerun returns the units again: oversold 5', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'crash-recovery',
-      '--strategy',
-      'split-tx-release',
-    ]);
+  it('split-tx-release: killed between its transactions, the rerun returns the units again: oversold 5', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['split-tx-release']);
     const control = measured(report.cases, 'crash-recovery/split-tx-release');
     expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
     expect(control.observations).toMatchObject({

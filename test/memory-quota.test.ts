@@ -3,18 +3,16 @@
  * incarnation); the crash is a real SIGKILL of a child process between memory and ledger.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 
 describe('restart (2 nodes × 20 of 40; node-1 sells out, restarts, sells again)', () => {
-  it('rebuilding from the ledger sells exactly 40; restarting from the configured share is caught at 60 of 40', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'restart',
-      '--strategy',
-      'memory-quota,memory-quota-config-restart',
-    ]);
+  it('rebuilding from the ledger sells exactly 40; restarting from the configured share is caught at 60 of 40', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['memory-quota', 'memory-quota-config-restart']);
     const safe = measured(report.cases, 'restart/memory-quota');
     expect(safe.status).toBe('pass');
     expect(safe.outcomes).toEqual({ HELD: 40, SOLD_OUT: 80 });
@@ -31,13 +29,10 @@ describe('restart (2 nodes × 20 of 40; node-1 sells out, restarts, sells again)
 });
 
 describe('node-crash (killed -9 after the memory decrement, before the ledger insert)', () => {
-  it('loses no unit when the node rebuilds from the ledger; the config-restart variant oversells', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'node-crash',
-      '--strategy',
-      'memory-quota,memory-quota-config-restart',
-    ]);
+  it('loses no unit when the node rebuilds from the ledger; the config-restart variant oversells', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['memory-quota', 'memory-quota-config-restart']);
     const safe = measured(report.cases, 'node-crash/memory-quota');
     expect(safe.status).toBe('pass');
     expect(safe.observations).toEqual({
@@ -83,13 +78,10 @@ describe('memory-quota replays', () => {
 });
 
 describe('memory-quota under the foundation scenarios', () => {
-  it('holds 40 of 150, replays a duplicate key, limits a user', async () => {
-    const { run, report } = await runJson(serverUrl, [
-      '--scenario',
-      'contention,duplicate-key,user-limit',
-      '--strategy',
-      'memory-quota',
-    ]);
+  it('holds 40 of 150, replays a duplicate key, limits a user', {
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
+  }, async () => {
+    const { run, report } = await defaultRunOf(['memory-quota']);
     expect(measured(report.cases, 'contention/memory-quota').outcomes).toEqual({ HELD: 40, SOLD_OUT: 110 });
     expect(measured(report.cases, 'contention/memory-quota').invariants).toMatchObject({
       drift: 0,

@@ -13,6 +13,7 @@ import {
 import type { SessionContext } from '../strategies/contract.ts';
 import type { PaymentRequest, PaymentResult } from '../strategies/payment/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRun } from './default-run.ts';
 import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runJson } from './run-cli.ts';
 
@@ -67,32 +68,35 @@ describe('payment cases', () => {
   // a cluster scenario brings up a cluster of its own (payment-failover.test.ts).
   const UP = PAYMENT_SCENARIOS.filter((s) => !('run' in s && (s.crashesDatabase || s.cluster)));
 
-  // payment-external-call-inside at its default 800 ms: one call per CREATED answer.
+  // payment-external-call-inside at its default 800 ms: one call per CREATED answer. The cases are the
+  // shared default run's (test/default-run.ts), which drives every payment design through each of them.
   for (const id of [
     'payment-on-conflict',
     'payment-advisory-lock',
     'payment-serializable',
     'payment-external-call-inside',
   ]) {
-    it(`${id} passes every payment scenario, with the isolation-matrix chapter's figures`, async () => {
+    it(`${id} passes every payment scenario, with the isolation-matrix chapter's figures`, {
+      timeout: DEFAULT_RUN_TIMEOUT_MS,
+    }, async () => {
       const ref = await loadPaymentDesign(id);
-      const results = [];
-      for (const s of UP) results.push(await runPaymentCase(db(), ref, s, SETTINGS));
+      const { report } = await defaultRun();
+      const results = UP.map((s) => report.payments.find((c) => c.id === `${s.id}/${id}`));
       expect(
-        results.map((r) => `${r.scenario}:${r.status}`),
-        JSON.stringify(results.map((r) => r.problems)),
+        results.map((r) => `${r?.scenario}:${r?.status}`),
+        JSON.stringify(results.map((r) => r?.problems)),
       ).toEqual(UP.map((s) => `${s.id}:pass`));
       // Every case's pays and reads were checked against the payment model, none left unchecked.
-      expect(results.map((r) => r.history?.status)).toEqual(UP.map(() => 'linearizable'));
-      const drill = results.find((r) => r.scenario === 'payment-two-workers');
+      expect(results.map((r) => r?.history?.status)).toEqual(UP.map(() => 'linearizable'));
+      const drill = results.find((r) => r?.scenario === 'payment-two-workers');
       expect(drill?.observations?.figures).toEqual(DRILL_FIGURES);
       expect(drill?.counts).toEqual({ payments: 1, outbox: 1 });
-      const mismatch = results.find((r) => r.scenario === 'payment-mismatch');
+      const mismatch = results.find((r) => r?.scenario === 'payment-mismatch');
       expect(mismatch?.outcomes).toEqual({ CREATED: 1, MISMATCH: 1 });
       expect(mismatch?.observations?.countsAfter).toEqual({ payment: 1, outbox: 1 });
-      const killed = results.find((r) => r.scenario === 'payment-kill-9');
+      const killed = results.find((r) => r?.scenario === 'payment-kill-9');
       expect(killed?.outcomes).toEqual({ CREATED: 1, ROLLED_BACK: 1 });
-      const flow = results.find((r) => r.scenario === 'payment-order-flow');
+      const flow = results.find((r) => r?.scenario === 'payment-order-flow');
       const payPoints = ref.design.pausePoints.pay.map((p) => `pay:${p}`);
       expect(flow?.observations?.crashedAt).toBe(
         ['reserve:after-read', 'reserve:before-commit', ...payPoints].join(', '),

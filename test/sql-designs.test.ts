@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { BenchReport } from '../harness/report/bench/bench-report.ts';
+import type { Report } from '../harness/report/report.ts';
 import { oneLineProblem, runBounded } from './bounded-cli.ts';
 import { writeBrokenSql } from './broken-sql-designs.ts';
+import { DEFAULT_RUN_TIMEOUT_MS, defaultRunOf } from './default-run.ts';
 import { measured, runCli, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
@@ -23,16 +25,16 @@ const CONTROL = 'strategies/sql/controls/read-then-decrement.sql';
 
 describe('a design in plain SQL (--strategy design.sql)', () => {
   it('passes every scenario of the default run hot-row, its design in TypeScript, passes', {
-    timeout: 900_000,
+    timeout: DEFAULT_RUN_TIMEOUT_MS,
   }, async () => {
-    const { run, report } = await runJson(serverUrl, ['--strategy', `hot-row,${DESIGN}`]);
+    const { run, report } = await runJson(serverUrl, ['--strategy', DESIGN]);
     expect(run.code, run.stderr).toBe(0);
-    const statuses = (strategy: string) =>
-      Object.fromEntries(
-        report.cases.filter((c) => c.strategy === strategy).map((c) => [c.scenario, c.status]),
-      );
-    const sql = statuses('sql-conditional-update');
-    expect(sql).toEqual(statuses('hot-row'));
+    // hot-row's cases are the shared default run's (test/default-run.ts), on the same server.
+    const { report: hotRow } = await defaultRunOf(['hot-row']);
+    const statuses = (cases: Report['cases'], strategy: string) =>
+      Object.fromEntries(cases.filter((c) => c.strategy === strategy).map((c) => [c.scenario, c.status]));
+    const sql = statuses(report.cases, 'sql-conditional-update');
+    expect(sql).toEqual(statuses(hotRow.cases, 'hot-row'));
     expect(Object.values(sql).filter((s) => s !== 'pass' && s !== 'n/a')).toEqual([]);
     // It sits out only what hot-row does too (no disable; a database crash on a server not its own).
     const passed = Object.values(sql).filter((s) => s === 'pass').length;
