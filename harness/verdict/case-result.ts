@@ -69,6 +69,11 @@ export function formatOutcomes(outcomes: OutcomeCounts): string {
   );
 }
 
+/** A case's status as the first word of its line while the run goes on, four characters wide. */
+export function statusMark(status: CaseResultBase['status']): string {
+  return { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[status];
+}
+
 /** One order of an interleaving's steps, run on fresh tables (`run --permutations all`). */
 export interface PermutationReport {
   order: string;
