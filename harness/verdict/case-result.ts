@@ -32,6 +32,11 @@ export interface ExplorationSummary {
 /** An interleaving step as the report shows it: its times are the history's, not the reader's. */
 export type ReportedStep = Omit<StepRecord, 'sentAt' | 'completedAt'>;
 
+/** A spec's steps as the report shows them: without their times, which differ run to run. */
+export function reportedSteps(steps: readonly StepRecord[]): ReportedStep[] {
+  return steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown);
+}
+
 /** A value a script scenario observed along the way. */
 export type Observed = number | number[] | string | Record<string, number>;
 

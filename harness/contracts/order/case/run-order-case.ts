@@ -8,12 +8,13 @@
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
-import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
+import { brokenCase, keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
 import { harnessNow, measureClockMapping } from '../../../history/recorder.ts';
+import { reportedSteps } from '../../../verdict/case-result.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import { readOrdersBack } from '../order-final-read.ts';
 import { heldBySku } from '../order-invariants.ts';
@@ -116,19 +117,10 @@ function onSchema(
         ...identity,
         ...judged,
         stock,
-        ...(driven.steps
-          ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
-          : {}),
+        ...(driven.steps ? { steps: reportedSteps(driven.steps) } : {}),
         ...(keepsTables(settings, judged.status) ? { keptSchema: schema } : {}),
       };
     },
-    broken: (problem, keptSchema) => ({
-      ...identity,
-      status: 'broken',
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
-    }),
+    broken: (problem, keptSchema) => brokenCase(identity, problem, keptSchema),
   });
 }

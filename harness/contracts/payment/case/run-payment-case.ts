@@ -14,7 +14,7 @@ import {
 } from '../../../../strategies/payment/contract.ts';
 import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
-import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
+import { brokenCase, keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
 import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
@@ -22,7 +22,7 @@ import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
-import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
+import { type Observed, type OutcomeCounts, reportedSteps } from '../../../verdict/case-result.ts';
 import {
   countOutcomes,
   errorProblems,
@@ -160,20 +160,11 @@ function onSchema(
         counts: countsOf(read),
         ...(final.cluster ?? {}),
         observations,
-        ...(driven.steps
-          ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
-          : {}),
+        ...(driven.steps ? { steps: reportedSteps(driven.steps) } : {}),
         ...(keepsTables(settings, judged.status) ? { keptSchema: schema } : {}),
       };
     },
-    broken: (problem, keptSchema) => ({
-      ...identity,
-      status: 'broken',
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
-    }),
+    broken: (problem, keptSchema) => brokenCase(identity, problem, keptSchema),
   });
 }
 

@@ -4,7 +4,7 @@
  */
 
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
-import { onCaseSchema } from '../../../case/case-schema.ts';
+import { brokenCase, onCaseSchema } from '../../../case/case-schema.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
@@ -48,13 +48,8 @@ export async function onFreshTables(
       return measureCase(on, driven, judgeBlocking, at);
     },
     broken: (problem, keptSchema) => ({
-      ...identityOf(spec),
-      status: 'broken',
-      outcomes: {},
+      ...brokenCase(identityOf(spec), problem, keptSchema),
       invariants: null,
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
     }),
   });
 }
