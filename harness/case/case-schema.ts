@@ -16,18 +16,6 @@ export function keepsTables(settings: CaseSettings, status: 'pass' | 'fail'): bo
   return settings.keepAll === true || (status === 'fail' && settings.keepFailed);
 }
 
-/** The result of a case broken at a stage: no outcomes, its one line, and its tables if they were kept. */
-export function brokenCase<I extends object>(identity: I, problem: string, keptSchema: string | undefined) {
-  return {
-    ...identity,
-    status: 'broken' as const,
-    outcomes: {},
-    boundary: problem,
-    problems: [problem],
-    ...(keptSchema ? { keptSchema } : {}),
-  };
-}
-
 export interface CaseOnSchemaWork<R> {
   /** The schema's name before the run's prefix: `<scenario>_<design>`. */
   name: string;

@@ -5,6 +5,7 @@
  * file; and the `explore/<design>` cases that say a design was skipped or broke. A contract names its
  * spec parser, its spec writer and its case runner.
  */
+import { brokenCase, naCase } from '../case/unjudged-case.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
 import type { ExploreIdentity, ProgramRun } from '../contract/contract-explore.ts';
 import type { RunDatabase } from '../database/database.ts';
@@ -71,19 +72,7 @@ export function specProgramRunner<R, C extends CaseResultBase, S extends { id: s
 export function exploreCasesOf<Contract extends string>(contract: Contract) {
   const identified = (identity: ExploreIdentity) => ({ ...identity, contract });
   return {
-    skippedCase: (identity: ExploreIdentity, reason: string) => ({
-      ...identified(identity),
-      status: 'n/a' as const,
-      outcomes: {},
-      boundary: `n/a: ${reason}`,
-      reason,
-    }),
-    brokenCase: (identity: ExploreIdentity, problem: string) => ({
-      ...identified(identity),
-      status: 'broken' as const,
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-    }),
+    skippedCase: (identity: ExploreIdentity, reason: string) => naCase(identified(identity), reason),
+    brokenCase: (identity: ExploreIdentity, problem: string) => brokenCase(identified(identity), problem),
   };
 }

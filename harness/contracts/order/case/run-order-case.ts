@@ -8,8 +8,10 @@
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
-import { brokenCase, keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
+import { caseIdentity } from '../../../case/case-identity.ts';
+import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
+import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/client-task.ts';
@@ -53,16 +55,9 @@ export async function runOrderCase(
   repetition = '',
 ): Promise<OrderCaseResult> {
   const design: OrderDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
-  const identity: Identity = {
-    id: `${scenario.id}/${design.id}${repetition}`,
-    contract: 'order',
-    scenario: scenario.id,
-    strategy: design.id,
-    expect: design.expect,
-  };
+  const identity: Identity = caseIdentity('order', scenario, design, repetition);
   const skipped = sitsOut(design, scenario, db);
-  if (skipped)
-    return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
+  if (skipped) return naCase(identity, skipped);
   const holdAt = holdPointFor(scenario, design.pausePoints.order);
   if ('spec' in scenario) return runOrderSpec(db, design, scenario, settings, identity, holdAt);
   return onSchema(db, design, scenario, settings, identity, (connection) =>

@@ -4,7 +4,8 @@
  */
 
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
-import { brokenCase, onCaseSchema } from '../../../case/case-schema.ts';
+import { onCaseSchema } from '../../../case/case-schema.ts';
+import { brokenCase } from '../../../case/unjudged-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { ClientDriver } from '../../../driver/client-pool.ts';
