@@ -13,14 +13,7 @@ import { ORDER_BENCH } from './bench.ts';
 import { ORDER_SCENARIOS } from './case/order-scenarios.ts';
 import { orderSpecFile } from './case/order-spec-file.ts';
 import { runOrderCase } from './case/run-order-case.ts';
-import { orderDesignSchema } from './designs/order-module.ts';
-import {
-  importOrderDesign,
-  loadOrderDesign,
-  ORDER_DESIGN_IDS,
-  type OrderDesignRef,
-  orderVariants,
-} from './designs/order-registry.ts';
+import { ORDER_DESIGNS, type OrderDesignRef } from './designs/order-registry.ts';
 import { ORDER_EXPLORE } from './explore/order-explore.ts';
 import type { OrderScenario } from './order-scenario.ts';
 import { ORDER_REPORT } from './report.ts';
@@ -65,14 +58,7 @@ function plan(selection: Selection<OrderDesignRef, OrderScenario, OrderCaseResul
 export const ORDER = {
   id: 'order',
   title: 'Order contract (multi-line orders: every line of a cart held or none)',
-  designs: {
-    builtInIds: ORDER_DESIGN_IDS,
-    schema: orderDesignSchema,
-    load: loadOrderDesign,
-    importDesign: importOrderDesign,
-    withVariants: orderVariants,
-    info: (ref: OrderDesignRef) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
-  },
+  designs: ORDER_DESIGNS,
   scenarios: {
     all: ORDER_SCENARIOS,
     specFile: (text: string, file: string) =>

@@ -15,14 +15,7 @@ import { PAYMENT_SESSIONS, type PaymentScenario } from './case/payment-scenario.
 import { PAYMENT_SCENARIOS } from './case/payment-scenarios.ts';
 import { paymentSpecFile } from './case/payment-spec-file.ts';
 import { runPaymentCase } from './case/run-payment-case.ts';
-import { paymentDesignSchema } from './designs/payment-module.ts';
-import {
-  importPaymentDesign,
-  loadPaymentDesign,
-  PAYMENT_DESIGN_IDS,
-  type PaymentDesignRef,
-  paymentVariants,
-} from './designs/payment-registry.ts';
+import { PAYMENT_DESIGNS, type PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_EXPLORE } from './explore/payment-explore.ts';
 import { PAYMENT_REPORT } from './report.ts';
 import type { PaymentReport } from './report-schema.ts';
@@ -71,14 +64,7 @@ function plan(
 export const PAYMENT = {
   id: 'payment',
   title: 'Payment contract (payment idempotency: one payment and one outbox row per idempotency key)',
-  designs: {
-    builtInIds: PAYMENT_DESIGN_IDS,
-    schema: paymentDesignSchema,
-    load: loadPaymentDesign,
-    importDesign: importPaymentDesign,
-    withVariants: paymentVariants,
-    info: (ref: PaymentDesignRef) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
-  },
+  designs: PAYMENT_DESIGNS,
   scenarios: {
     all: PAYMENT_SCENARIOS,
     specFile: (text: string, file: string) =>

@@ -9,14 +9,9 @@ import {
   ORDER_OUTCOMES,
   ORDER_PAUSE_POINTS,
   ORDER_STATUSES,
-  type OrderDesign,
   type OrderResult,
 } from '../../../../strategies/order/contract.ts';
-import {
-  checkAnswerAgainst,
-  checkDesignAgainst,
-  refinedDesignSchema,
-} from '../../../registry/design-check.ts';
+import { checkAnswerAgainst, refinedDesignSchema } from '../../../registry/design-check.ts';
 import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
 
 const points = z.array(z.enum(ORDER_PAUSE_POINTS));
@@ -40,11 +35,6 @@ export const orderDesignSchema = refinedDesignSchema(
     audit: operation,
   }),
 );
-
-/** The design when `value` is one, otherwise one line naming every member that is wrong. */
-export function checkOrderDesign(value: unknown): { design: OrderDesign } | { problem: string } {
-  return checkDesignAgainst<OrderDesign>(orderDesignSchema, value, 'order');
-}
 
 const answerSchema = z.strictObject({
   outcome: z.enum(ORDER_OUTCOMES),
