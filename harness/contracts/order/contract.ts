@@ -5,8 +5,8 @@
  * fixtures/order/scenarios/: specs of order steps, and many clients' carts sent together.
  */
 import type { RunSettings } from '../../contract/case-settings.ts';
-import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
-import { explorationWork } from '../../contract/exploration-work.ts';
+import { type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { crossedPlan } from '../../contract/crossed-plan.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { ORDER_BENCH } from './bench.ts';
@@ -34,25 +34,13 @@ function sessionsOf(scenario: OrderScenario): number {
  * clients keep the cores busy and start with the other cases.
  */
 function plan(selection: Selection<OrderDesignRef, OrderScenario, OrderCaseResult>, settings: RunSettings) {
-  const work: CaseWork<OrderCaseResult>[] = [];
-  for (const scenario of selection.scenarios) {
-    const placement = { alone: undefined, connections: sessionsOf(scenario) + HARNESS_CONNECTIONS };
-    const rank = 'clients' in scenario ? START_RANK.case : START_RANK.waiting;
-    for (const ref of selection.designs) {
-      for (let n = 1; n <= settings.repeat; n++) {
-        const repetition = settings.repeat > 1 ? `#${n}` : '';
-        work.push({
-          placement,
-          rank,
-          run: (db, caseSettings) => runOrderCase(db, ref, scenario, caseSettings, repetition),
-        });
-      }
-    }
-  }
-  return {
-    work: [...work, ...explorationWork(selection, (ref) => ref.design.expect)],
-    close: async () => undefined,
-  };
+  return crossedPlan(selection, settings, {
+    placed: (scenario) => ({
+      placement: { alone: undefined, connections: sessionsOf(scenario) + HARNESS_CONNECTIONS },
+      rank: 'clients' in scenario ? START_RANK.case : START_RANK.waiting,
+    }),
+    run: runOrderCase,
+  });
 }
 
 export const ORDER = {

@@ -7,7 +7,7 @@
 
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
-import { explorationWork } from '../../contract/exploration-work.ts';
+import { crossedPlan } from '../../contract/crossed-plan.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { PAYMENT_BENCH } from './bench.ts';
@@ -40,25 +40,14 @@ function plan(
   selection: Selection<PaymentDesignRef, PaymentScenario, PaymentCaseResult>,
   settings: RunSettings,
 ) {
-  const work: CaseWork<PaymentCaseResult>[] = [];
-  for (const scenario of selection.scenarios) {
-    for (const ref of selection.designs) {
-      for (let n = 1; n <= settings.repeat; n++) {
-        const repetition = settings.repeat > 1 ? `#${n}` : '';
-        const placement = placementOf(scenario);
-        work.push({
-          placement,
-          rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone,
-          run: (db, caseSettings) =>
-            runPaymentCase(db, ref, scenario, caseSettings, repetition, settings.cluster),
-        });
-      }
-    }
-  }
-  return {
-    work: [...work, ...explorationWork(selection, (ref) => ref.design.expect)],
-    close: async () => undefined,
-  };
+  return crossedPlan(selection, settings, {
+    placed: (scenario) => {
+      const placement = placementOf(scenario);
+      return { placement, rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone };
+    },
+    run: (db, ref, scenario, caseSettings, repetition) =>
+      runPaymentCase(db, ref, scenario, caseSettings, repetition, settings.cluster),
+  });
 }
 
 export const PAYMENT = {
