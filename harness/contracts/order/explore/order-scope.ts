@@ -11,6 +11,7 @@
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import {
   type OrderOp,
@@ -81,7 +82,7 @@ const cartOf = (cart: number, tag: string) =>
   (CARTS[cart] ?? []).map(([sku, qty]) => `${tag}sku-${sku}:${qty}`).join(',');
 
 /** The program under `tag`: its ORDERs named, in two sessions, and the order of their steps. */
-function rendered(p: OrderScopeProgram, tag: string): { sessions: OrderOp[][]; order: number[] } {
+function rendered(p: OrderScopeProgram, tag: string): TwoSessions<OrderOp> {
   const ops = p.orders.map(
     (o): OrderOp => ({
       key: `${tag}${o.key}`,
@@ -90,27 +91,17 @@ function rendered(p: OrderScopeProgram, tag: string): { sessions: OrderOp[][]; o
       ...(o.pause ? { pause: o.pause } : {}),
     }),
   );
-  const [first, second] = ops;
-  if (!first) return { sessions: [[], []], order: [] };
-  const firstSteps = orderStepsOf(first).length;
-  if (!second) return { sessions: [[first], []], order: Array(firstSteps).fill(0) };
-  const secondSteps = orderStepsOf(second).length;
-  // Inside: the first stops, the second is sent, the first is resumed, then the second's RESUME if any.
-  const order = p.inside
-    ? [0, 1, 0, ...Array(secondSteps - 1).fill(1)]
-    : [...Array(firstSteps).fill(0), ...Array(secondSteps).fill(1)];
-  return { sessions: [[first], [second]], order };
+  return twoSessions(ops, p.inside, (op) => orderStepsOf(op).length);
 }
 
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`, `07.sku-a`). */
 function batchOf(programs: readonly OrderScopeProgram[]): OrderProgram {
-  const width = String(Math.max(0, programs.length - 1)).length;
-  const tags = programs.map((_, i) => `${String(i).padStart(width, '0')}.`);
-  const all = programs.map((p, i) => rendered(p, tags[i] ?? ''));
+  const tags = batchTags(programs.length);
+  const { sessions, order } = batched(programs.map((p, i) => rendered(p, tags[i] ?? '')));
   return {
-    sessions: [all.flatMap((p) => p.sessions[0] ?? []), all.flatMap((p) => p.sessions[1] ?? [])],
+    sessions,
     skus: tags.flatMap((tag) => [`${tag}sku-a`, `${tag}sku-b`]),
-    order: all.flatMap((p) => p.order),
+    order,
     priorities: [0, 0],
     changes: [],
   };

@@ -11,6 +11,7 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
 import {
   type PayloadId,
@@ -92,29 +93,18 @@ function* scopePrograms(points: readonly PaymentPausePoint[], maxLength: number)
 }
 
 /** The program under `tag`: its PAYs named, each its own payment id, in two sessions. */
-function rendered(p: PayScopeProgram, tag: string): { sessions: PayOp[][]; order: number[] } {
+function rendered(p: PayScopeProgram, tag: string): TwoSessions<PayOp> {
   const ops = p.pays.map(
     (pay, i): PayOp => ({ ...pay, key: `${tag}${p.shape.keys[pay.key]}`, paymentId: `${tag}pay-${i + 1}` }),
   );
-  const [first, second] = ops;
-  if (!first) return { sessions: [[], []], order: [] };
-  const firstSteps = payStepsOf(first).length;
-  if (!second) return { sessions: [[first], []], order: Array(firstSteps).fill(0) };
-  const secondSteps = payStepsOf(second).length;
-  // Inside: the first stops, the second is sent, the first is resumed, then the second's RESUME if any.
-  const order = p.inside
-    ? [0, 1, 0, ...Array(secondSteps - 1).fill(1)]
-    : [...Array(firstSteps).fill(0), ...Array(secondSteps).fill(1)];
-  return { sessions: [[first], [second]], order };
+  return twoSessions(ops, p.inside, (op) => payStepsOf(op).length);
 }
 
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`). */
 function batchOf(programs: readonly PayScopeProgram[]): PayProgram {
-  const width = String(Math.max(0, programs.length - 1)).length;
-  const all = programs.map((p, i) => rendered(p, `${String(i).padStart(width, '0')}.`));
+  const tags = batchTags(programs.length);
   return {
-    sessions: [all.flatMap((p) => p.sessions[0] ?? []), all.flatMap((p) => p.sessions[1] ?? [])],
-    order: all.flatMap((p) => p.order),
+    ...batched(programs.map((p, i) => rendered(p, tags[i] ?? ''))),
     priorities: [0, 0],
     changes: [],
   };
