@@ -11,15 +11,10 @@
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import type { Resume } from '../../../explore/schedule.ts';
 import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
-import {
-  type OrderOp,
-  type OrderProgram,
-  orderStepsOf,
-  type Resume,
-  scheduledOrders,
-} from './order-program.ts';
+import { type OrderOp, type OrderProgram, orderStepsOf, scheduledOrders } from './order-program.ts';
 
 /** The longest programs of the order scope: two ORDERs already race at every pause point. */
 export const ORDER_SCOPE_LENGTH = 2;

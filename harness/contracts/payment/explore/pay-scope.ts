@@ -11,16 +11,10 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import type { Resume } from '../../../explore/schedule.ts';
 import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
-import {
-  type PayloadId,
-  type PayOp,
-  type PayProgram,
-  payStepsOf,
-  type Resume,
-  scheduledPays,
-} from './pay-program.ts';
+import { type PayloadId, type PayOp, type PayProgram, payStepsOf, scheduledPays } from './pay-program.ts';
 
 /** The longest programs of the payment scope: two PAYs already race at every pause point. */
 export const PAY_SCOPE_LENGTH = 2;
