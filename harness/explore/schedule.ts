@@ -29,6 +29,11 @@ export interface Schedule {
   changes: number[];
 }
 
+/** A program: its sessions' operations (a contract's own), and its schedule. */
+export interface ScheduledProgram<Op> extends Schedule {
+  sessions: Op[][];
+}
+
 /** An operation's spec steps: its own line, stopped at its pause point if it has one, then that RESUME. */
 export function pausedSteps(line: string, pause: StepPause<string> | undefined): string[] {
   if (!pause) return [line];
@@ -37,7 +42,7 @@ export function pausedSteps(line: string, pause: StepPause<string> | undefined):
 
 /** The program's steps in its schedule's order, each session's operations written out by `stepsOf`. */
 export function scheduledSteps<Op>(
-  program: Schedule & { sessions: readonly (readonly Op[])[] },
+  program: ScheduledProgram<Op>,
   stepsOf: (op: Op) => string[],
 ): ProgramStep[] {
   const sessions = program.sessions.map((ops) => ops.flatMap(stepsOf));

@@ -3,6 +3,7 @@
  * sends their steps in, and several programs run one after another on the same two sessions, each under a
  * tag of its own so that their keys and rows never meet.
  */
+import type { ScheduledProgram } from './schedule.ts';
 
 /** A program's operations by session, and the session each of its steps is sent on, in order. */
 export interface TwoSessions<Op> {
@@ -37,10 +38,12 @@ export function batchTags(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${String(i).padStart(width, '0')}.`);
 }
 
-/** Tagged programs one after another on the same two sessions. */
-export function batched<Op>(programs: readonly TwoSessions<Op>[]): TwoSessions<Op> {
+/** Tagged programs one after another on the same two sessions, in the order given (no PCT). */
+export function batched<Op>(programs: readonly TwoSessions<Op>[]): ScheduledProgram<Op> & TwoSessions<Op> {
   return {
     sessions: [programs.flatMap((p) => p.sessions[0] ?? []), programs.flatMap((p) => p.sessions[1] ?? [])],
     order: programs.flatMap((p) => p.order),
+    priorities: [0, 0],
+    changes: [],
   };
 }

@@ -9,7 +9,7 @@ import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import {
   type ProgramStep,
   pausedSteps,
-  type Schedule,
+  type ScheduledProgram,
   type StepPause,
   scheduledSteps,
   specOfSteps,
@@ -27,8 +27,7 @@ export interface OrderOp {
   pause?: StepPause<OrderPausePoint>;
 }
 
-export interface OrderProgram extends Schedule {
-  sessions: OrderOp[][];
+export interface OrderProgram extends ScheduledProgram<OrderOp> {
   /** The skus the program's carts name (tagged per program in a batch), each stocked EXPLORED_STOCK. */
   skus: string[];
 }

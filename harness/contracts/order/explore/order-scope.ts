@@ -92,14 +92,8 @@ function rendered(p: OrderScopeProgram, tag: string): TwoSessions<OrderOp> {
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`, `07.sku-a`). */
 function batchOf(programs: readonly OrderScopeProgram[]): OrderProgram {
   const tags = batchTags(programs.length);
-  const { sessions, order } = batched(programs.map((p, i) => rendered(p, tags[i] ?? '')));
-  return {
-    sessions,
-    skus: tags.flatMap((tag) => [`${tag}sku-a`, `${tag}sku-b`]),
-    order,
-    priorities: [0, 0],
-    changes: [],
-  };
+  const skus = tags.flatMap((tag) => [`${tag}sku-a`, `${tag}sku-b`]);
+  return { ...batched(programs.map((p, i) => rendered(p, tags[i] ?? ''))), skus };
 }
 
 /** `s1: ORDER k1 u1 sku-a:1,sku-b:1 UNTIL after-read; s2: ORDER k2 u2 sku-a:2; s1: RESUME COMMIT`. */

@@ -9,7 +9,7 @@ import type { PaymentPausePoint } from '../../../../strategies/payment/contract.
 import {
   type ProgramStep,
   pausedSteps,
-  type Schedule,
+  type ScheduledProgram,
   type StepPause,
   scheduledSteps,
   specOfSteps,
@@ -38,9 +38,7 @@ export interface PayOp {
   pause?: StepPause<PaymentPausePoint>;
 }
 
-export interface PayProgram extends Schedule {
-  sessions: PayOp[][];
-}
+export type PayProgram = ScheduledProgram<PayOp>;
 
 /** A key or id as a step writes it (none of the explorer's holds a space or a quote). */
 const OPTION_OF: Readonly<Record<string, string>> = {

@@ -97,11 +97,7 @@ function rendered(p: PayScopeProgram, tag: string): TwoSessions<PayOp> {
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`). */
 function batchOf(programs: readonly PayScopeProgram[]): PayProgram {
   const tags = batchTags(programs.length);
-  return {
-    ...batched(programs.map((p, i) => rendered(p, tags[i] ?? ''))),
-    priorities: [0, 0],
-    changes: [],
-  };
+  return batched(programs.map((p, i) => rendered(p, tags[i] ?? '')));
 }
 
 /** `s1: PAY k1 pay-1 UNTIL before-commit; s2: PAY k1 pay-2 AMOUNT 9999; s1: RESUME KILL (keys plain)`. */
