@@ -11,18 +11,18 @@ import {
   ORDER_STATUSES,
   type OrderResult,
 } from '../../../../strategies/order/contract.ts';
-import { checkAnswerAgainst, refinedDesignSchema } from '../../../registry/design-check.ts';
-import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
+import {
+  checkAnswerAgainst,
+  declaredDesignShape,
+  refinedDesignSchema,
+} from '../../../registry/design-check.ts';
+import { operation } from '../../../registry/strategy-module.ts';
 
 const points = z.array(z.enum(ORDER_PAUSE_POINTS));
 
 export const orderDesignSchema = refinedDesignSchema(
   z.object({
-    contract: z.literal('order'),
-    ...identityShape,
-    caughtBy: z.record(z.string(), z.array(z.enum(ORDER_CHECKS)).min(1)).optional(),
-    parameters: knobsSchema,
-    configure: operation.optional(),
+    ...declaredDesignShape('order', ORDER_CHECKS),
     pausePoints: z.strictObject({ order: points, release: points.optional(), expire: points.optional() }),
     setup: operation,
     order: operation,
