@@ -5,9 +5,17 @@
  * file; and the `explore/<design>` cases that say a design was skipped or broke. A contract names its
  * spec parser, its spec writer and its case runner.
  */
+import type { Arbitrary } from 'fast-check';
+import { refusedNeed } from '../case/applicability.ts';
 import { brokenCase, naCase } from '../case/unjudged-case.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
-import type { ExploreIdentity, ProgramRun } from '../contract/contract-explore.ts';
+import type { DesignBase } from '../contract/contract.ts';
+import type {
+  ContractExplore,
+  ExploreIdentity,
+  ProgramRun,
+  ScopeLanguage,
+} from '../contract/contract-explore.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
 
@@ -28,7 +36,7 @@ function runOf<C extends CaseResultBase>(result: C, spec: string): ProgramRun<C>
 }
 
 /** The explorer's `run` and `replay` of a contract whose programs are its specs. */
-export function specProgramRunner<R, C extends CaseResultBase, S extends { id: string; explored?: true }, P>(
+function specProgramRunner<R, C extends CaseResultBase, S extends { id: string; explored?: true }, P>(
   parts: SpecProgramParts<R, C, S, P>,
 ) {
   /** The spec as the explorer runs it: one order, its own, whatever `--permutations` says. */
@@ -65,6 +73,36 @@ export function specProgramRunner<R, C extends CaseResultBase, S extends { id: s
         results.push(await parts.runCase(db, ref, scenario, listedOnly(settings)));
       return results;
     },
+  };
+}
+
+/** What such a contract gives the explorer beside its spec parts. */
+export interface SpecExploreParts<R, C, S, P> extends SpecProgramParts<R, C, S, P> {
+  connections: number;
+  scope(ref: R): ScopeLanguage<unknown, P>;
+  random(ref: R): Arbitrary<P>;
+}
+
+/**
+ * The contract's side of the explorer, but for its `explore/<design>` cases (exploreCasesOf): no sweep of
+ * its own (its exhaustive scope races every pair of operations at every pause point the design declares),
+ * and a design n/a on a server that refused what it needs.
+ */
+export function specExplore<
+  R extends { design: Pick<DesignBase, 'needs'> },
+  C extends CaseResultBase,
+  S extends { id: string; explored?: true },
+  P,
+>(parts: SpecExploreParts<R, C, S, P>): Omit<ContractExplore<R, C, P>, 'skippedCase' | 'brokenCase'> {
+  const { run, replay } = specProgramRunner(parts);
+  return {
+    connections: parts.connections,
+    notExplored: (db, ref) => refusedNeed(ref.design.needs ?? [], db.capabilities),
+    scope: parts.scope,
+    random: parts.random,
+    specText: parts.specText,
+    run,
+    replay,
   };
 }
 

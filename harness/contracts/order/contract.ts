@@ -11,7 +11,7 @@ import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { ORDER_BENCH } from './bench.ts';
 import { ORDER_SCENARIOS } from './case/order-scenarios.ts';
-import { orderSpecFile } from './case/order-spec-file.ts';
+import { readOrderSpec } from './case/order-spec-file.ts';
 import { runOrderCase } from './case/run-order-case.ts';
 import { ORDER_DESIGNS, type OrderDesignRef } from './designs/order-registry.ts';
 import { ORDER_EXPLORE } from './explore/order-explore.ts';
@@ -49,8 +49,7 @@ export const ORDER = {
   designs: ORDER_DESIGNS,
   scenarios: {
     all: ORDER_SCENARIOS,
-    specFile: (text: string, file: string) =>
-      orderSpecFile(parseSpec(text, file, [ORDER_SPEC_VERBS]), text, file),
+    specFile: readOrderSpec,
   },
   bench: ORDER_BENCH,
   verbs: ORDER_SPEC_VERBS,

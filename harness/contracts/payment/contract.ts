@@ -9,11 +9,10 @@ import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
 import { crossedPlan } from '../../contract/crossed-plan.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
-import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { PAYMENT_BENCH } from './bench.ts';
 import { PAYMENT_SESSIONS, type PaymentScenario } from './case/payment-scenario.ts';
 import { PAYMENT_SCENARIOS } from './case/payment-scenarios.ts';
-import { paymentSpecFile } from './case/payment-spec-file.ts';
+import { readPaymentSpec } from './case/payment-spec-file.ts';
 import { runPaymentCase } from './case/run-payment-case.ts';
 import { PAYMENT_DESIGNS, type PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_EXPLORE } from './explore/payment-explore.ts';
@@ -56,8 +55,7 @@ export const PAYMENT = {
   designs: PAYMENT_DESIGNS,
   scenarios: {
     all: PAYMENT_SCENARIOS,
-    specFile: (text: string, file: string) =>
-      paymentSpecFile(parseSpec(text, file, [PAYMENT_VERBS]), text, file),
+    specFile: readPaymentSpec,
   },
   bench: PAYMENT_BENCH,
   verbs: PAYMENT_VERBS,

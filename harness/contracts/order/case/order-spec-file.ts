@@ -9,9 +9,9 @@ import type { StockLine } from '../../../../strategies/contract.ts';
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { specFileScenario } from '../../../case/spec-file.ts';
 import { Errors } from '../../../errors.ts';
-import type { ParsedSpec } from '../../../interleaving/spec-parser.ts';
+import { type ParsedSpec, parseSpec } from '../../../interleaving/spec-parser.ts';
 import type { OrderSpecScenario } from '../order-scenario.ts';
-import { orderStepOf } from '../spec/order-verbs.ts';
+import { ORDER_SPEC_VERBS, orderStepOf } from '../spec/order-verbs.ts';
 
 const STOCK_LINE = /^#\s*stock\s+(\S+)\s*$/m;
 
@@ -31,4 +31,9 @@ export function orderSpecFile(spec: ParsedSpec, text: string, file: string): Ord
   const said = { spec: 'an order spec', design: 'the order design', stepOf: orderStepOf };
   const scenario = specFileScenario<OrderPausePoint>(spec, text, file, said);
   return { contract: 'order', ...scenario, stock: stockOf(text, file) };
+}
+
+/** A spec file's text as a order scenario (`run --spec FILE`, and the explorer's programs and replays). */
+export function readOrderSpec(text: string, file: string): OrderSpecScenario {
+  return orderSpecFile(parseSpec(text, file, [ORDER_SPEC_VERBS]), text, file);
 }

@@ -5,34 +5,24 @@
  * order spec case (run-order-case.ts) judged as if the design claimed to hold: a program that fails is a
  * finding. A finding's spec is replayed the same way from its file.
  */
-import { refusedNeed } from '../../../case/applicability.ts';
 import type { ContractExplore } from '../../../contract/contract-explore.ts';
-import { exploreCasesOf, specProgramRunner } from '../../../explore/spec-program.ts';
-import { parseSpec } from '../../../interleaving/spec-parser.ts';
-import { orderSpecFile } from '../case/order-spec-file.ts';
+import { exploreCasesOf, specExplore } from '../../../explore/spec-program.ts';
+import { readOrderSpec } from '../case/order-spec-file.ts';
 import { runOrderCase } from '../case/run-order-case.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
-import type { OrderSpecScenario } from '../order-scenario.ts';
-import { ORDER_SPEC_VERBS } from '../spec/order-verbs.ts';
 import type { OrderCaseResult } from '../verdict/order-case-result.ts';
 import { MAX_ORDER_SESSIONS, orderProgramArbitrary } from './order-arbitrary.ts';
 import { type OrderProgram, orderSpecText } from './order-program.ts';
 import { orderScope } from './order-scope.ts';
 
-const ORDER_PROGRAMS = specProgramRunner({
-  parse: (text: string, file: string): OrderSpecScenario =>
-    orderSpecFile(parseSpec(text, file, [ORDER_SPEC_VERBS]), text, file),
-  specText: orderSpecText,
-  runCase: runOrderCase,
-});
-
 export const ORDER_EXPLORE: ContractExplore<OrderDesignRef, OrderCaseResult, OrderProgram> = {
-  connections: MAX_ORDER_SESSIONS,
-  notExplored: (db, ref) => refusedNeed(ref.design.needs ?? [], db.capabilities),
-  scope: orderScope,
-  random: orderProgramArbitrary,
-  specText: orderSpecText,
-  run: ORDER_PROGRAMS.run,
-  replay: ORDER_PROGRAMS.replay,
+  ...specExplore({
+    connections: MAX_ORDER_SESSIONS,
+    scope: orderScope,
+    random: orderProgramArbitrary,
+    parse: readOrderSpec,
+    specText: orderSpecText,
+    runCase: runOrderCase,
+  }),
   ...exploreCasesOf('order'),
 };
