@@ -3,7 +3,7 @@
  * order claims but did not reach. Only the listed order's claims are judged: any other order, or any order
  * of a spec the explorer wrote, is refused where it cannot run rather than waited out.
  */
-import type { CaseConnection } from '../driver/client-task.ts';
+import type { CaseConnection } from '../driver/case-connection.ts';
 import { runPermutation } from '../interleaving/engine.ts';
 import type { ContractStep, Permutation, Step, StepRecord } from '../interleaving/permutation.ts';
 import type { CalledDesign } from '../interleaving/spec-verbs.ts';

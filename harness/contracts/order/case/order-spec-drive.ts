@@ -7,7 +7,7 @@
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import type { Permutation, StepRecord } from '../../../interleaving/permutation.ts';
 import type { OrderSpecScenario } from '../order-scenario.ts';
 import { orderCallOf } from '../order-steps.ts';

@@ -14,7 +14,7 @@ import { specInEveryOrder } from '../../../case/permutations.ts';
 import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow, measureClockMapping } from '../../../history/recorder.ts';
 import { reportedSteps } from '../../../verdict/case-result.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';

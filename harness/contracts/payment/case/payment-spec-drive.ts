@@ -12,7 +12,7 @@ import type {
 } from '../../../../strategies/payment/contract.ts';
 import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import type { Permutation, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
 import { specContract } from '../../../interleaving/spec-contract.ts';
 import { parseSpec } from '../../../interleaving/spec-parser.ts';
