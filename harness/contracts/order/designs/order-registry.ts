@@ -18,6 +18,7 @@ export const ORDER_DESIGNS = moduleDesigns<OrderDesign>({
     'order-request-order': 'controls/request-order.ts',
     'order-line-per-transaction': 'controls/line-per-transaction.ts',
     'order-read-then-subtract': 'controls/read-then-subtract.ts',
+    'order-expire-off-the-books': 'controls/expire-off-the-books.ts',
   }),
 });
 
