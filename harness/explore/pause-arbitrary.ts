@@ -3,17 +3,13 @@
  * committed, rolled back or killed there; none where the design declares no point.
  */
 import fc from 'fast-check';
-
-export interface ArbitraryPause<P extends string> {
-  at: P;
-  resume: 'commit' | 'rollback' | 'kill';
-}
+import type { StepPause } from './schedule.ts';
 
 /** `abortWeight`: how often a rollback or a kill is drawn against 3 for a commit. */
 export function pauseArbitrary<P extends string>(
   points: readonly P[],
   abortWeight: number,
-): fc.Arbitrary<ArbitraryPause<P> | undefined> {
+): fc.Arbitrary<StepPause<P> | undefined> {
   if (points.length === 0) return fc.constant(undefined);
   const pause = fc.record({
     at: fc.constantFrom(...points),

@@ -12,6 +12,45 @@ export interface ProgramStep {
   body: string;
 }
 
+/** How a paused operation ends: its RESUME step commits it, rolls it back or kills its backend. */
+export type Resume = 'commit' | 'rollback' | 'kill';
+
+/** Where an operation stops, transaction open, and how its RESUME step ends it. */
+export interface StepPause<P extends string> {
+  at: P;
+  resume: Resume;
+}
+
+/** A program's schedule: the order its steps are sent in, given in full, or PCT's where it is absent. */
+export interface Schedule {
+  /** The session that sends each step, in turn. */
+  order?: number[];
+  priorities: number[];
+  changes: number[];
+}
+
+/** A program: its sessions' operations (a contract's own), and its schedule. */
+export interface ScheduledProgram<Op> extends Schedule {
+  sessions: Op[][];
+}
+
+/** An operation's spec steps: its own line, stopped at its pause point if it has one, then that RESUME. */
+export function pausedSteps(line: string, pause: StepPause<string> | undefined): string[] {
+  if (!pause) return [line];
+  return [`${line} UNTIL ${pause.at}`, `RESUME ${pause.resume.toUpperCase()}`];
+}
+
+/** The program's steps in its schedule's order, each session's operations written out by `stepsOf`. */
+export function scheduledSteps<Op>(
+  program: ScheduledProgram<Op>,
+  stepsOf: (op: Op) => string[],
+): ProgramStep[] {
+  const sessions = program.sessions.map((ops) => ops.flatMap(stepsOf));
+  return program.order
+    ? givenOrder(sessions, program.order)
+    : pctOrder(sessions, program.priorities, program.changes);
+}
+
 /** The runnable session of highest priority, other than `passing` while another one is runnable. */
 function nextSession(queues: readonly string[][], priority: readonly number[], passing: number): number {
   let session = -1;

@@ -5,8 +5,17 @@
  * file; and the `explore/<design>` cases that say a design was skipped or broke. A contract names its
  * spec parser, its spec writer and its case runner.
  */
+import type { Arbitrary } from 'fast-check';
+import { refusedNeed } from '../case/applicability.ts';
+import { brokenCase, naCase } from '../case/unjudged-case.ts';
 import type { CaseSettings } from '../contract/case-settings.ts';
-import type { ExploreIdentity, ProgramRun } from '../contract/contract-explore.ts';
+import type { DesignBase } from '../contract/contract.ts';
+import type {
+  ContractExplore,
+  ExploreIdentity,
+  ProgramRun,
+  ScopeLanguage,
+} from '../contract/contract-explore.ts';
 import type { RunDatabase } from '../database/database.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
 
@@ -27,7 +36,7 @@ function runOf<C extends CaseResultBase>(result: C, spec: string): ProgramRun<C>
 }
 
 /** The explorer's `run` and `replay` of a contract whose programs are its specs. */
-export function specProgramRunner<R, C extends CaseResultBase, S extends { id: string; explored?: true }, P>(
+function specProgramRunner<R, C extends CaseResultBase, S extends { id: string; explored?: true }, P>(
   parts: SpecProgramParts<R, C, S, P>,
 ) {
   /** The spec as the explorer runs it: one order, its own, whatever `--permutations` says. */
@@ -67,23 +76,41 @@ export function specProgramRunner<R, C extends CaseResultBase, S extends { id: s
   };
 }
 
+/** What such a contract gives the explorer beside its spec parts. */
+export interface SpecExploreParts<R, C, S, P> extends SpecProgramParts<R, C, S, P> {
+  connections: number;
+  scope(ref: R): ScopeLanguage<unknown, P>;
+  random(ref: R): Arbitrary<P>;
+}
+
+/**
+ * The contract's side of the explorer, but for its `explore/<design>` cases (exploreCasesOf): no sweep of
+ * its own (its exhaustive scope races every pair of operations at every pause point the design declares),
+ * and a design n/a on a server that refused what it needs.
+ */
+export function specExplore<
+  R extends { design: Pick<DesignBase, 'needs'> },
+  C extends CaseResultBase,
+  S extends { id: string; explored?: true },
+  P,
+>(parts: SpecExploreParts<R, C, S, P>): Omit<ContractExplore<R, C, P>, 'skippedCase' | 'brokenCase'> {
+  const { run, replay } = specProgramRunner(parts);
+  return {
+    connections: parts.connections,
+    notExplored: (db, ref) => refusedNeed(ref.design.needs ?? [], db.capabilities),
+    scope: parts.scope,
+    random: parts.random,
+    specText: parts.specText,
+    run,
+    replay,
+  };
+}
+
 /** A contract's `explore/<design>` cases for a design the explorer skipped or that broke. */
 export function exploreCasesOf<Contract extends string>(contract: Contract) {
   const identified = (identity: ExploreIdentity) => ({ ...identity, contract });
   return {
-    skippedCase: (identity: ExploreIdentity, reason: string) => ({
-      ...identified(identity),
-      status: 'n/a' as const,
-      outcomes: {},
-      boundary: `n/a: ${reason}`,
-      reason,
-    }),
-    brokenCase: (identity: ExploreIdentity, problem: string) => ({
-      ...identified(identity),
-      status: 'broken' as const,
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-    }),
+    skippedCase: (identity: ExploreIdentity, reason: string) => naCase(identified(identity), reason),
+    brokenCase: (identity: ExploreIdentity, problem: string) => brokenCase(identified(identity), problem),
   };
 }

@@ -3,10 +3,32 @@
  * control names the checks that catch it, knobs come with `configure`), and a value checked against a
  * schema, answered in one line naming every member that is wrong.
  */
-import type { z } from 'zod';
-import { checkAgainst, controlIssues, knobIssues } from './strategy-module.ts';
+import { z } from 'zod';
+import {
+  checkAgainst,
+  controlIssues,
+  identityShape,
+  knobIssues,
+  knobsSchema,
+  operation,
+} from './strategy-module.ts';
 
 type DesignShape = Parameters<typeof controlIssues>[0] & Parameters<typeof knobIssues>[0];
+
+/**
+ * What a contract's design module declares beside its operations and pause points: the contract it
+ * implements, its identity, per scenario the contract's `checks` that catch it (a control), and its knobs
+ * with how a variant is built from them.
+ */
+export function declaredDesignShape<C extends string>(contract: string, checks: readonly [C, ...C[]]) {
+  return {
+    contract: z.literal(contract),
+    ...identityShape,
+    caughtBy: z.record(z.string(), z.array(z.enum(checks)).min(1)).optional(),
+    parameters: knobsSchema,
+    configure: operation.optional(),
+  };
+}
 
 /** The schema, refusing a control without `caughtBy` and knobs without `configure`. */
 export function refinedDesignSchema<S extends z.ZodType<DesignShape>>(schema: S) {

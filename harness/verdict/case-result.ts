@@ -32,6 +32,11 @@ export interface ExplorationSummary {
 /** An interleaving step as the report shows it: its times are the history's, not the reader's. */
 export type ReportedStep = Omit<StepRecord, 'sentAt' | 'completedAt'>;
 
+/** A spec's steps as the report shows them: without their times, which differ run to run. */
+export function reportedSteps(steps: readonly StepRecord[]): ReportedStep[] {
+  return steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown);
+}
+
 /** A value a script scenario observed along the way. */
 export type Observed = number | number[] | string | Record<string, number>;
 
@@ -67,6 +72,11 @@ export function formatOutcomes(outcomes: OutcomeCounts): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ') || '-'
   );
+}
+
+/** A case's status as the first word of its line while the run goes on, four characters wide. */
+export function statusMark(status: CaseResultBase['status']): string {
+  return { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[status];
 }
 
 /** One order of an interleaving's steps, run on fresh tables (`run --permutations all`). */

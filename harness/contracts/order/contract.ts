@@ -5,22 +5,15 @@
  * fixtures/order/scenarios/: specs of order steps, and many clients' carts sent together.
  */
 import type { RunSettings } from '../../contract/case-settings.ts';
-import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
-import { explorationWork } from '../../contract/exploration-work.ts';
+import { type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
+import { crossedPlan } from '../../contract/crossed-plan.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
 import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { ORDER_BENCH } from './bench.ts';
 import { ORDER_SCENARIOS } from './case/order-scenarios.ts';
-import { orderSpecFile } from './case/order-spec-file.ts';
+import { readOrderSpec } from './case/order-spec-file.ts';
 import { runOrderCase } from './case/run-order-case.ts';
-import { orderDesignSchema } from './designs/order-module.ts';
-import {
-  importOrderDesign,
-  loadOrderDesign,
-  ORDER_DESIGN_IDS,
-  type OrderDesignRef,
-  orderVariants,
-} from './designs/order-registry.ts';
+import { ORDER_DESIGNS, type OrderDesignRef } from './designs/order-registry.ts';
 import { ORDER_EXPLORE } from './explore/order-explore.ts';
 import type { OrderScenario } from './order-scenario.ts';
 import { ORDER_REPORT } from './report.ts';
@@ -41,42 +34,22 @@ function sessionsOf(scenario: OrderScenario): number {
  * clients keep the cores busy and start with the other cases.
  */
 function plan(selection: Selection<OrderDesignRef, OrderScenario, OrderCaseResult>, settings: RunSettings) {
-  const work: CaseWork<OrderCaseResult>[] = [];
-  for (const scenario of selection.scenarios) {
-    const placement = { alone: undefined, connections: sessionsOf(scenario) + HARNESS_CONNECTIONS };
-    const rank = 'clients' in scenario ? START_RANK.case : START_RANK.waiting;
-    for (const ref of selection.designs) {
-      for (let n = 1; n <= settings.repeat; n++) {
-        const repetition = settings.repeat > 1 ? `#${n}` : '';
-        work.push({
-          placement,
-          rank,
-          run: (db, caseSettings) => runOrderCase(db, ref, scenario, caseSettings, repetition),
-        });
-      }
-    }
-  }
-  return {
-    work: [...work, ...explorationWork(selection, (ref) => ref.design.expect)],
-    close: async () => undefined,
-  };
+  return crossedPlan(selection, settings, {
+    placed: (scenario) => ({
+      placement: { alone: undefined, connections: sessionsOf(scenario) + HARNESS_CONNECTIONS },
+      rank: 'clients' in scenario ? START_RANK.case : START_RANK.waiting,
+    }),
+    run: runOrderCase,
+  });
 }
 
 export const ORDER = {
   id: 'order',
   title: 'Order contract (multi-line orders: every line of a cart held or none)',
-  designs: {
-    builtInIds: ORDER_DESIGN_IDS,
-    schema: orderDesignSchema,
-    load: loadOrderDesign,
-    importDesign: importOrderDesign,
-    withVariants: orderVariants,
-    info: (ref: OrderDesignRef) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
-  },
+  designs: ORDER_DESIGNS,
   scenarios: {
     all: ORDER_SCENARIOS,
-    specFile: (text: string, file: string) =>
-      orderSpecFile(parseSpec(text, file, [ORDER_SPEC_VERBS]), text, file),
+    specFile: readOrderSpec,
   },
   bench: ORDER_BENCH,
   verbs: ORDER_SPEC_VERBS,

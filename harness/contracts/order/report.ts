@@ -4,16 +4,7 @@
  * plain rows that report.md and the terminal both render, and its fields of report.json (`orders`,
  * `orderBoundary`).
  */
-import { caseMatrix, type DetailReading } from '../../contract/case-matrix.ts';
-import type { ContractReport, TableData } from '../../contract/contract.ts';
-import {
-  type BoundaryReading,
-  type ContractSection,
-  designBoundaryRows,
-  sectionMarkdown,
-  sectionTerminal,
-} from '../../contract/design-boundary.ts';
-import { designColumnsTable } from '../../contract/design-columns.ts';
+import { outcomeReport } from '../../contract/outcome-report.ts';
 import { formatOutcomes } from '../../verdict/case-result.ts';
 import type { OrderDesignRef } from './designs/order-registry.ts';
 import { ORDER_REPORT_SHAPE, type OrderReport } from './report-schema.ts';
@@ -27,64 +18,38 @@ const stockText = (c: OrderCaseResult) =>
         .join(', ')
     : '-';
 
-const ORDER_BOUNDARY: BoundaryReading<OrderCaseResult> = {
-  scenarios: 'order scenarios',
-  drill: 'order-contention',
-  drillReads: (c) => `; ${stockText(c)}`,
-};
-
-function orderCaseTable(cases: readonly OrderCaseResult[]): TableData {
-  return {
-    headers: ['case', 'expect', 'status', 'outcomes', 'remaining / total', 'verdict'],
-    rows: cases
-      .filter((c) => c.status !== 'n/a')
-      .map((c) => [c.id, c.expect, c.status, formatOutcomes(c.outcomes), stockText(c), c.boundary]),
-  };
-}
-
-function orderCaseLine(c: OrderCaseResult): string {
-  const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
-  const stock = c.stock ? ` · ${stockText(c)}` : '';
-  return `${mark} ${c.id} (${c.expect}) order: ${formatOutcomes(c.outcomes)}${stock} — ${c.boundary}`;
-}
-
-/** The order contract's reading of its cases for the matrix: its checks name a flaw, they count none. */
-const ORDER_READING: DetailReading<OrderCaseResult> = {
-  checkCount: () => undefined,
-  measuredBoundary: () => undefined,
-  notCovered: (c) => c.status === 'n/a' && (c.reason ?? '').startsWith('not covered'),
-  facts: (c) => [`outcomes: ${formatOutcomes(c.outcomes)}`, `remaining / total read back: ${stockText(c)}`],
-};
-
-function orderSection(report: OrderReport): ContractSection {
-  return {
+export const ORDER_REPORT = outcomeReport<
+  OrderDesignRef,
+  OrderCaseResult,
+  OrderReport,
+  typeof ORDER_REPORT_SHAPE
+>({
+  shape: ORDER_REPORT_SHAPE,
+  fields: (cases, boundary) => ({ orders: [...cases] as OrderReport['orders'], orderBoundary: boundary }),
+  casesOf: (report) => report.orders,
+  boundaryOf: (report) => report.orderBoundary,
+  boundary: {
+    scenarios: 'order scenarios',
+    drill: 'order-contention',
+    drillReads: (c) => `; ${stockText(c)}`,
+  },
+  // Its checks name a flaw, they count none.
+  reading: {
+    checkCount: () => undefined,
+    measuredBoundary: () => undefined,
+    notCovered: (c) => c.status === 'n/a' && (c.reason ?? '').startsWith('not covered'),
+    facts: (c) => [`outcomes: ${formatOutcomes(c.outcomes)}`, `remaining / total read back: ${stockText(c)}`],
+  },
+  section: {
     heading: '## Order contract',
     intro:
       'Multi-line orders (docs/contract.md, "Orders"): each order scenario against each order design; remaining / total is what the design\'s `remaining` read per sku at the end.',
     terminalHeading: 'Boundary — orders',
-    designTable: (withGuarantee) =>
-      designColumnsTable(report.orderBoundary, caseMatrix(report.orders, ORDER_READING), withGuarantee),
-    caseTable: () => orderCaseTable(report.orders),
-  };
-}
-
-export const ORDER_REPORT = {
-  shape: ORDER_REPORT_SHAPE,
-  fields: (cases: readonly OrderCaseResult[], refs: readonly OrderDesignRef[]): OrderReport => ({
-    orders: [...cases] as OrderReport['orders'],
-    orderBoundary: designBoundaryRows(
-      cases,
-      refs.map((r) => r.design),
-      ORDER_BOUNDARY,
-    ),
-  }),
-  casesOf: (report: OrderReport) => report.orders,
-  markdown: (report: OrderReport) => sectionMarkdown(report.orders.length, orderSection(report)),
-  terminal: (report: OrderReport) => sectionTerminal(report.orders.length, orderSection(report)),
-  caseLine: orderCaseLine,
+  },
+  readBack: { header: 'remaining / total', cell: stockText },
+  line: { label: 'order', reads: (c) => (c.stock ? stockText(c) : undefined) },
   matrix: {
     name: 'orders',
     promise: 'every line of a cart held or none, no sku oversold, every quantity returned once',
-    reading: ORDER_READING,
   },
-} satisfies ContractReport<OrderDesignRef, OrderCaseResult, OrderReport>;
+});

@@ -7,22 +7,14 @@
 
 import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
-import { explorationWork } from '../../contract/exploration-work.ts';
+import { crossedPlan } from '../../contract/crossed-plan.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
-import { parseSpec } from '../../interleaving/spec-parser.ts';
 import { PAYMENT_BENCH } from './bench.ts';
 import { PAYMENT_SESSIONS, type PaymentScenario } from './case/payment-scenario.ts';
 import { PAYMENT_SCENARIOS } from './case/payment-scenarios.ts';
-import { paymentSpecFile } from './case/payment-spec-file.ts';
+import { readPaymentSpec } from './case/payment-spec-file.ts';
 import { runPaymentCase } from './case/run-payment-case.ts';
-import { paymentDesignSchema } from './designs/payment-module.ts';
-import {
-  importPaymentDesign,
-  loadPaymentDesign,
-  PAYMENT_DESIGN_IDS,
-  type PaymentDesignRef,
-  paymentVariants,
-} from './designs/payment-registry.ts';
+import { PAYMENT_DESIGNS, type PaymentDesignRef } from './designs/payment-registry.ts';
 import { PAYMENT_EXPLORE } from './explore/payment-explore.ts';
 import { PAYMENT_REPORT } from './report.ts';
 import type { PaymentReport } from './report-schema.ts';
@@ -47,42 +39,23 @@ function plan(
   selection: Selection<PaymentDesignRef, PaymentScenario, PaymentCaseResult>,
   settings: RunSettings,
 ) {
-  const work: CaseWork<PaymentCaseResult>[] = [];
-  for (const scenario of selection.scenarios) {
-    for (const ref of selection.designs) {
-      for (let n = 1; n <= settings.repeat; n++) {
-        const repetition = settings.repeat > 1 ? `#${n}` : '';
-        const placement = placementOf(scenario);
-        work.push({
-          placement,
-          rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone,
-          run: (db, caseSettings) =>
-            runPaymentCase(db, ref, scenario, caseSettings, repetition, settings.cluster),
-        });
-      }
-    }
-  }
-  return {
-    work: [...work, ...explorationWork(selection, (ref) => ref.design.expect)],
-    close: async () => undefined,
-  };
+  return crossedPlan(selection, settings, {
+    placed: (scenario) => {
+      const placement = placementOf(scenario);
+      return { placement, rank: placement.alone === undefined ? START_RANK.waiting : START_RANK.alone };
+    },
+    run: (db, ref, scenario, caseSettings, repetition) =>
+      runPaymentCase(db, ref, scenario, caseSettings, repetition, settings.cluster),
+  });
 }
 
 export const PAYMENT = {
   id: 'payment',
   title: 'Payment contract (payment idempotency: one payment and one outbox row per idempotency key)',
-  designs: {
-    builtInIds: PAYMENT_DESIGN_IDS,
-    schema: paymentDesignSchema,
-    load: loadPaymentDesign,
-    importDesign: importPaymentDesign,
-    withVariants: paymentVariants,
-    info: (ref: PaymentDesignRef) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
-  },
+  designs: PAYMENT_DESIGNS,
   scenarios: {
     all: PAYMENT_SCENARIOS,
-    specFile: (text: string, file: string) =>
-      paymentSpecFile(parseSpec(text, file, [PAYMENT_VERBS]), text, file),
+    specFile: readPaymentSpec,
   },
   bench: PAYMENT_BENCH,
   verbs: PAYMENT_VERBS,

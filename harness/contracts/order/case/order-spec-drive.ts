@@ -5,9 +5,9 @@
  * call's end from the RESUME step that ended it — never from the design's own account.
  */
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
+import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
-import { runPermutation } from '../../../interleaving/engine.ts';
 import type { Permutation, StepRecord } from '../../../interleaving/permutation.ts';
 import type { OrderSpecScenario } from '../order-scenario.ts';
 import { orderCallOf } from '../order-steps.ts';
@@ -41,15 +41,10 @@ export async function driveOrderSpec(
   connection: CaseConnection,
   design: OrderDesign,
   scenario: OrderSpecScenario,
-  run: { permutation: Permutation; listed: boolean; timeoutMs: number },
+  run: SpecRun,
 ): Promise<OrderDriven> {
-  const steps = await runPermutation(run.permutation, {
-    connectionString: connection.connectionString,
-    schema: connection.schema,
-    contract: { verbs: ORDER_SPEC_VERBS, design },
-    timeoutMs: run.timeoutMs,
-    rejectInvalid: !run.listed || scenario.explored === true,
-  });
+  const contract = { verbs: ORDER_SPEC_VERBS, design };
+  const steps = await runSpecOrder(connection, contract, scenario.explored === true, run);
   const { answered, answers } = orderCallsOf(run.permutation, steps);
   const keys = answered.flatMap((a) =>
     'requestKey' in a.call ? [a.call.requestKey] : a.call.op === 'order' ? [a.call.request.requestKey] : [],
@@ -60,18 +55,9 @@ export async function driveOrderSpec(
     listed: run.listed,
     steps,
     answers,
-    notExercised: run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps) : [],
+    notExercised:
+      run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps, orderStepOf) : [],
   };
-}
-
-/** Steps with UNTIL whose call ended without stopping at their point: the spec did not drive what it says. */
-function pausesNotReached(permutation: Permutation, steps: readonly StepRecord[]): string[] {
-  return permutation.steps.flatMap((listed) => {
-    const step = orderStepOf(listed);
-    if (!step?.until) return [];
-    const result = steps.find((r) => r.step === step.name)?.result;
-    return result?.status === 'ok' && result.paused ? [] : [`${step.name} never reached ${step.until}`];
-  });
 }
 
 interface Held {

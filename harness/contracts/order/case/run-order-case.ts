@@ -8,12 +8,15 @@
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
+import { caseIdentity } from '../../../case/case-identity.ts';
 import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
+import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow, measureClockMapping } from '../../../history/recorder.ts';
+import { reportedSteps } from '../../../verdict/case-result.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import { readOrdersBack } from '../order-final-read.ts';
 import { heldBySku } from '../order-invariants.ts';
@@ -54,16 +57,9 @@ export async function runOrderCase(
   repetition = '',
 ): Promise<OrderCaseResult> {
   const design: OrderDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
-  const identity: Identity = {
-    id: `${scenario.id}/${design.id}${repetition}`,
-    contract: 'order',
-    scenario: scenario.id,
-    strategy: design.id,
-    expect: design.expect,
-  };
+  const identity: Identity = caseIdentity('order', scenario, design, repetition);
   const skipped = sitsOut(design, scenario, db);
-  if (skipped)
-    return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
+  if (skipped) return naCase(identity, skipped);
   const holdAt = holdPointFor(scenario, design.pausePoints.order);
   if ('spec' in scenario) return runOrderSpec(db, design, scenario, settings, identity, holdAt);
   return onSchema(db, design, scenario, settings, identity, (connection) =>
@@ -121,19 +117,10 @@ function onSchema(
         ...identity,
         ...judged,
         stock,
-        ...(driven.steps
-          ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
-          : {}),
+        ...(driven.steps ? { steps: reportedSteps(driven.steps) } : {}),
         ...(keepsTables(settings, judged.status) ? { keptSchema: schema } : {}),
       };
     },
-    broken: (problem, keptSchema) => ({
-      ...identity,
-      status: 'broken',
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
-    }),
+    broken: (problem, keptSchema) => brokenCase(identity, problem, keptSchema),
   });
 }

@@ -9,25 +9,20 @@ import {
   ORDER_OUTCOMES,
   ORDER_PAUSE_POINTS,
   ORDER_STATUSES,
-  type OrderDesign,
   type OrderResult,
 } from '../../../../strategies/order/contract.ts';
 import {
   checkAnswerAgainst,
-  checkDesignAgainst,
+  declaredDesignShape,
   refinedDesignSchema,
 } from '../../../registry/design-check.ts';
-import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
+import { operation } from '../../../registry/strategy-module.ts';
 
 const points = z.array(z.enum(ORDER_PAUSE_POINTS));
 
 export const orderDesignSchema = refinedDesignSchema(
   z.object({
-    contract: z.literal('order'),
-    ...identityShape,
-    caughtBy: z.record(z.string(), z.array(z.enum(ORDER_CHECKS)).min(1)).optional(),
-    parameters: knobsSchema,
-    configure: operation.optional(),
+    ...declaredDesignShape('order', ORDER_CHECKS),
     pausePoints: z.strictObject({ order: points, release: points.optional(), expire: points.optional() }),
     setup: operation,
     order: operation,
@@ -40,11 +35,6 @@ export const orderDesignSchema = refinedDesignSchema(
     audit: operation,
   }),
 );
-
-/** The design when `value` is one, otherwise one line naming every member that is wrong. */
-export function checkOrderDesign(value: unknown): { design: OrderDesign } | { problem: string } {
-  return checkDesignAgainst<OrderDesign>(orderDesignSchema, value, 'order');
-}
 
 const answerSchema = z.strictObject({
   outcome: z.enum(ORDER_OUTCOMES),

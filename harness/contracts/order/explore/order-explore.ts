@@ -6,18 +6,13 @@
  * finding. A finding's spec is replayed the same way from its file. A control caught only where no
  * program can go (`beyondExplorer`: releases and expiries) is n/a here, with that reason.
  */
-
 import type { OrderDesign } from '../../../../strategies/order/contract.ts';
-import { refusedNeed } from '../../../case/applicability.ts';
 import type { ContractExplore } from '../../../contract/contract-explore.ts';
-import { exploreCasesOf, specProgramRunner } from '../../../explore/spec-program.ts';
-import { parseSpec } from '../../../interleaving/spec-parser.ts';
+import { exploreCasesOf, specExplore } from '../../../explore/spec-program.ts';
 import { ORDER_SCENARIOS } from '../case/order-scenarios.ts';
-import { orderSpecFile } from '../case/order-spec-file.ts';
+import { readOrderSpec } from '../case/order-spec-file.ts';
 import { runOrderCase } from '../case/run-order-case.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
-import type { OrderSpecScenario } from '../order-scenario.ts';
-import { ORDER_SPEC_VERBS } from '../spec/order-verbs.ts';
 import type { OrderCaseResult } from '../verdict/order-case-result.ts';
 import { MAX_ORDER_SESSIONS, orderProgramArbitrary } from './order-arbitrary.ts';
 import { type OrderProgram, orderSpecText } from './order-program.ts';
@@ -34,20 +29,17 @@ function outOfReach(design: OrderDesign): string | undefined {
   return `out of the explorer's reach: the bug shows only in scenarios no explored program can be (${reasons.join('; ')})`;
 }
 
-const ORDER_PROGRAMS = specProgramRunner({
-  parse: (text: string, file: string): OrderSpecScenario =>
-    orderSpecFile(parseSpec(text, file, [ORDER_SPEC_VERBS]), text, file),
+const ORDER_SPEC_EXPLORE = specExplore({
+  connections: MAX_ORDER_SESSIONS,
+  scope: orderScope,
+  random: orderProgramArbitrary,
+  parse: readOrderSpec,
   specText: orderSpecText,
   runCase: runOrderCase,
 });
 
 export const ORDER_EXPLORE: ContractExplore<OrderDesignRef, OrderCaseResult, OrderProgram> = {
-  connections: MAX_ORDER_SESSIONS,
-  notExplored: (db, ref) => outOfReach(ref.design) ?? refusedNeed(ref.design.needs ?? [], db.capabilities),
-  scope: orderScope,
-  random: orderProgramArbitrary,
-  specText: orderSpecText,
-  run: ORDER_PROGRAMS.run,
-  replay: ORDER_PROGRAMS.replay,
+  ...ORDER_SPEC_EXPLORE,
+  notExplored: (db, ref) => outOfReach(ref.design) ?? ORDER_SPEC_EXPLORE.notExplored(db, ref),
   ...exploreCasesOf('order'),
 };

@@ -6,44 +6,39 @@
  * `# stock` line, which is also how it runs, so what is reported is what ran.
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
-import { givenOrder, type ProgramStep, pctOrder, specOfSteps } from '../../../explore/schedule.ts';
+import {
+  type ProgramStep,
+  pausedSteps,
+  type ScheduledProgram,
+  type StepPause,
+  scheduledSteps,
+  specOfSteps,
+} from '../../../explore/schedule.ts';
 
 /** Each sku's stock in a program: two carts of 1 want no more than it has, one of 2 leaves none. */
 export const EXPLORED_STOCK = 2;
 export const EXPLORED_SKUS = ['sku-a', 'sku-b'] as const;
-
-export type Resume = 'commit' | 'rollback' | 'kill';
 
 export interface OrderOp {
   key: string;
   user: string;
   /** `sku-a:1,sku-b:1`: the cart as a step writes it, its skus already tagged. */
   cart: string;
-  pause?: { at: OrderPausePoint; resume: Resume };
+  pause?: StepPause<OrderPausePoint>;
 }
 
-export interface OrderProgram {
-  sessions: OrderOp[][];
+export interface OrderProgram extends ScheduledProgram<OrderOp> {
   /** The skus the program's carts name (tagged per program in a batch), each stocked EXPLORED_STOCK. */
   skus: string[];
-  /** The session that sends each step, in turn; PCT (priorities, changes) decides where it is absent. */
-  order?: number[];
-  priorities: number[];
-  changes: number[];
 }
 
 /** The spec steps of one ORDER: its own, and the RESUME of its pause if it has one. */
 export function orderStepsOf(op: OrderOp): string[] {
-  const until = op.pause ? ` UNTIL ${op.pause.at}` : '';
-  const resume = op.pause ? [`RESUME ${op.pause.resume.toUpperCase()}`] : [];
-  return [`ORDER ${op.key} ${op.user} ${op.cart}${until}`, ...resume];
+  return pausedSteps(`ORDER ${op.key} ${op.user} ${op.cart}`, op.pause);
 }
 
 export function scheduledOrders(program: OrderProgram): ProgramStep[] {
-  const sessions = program.sessions.map((ops) => ops.flatMap(orderStepsOf));
-  return program.order
-    ? givenOrder(sessions, program.order)
-    : pctOrder(sessions, program.priorities, program.changes);
+  return scheduledSteps(program, orderStepsOf);
 }
 
 /** The program as an order spec (`reservebench run --spec FILE --strategy ID`): its stock line first. */

@@ -11,14 +11,10 @@
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import type { Resume } from '../../../explore/schedule.ts';
+import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
-import {
-  type OrderOp,
-  type OrderProgram,
-  orderStepsOf,
-  type Resume,
-  scheduledOrders,
-} from './order-program.ts';
+import { type OrderOp, type OrderProgram, orderStepsOf, scheduledOrders } from './order-program.ts';
 
 /** The longest programs of the order scope: two ORDERs already race at every pause point. */
 export const ORDER_SCOPE_LENGTH = 2;
@@ -81,7 +77,7 @@ const cartOf = (cart: number, tag: string) =>
   (CARTS[cart] ?? []).map(([sku, qty]) => `${tag}sku-${sku}:${qty}`).join(',');
 
 /** The program under `tag`: its ORDERs named, in two sessions, and the order of their steps. */
-function rendered(p: OrderScopeProgram, tag: string): { sessions: OrderOp[][]; order: number[] } {
+function rendered(p: OrderScopeProgram, tag: string): TwoSessions<OrderOp> {
   const ops = p.orders.map(
     (o): OrderOp => ({
       key: `${tag}${o.key}`,
@@ -90,30 +86,14 @@ function rendered(p: OrderScopeProgram, tag: string): { sessions: OrderOp[][]; o
       ...(o.pause ? { pause: o.pause } : {}),
     }),
   );
-  const [first, second] = ops;
-  if (!first) return { sessions: [[], []], order: [] };
-  const firstSteps = orderStepsOf(first).length;
-  if (!second) return { sessions: [[first], []], order: Array(firstSteps).fill(0) };
-  const secondSteps = orderStepsOf(second).length;
-  // Inside: the first stops, the second is sent, the first is resumed, then the second's RESUME if any.
-  const order = p.inside
-    ? [0, 1, 0, ...Array(secondSteps - 1).fill(1)]
-    : [...Array(firstSteps).fill(0), ...Array(secondSteps).fill(1)];
-  return { sessions: [[first], [second]], order };
+  return twoSessions(ops, p.inside, (op) => orderStepsOf(op).length);
 }
 
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`, `07.sku-a`). */
 function batchOf(programs: readonly OrderScopeProgram[]): OrderProgram {
-  const width = String(Math.max(0, programs.length - 1)).length;
-  const tags = programs.map((_, i) => `${String(i).padStart(width, '0')}.`);
-  const all = programs.map((p, i) => rendered(p, tags[i] ?? ''));
-  return {
-    sessions: [all.flatMap((p) => p.sessions[0] ?? []), all.flatMap((p) => p.sessions[1] ?? [])],
-    skus: tags.flatMap((tag) => [`${tag}sku-a`, `${tag}sku-b`]),
-    order: all.flatMap((p) => p.order),
-    priorities: [0, 0],
-    changes: [],
-  };
+  const tags = batchTags(programs.length);
+  const skus = tags.flatMap((tag) => [`${tag}sku-a`, `${tag}sku-b`]);
+  return { ...batched(programs.map((p, i) => rendered(p, tags[i] ?? ''))), skus };
 }
 
 /** `s1: ORDER k1 u1 sku-a:1,sku-b:1 UNTIL after-read; s2: ORDER k2 u2 sku-a:2; s1: RESUME COMMIT`. */

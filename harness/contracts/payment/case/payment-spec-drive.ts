@@ -10,9 +10,9 @@ import type {
   PaymentRequest,
   PaymentResult,
 } from '../../../../strategies/payment/contract.ts';
+import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
-import { runPermutation } from '../../../interleaving/engine.ts';
 import type { Permutation, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
 import { specContract } from '../../../interleaving/spec-contract.ts';
 import { parseSpec } from '../../../interleaving/spec-parser.ts';
@@ -60,15 +60,10 @@ export async function drivePaymentSpec(
   connection: CaseConnection,
   design: PaymentDesign,
   scenario: PaymentSpecScenario,
-  run: { permutation: Permutation; listed: boolean; timeoutMs: number },
+  run: SpecRun,
 ): Promise<PaymentDriven> {
-  const steps = await runPermutation(run.permutation, {
-    connectionString: connection.connectionString,
-    schema: connection.schema,
-    contract: { verbs: PAYMENT_VERBS, design },
-    timeoutMs: run.timeoutMs,
-    rejectInvalid: !run.listed || scenario.explored === true,
-  });
+  const contract = { verbs: PAYMENT_VERBS, design };
+  const steps = await runSpecOrder(connection, contract, scenario.explored === true, run);
   const answers = paymentAnswersOf(run.permutation, steps);
   return {
     answers,
@@ -77,19 +72,9 @@ export async function drivePaymentSpec(
     orderProblems: async () => [],
     listed: run.listed,
     steps,
-    notExercised: run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps) : [],
+    notExercised: run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps, payStepOf) : [],
     observe: (read) => scenario.observe?.({ steps, answers, counts: countsOf(read) }) ?? {},
   };
-}
-
-/** PAY … UNTIL steps whose pay ended without stopping at their point: the spec did not drive what it says. */
-function pausesNotReached(permutation: Permutation, steps: readonly StepRecord[]): string[] {
-  return permutation.steps.flatMap((listed) => {
-    const step = payStepOf(listed);
-    if (!step?.until) return [];
-    const result = steps.find((r) => r.step === step.name)?.result;
-    return result?.status === 'ok' && result.paused ? [] : [`${step.name} never reached ${step.until}`];
-  });
 }
 
 /** A pay the spec held at a point and has not yet seen end. */

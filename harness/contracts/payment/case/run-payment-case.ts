@@ -14,15 +14,17 @@ import {
 } from '../../../../strategies/payment/contract.ts';
 import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
+import { caseIdentity } from '../../../case/case-identity.ts';
 import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
+import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
 import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
-import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
+import { type Observed, type OutcomeCounts, reportedSteps } from '../../../verdict/case-result.ts';
 import {
   countOutcomes,
   errorProblems,
@@ -78,16 +80,9 @@ export async function runPaymentCase(
   cluster?: ClusterSource,
 ): Promise<PaymentCaseResult> {
   const design: PaymentDesign = scenario.everyDesignHolds ? { ...ref.design, expect: 'hold' } : ref.design;
-  const identity: Identity = {
-    id: `${scenario.id}/${design.id}${repetition}`,
-    contract: 'payment',
-    scenario: scenario.id,
-    strategy: design.id,
-    expect: design.expect,
-  };
+  const identity: Identity = caseIdentity('payment', scenario, design, repetition);
   const skipped = sitsOut(design, scenario, db);
-  if (skipped)
-    return { ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${skipped}`, reason: skipped };
+  if (skipped) return naCase(identity, skipped);
   if ('spec' in scenario) return runPaymentSpec(db, design, scenario, settings, identity);
   const scripted = (on: RunDatabase) =>
     onSchema(on, design, scenario, settings, identity, (connection) =>
@@ -95,7 +90,7 @@ export async function runPaymentCase(
     );
   if (!scenario.cluster) return scripted(db);
   return runOnCluster<PaymentCaseResult>(cluster, scenario.cluster, db.capabilities, {
-    notHere: (reason) => ({ ...identity, status: 'n/a', outcomes: {}, boundary: `n/a: ${reason}`, reason }),
+    notHere: (reason) => naCase(identity, reason),
     kept: (result) => result.keptSchema !== undefined,
     run: scripted,
   });
@@ -160,20 +155,11 @@ function onSchema(
         counts: countsOf(read),
         ...(final.cluster ?? {}),
         observations,
-        ...(driven.steps
-          ? { steps: driven.steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
-          : {}),
+        ...(driven.steps ? { steps: reportedSteps(driven.steps) } : {}),
         ...(keepsTables(settings, judged.status) ? { keptSchema: schema } : {}),
       };
     },
-    broken: (problem, keptSchema) => ({
-      ...identity,
-      status: 'broken',
-      outcomes: {},
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
-    }),
+    broken: (problem, keptSchema) => brokenCase(identity, problem, keptSchema),
   });
 }
 

@@ -15,17 +15,14 @@ import {
 import {
   checkAnswerAgainst,
   checkDesignAgainst,
+  declaredDesignShape,
   refinedDesignSchema,
 } from '../../../registry/design-check.ts';
-import { identityShape, knobsSchema, operation } from '../../../registry/strategy-module.ts';
+import { operation } from '../../../registry/strategy-module.ts';
 
 export const paymentDesignSchema = refinedDesignSchema(
   z.object({
-    contract: z.literal('payment'),
-    ...identityShape,
-    caughtBy: z.record(z.string(), z.array(z.enum(PAYMENT_CHECKS)).min(1)).optional(),
-    parameters: knobsSchema,
-    configure: operation.optional(),
+    ...declaredDesignShape('payment', PAYMENT_CHECKS),
     pausePoints: z.strictObject({
       pay: z.array(z.enum(PAYMENT_PAUSE_POINTS)),
     }),

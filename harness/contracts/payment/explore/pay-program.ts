@@ -6,7 +6,14 @@
  * how it runs, so what is reported is what ran.
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
-import { givenOrder, type ProgramStep, pctOrder, specOfSteps } from '../../../explore/schedule.ts';
+import {
+  type ProgramStep,
+  pausedSteps,
+  type ScheduledProgram,
+  type StepPause,
+  scheduledSteps,
+  specOfSteps,
+} from '../../../explore/schedule.ts';
 import type { PaymentPayload } from '../spec/order-payment-payload.ts';
 
 /**
@@ -23,23 +30,15 @@ export const PAYLOADS = {
 } as const satisfies Record<string, Partial<PaymentPayload>>;
 export type PayloadId = keyof typeof PAYLOADS;
 
-export type Resume = 'commit' | 'rollback' | 'kill';
-
 export interface PayOp {
   key: string;
   payload: PayloadId;
   /** The payment id this worker proposes: each PAY its own. */
   paymentId: string;
-  pause?: { at: PaymentPausePoint; resume: Resume };
+  pause?: StepPause<PaymentPausePoint>;
 }
 
-export interface PayProgram {
-  sessions: PayOp[][];
-  /** The session that sends each step, in turn; PCT (priorities, changes) decides where it is absent. */
-  order?: number[];
-  priorities: number[];
-  changes: number[];
-}
+export type PayProgram = ScheduledProgram<PayOp>;
 
 /** A key or id as a step writes it (none of the explorer's holds a space or a quote). */
 const OPTION_OF: Readonly<Record<string, string>> = {
@@ -54,16 +53,11 @@ export function payStepsOf(op: PayOp): string[] {
   const fields = Object.entries(PAYLOADS[op.payload]).map(
     ([field, value]) => ` ${OPTION_OF[field]} ${value}`,
   );
-  const until = op.pause ? ` UNTIL ${op.pause.at}` : '';
-  const resume = op.pause ? [`RESUME ${op.pause.resume.toUpperCase()}`] : [];
-  return [`PAY ${op.key} ${op.paymentId}${fields.join('')}${until}`, ...resume];
+  return pausedSteps(`PAY ${op.key} ${op.paymentId}${fields.join('')}`, op.pause);
 }
 
 export function scheduledPays(program: PayProgram): ProgramStep[] {
-  const sessions = program.sessions.map((ops) => ops.flatMap(payStepsOf));
-  return program.order
-    ? givenOrder(sessions, program.order)
-    : pctOrder(sessions, program.priorities, program.changes);
+  return scheduledSteps(program, payStepsOf);
 }
 
 /** The program as a payment spec (`reservebench run --spec FILE --strategy ID`): no setup, the design's. */

@@ -11,15 +11,10 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
+import type { Resume } from '../../../explore/schedule.ts';
+import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
-import {
-  type PayloadId,
-  type PayOp,
-  type PayProgram,
-  payStepsOf,
-  type Resume,
-  scheduledPays,
-} from './pay-program.ts';
+import { type PayloadId, type PayOp, type PayProgram, payStepsOf, scheduledPays } from './pay-program.ts';
 
 /** The longest programs of the payment scope: two PAYs already race at every pause point. */
 export const PAY_SCOPE_LENGTH = 2;
@@ -92,32 +87,17 @@ function* scopePrograms(points: readonly PaymentPausePoint[], maxLength: number)
 }
 
 /** The program under `tag`: its PAYs named, each its own payment id, in two sessions. */
-function rendered(p: PayScopeProgram, tag: string): { sessions: PayOp[][]; order: number[] } {
+function rendered(p: PayScopeProgram, tag: string): TwoSessions<PayOp> {
   const ops = p.pays.map(
     (pay, i): PayOp => ({ ...pay, key: `${tag}${p.shape.keys[pay.key]}`, paymentId: `${tag}pay-${i + 1}` }),
   );
-  const [first, second] = ops;
-  if (!first) return { sessions: [[], []], order: [] };
-  const firstSteps = payStepsOf(first).length;
-  if (!second) return { sessions: [[first], []], order: Array(firstSteps).fill(0) };
-  const secondSteps = payStepsOf(second).length;
-  // Inside: the first stops, the second is sent, the first is resumed, then the second's RESUME if any.
-  const order = p.inside
-    ? [0, 1, 0, ...Array(secondSteps - 1).fill(1)]
-    : [...Array(firstSteps).fill(0), ...Array(secondSteps).fill(1)];
-  return { sessions: [[first], [second]], order };
+  return twoSessions(ops, p.inside, (op) => payStepsOf(op).length);
 }
 
 /** Programs one after another on two sessions, each under its own tag (digits first: `07.k1`). */
 function batchOf(programs: readonly PayScopeProgram[]): PayProgram {
-  const width = String(Math.max(0, programs.length - 1)).length;
-  const all = programs.map((p, i) => rendered(p, `${String(i).padStart(width, '0')}.`));
-  return {
-    sessions: [all.flatMap((p) => p.sessions[0] ?? []), all.flatMap((p) => p.sessions[1] ?? [])],
-    order: all.flatMap((p) => p.order),
-    priorities: [0, 0],
-    changes: [],
-  };
+  const tags = batchTags(programs.length);
+  return batched(programs.map((p, i) => rendered(p, tags[i] ?? '')));
 }
 
 /** `s1: PAY k1 pay-1 UNTIL before-commit; s2: PAY k1 pay-2 AMOUNT 9999; s1: RESUME KILL (keys plain)`. */

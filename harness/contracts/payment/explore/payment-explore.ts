@@ -6,34 +6,24 @@
  * (harness/explore/spec-program.ts): a program that fails is a finding. A finding's spec is replayed the
  * same way from its file.
  */
-import { refusedNeed } from '../../../case/applicability.ts';
 import type { ContractExplore } from '../../../contract/contract-explore.ts';
-import { exploreCasesOf, specProgramRunner } from '../../../explore/spec-program.ts';
-import { parseSpec } from '../../../interleaving/spec-parser.ts';
-import type { PaymentSpecScenario } from '../case/payment-scenario.ts';
-import { paymentSpecFile } from '../case/payment-spec-file.ts';
+import { exploreCasesOf, specExplore } from '../../../explore/spec-program.ts';
+import { readPaymentSpec } from '../case/payment-spec-file.ts';
 import { runPaymentCase } from '../case/run-payment-case.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
-import { PAYMENT_VERBS } from '../spec/payment-verbs.ts';
 import type { PaymentCaseResult } from '../verdict/payment-case-result.ts';
 import { MAX_PAY_SESSIONS, payProgramArbitrary } from './pay-arbitrary.ts';
 import { type PayProgram, paySpecText } from './pay-program.ts';
 import { payScope } from './pay-scope.ts';
 
-const PAY_PROGRAMS = specProgramRunner({
-  parse: (text: string, file: string): PaymentSpecScenario =>
-    paymentSpecFile(parseSpec(text, file, [PAYMENT_VERBS]), text, file),
-  specText: paySpecText,
-  runCase: runPaymentCase,
-});
-
 export const PAYMENT_EXPLORE: ContractExplore<PaymentDesignRef, PaymentCaseResult, PayProgram> = {
-  connections: MAX_PAY_SESSIONS,
-  notExplored: (db, ref) => refusedNeed(ref.design.needs ?? [], db.capabilities),
-  scope: payScope,
-  random: payProgramArbitrary,
-  specText: paySpecText,
-  run: PAY_PROGRAMS.run,
-  replay: PAY_PROGRAMS.replay,
+  ...specExplore({
+    connections: MAX_PAY_SESSIONS,
+    scope: payScope,
+    random: payProgramArbitrary,
+    parse: readPaymentSpec,
+    specText: paySpecText,
+    runCase: runPaymentCase,
+  }),
   ...exploreCasesOf('payment'),
 };

@@ -6,8 +6,8 @@
  * order a valid one. Some pays are cut off (unknown: taken effect or not) or rolled back (aborted).
  */
 import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
-import type { Ending } from '../../../history/history.ts';
 import { seededRandom } from '../../../history/seeded-random.ts';
+import { type SyntheticEnding, syntheticTiming } from '../../../history/synthetic-timing.ts';
 import type { PaymentCall, PaymentHistoryAnswer, PaymentHistoryOperation } from './payment-history.ts';
 import { PaymentState, paymentResults } from './payment-model.ts';
 
@@ -43,7 +43,7 @@ function createdAnswer(call: PaymentCall): PaymentHistoryAnswer | undefined {
 }
 
 /** How the operation ended: mostly answered; some pays cut off (unknown) or rolled back (aborted). */
-function endingKind(random: () => number, call: PaymentCall): 'ok' | 'unknown' | 'aborted' {
+function endingKind(random: () => number, call: PaymentCall): SyntheticEnding {
   const roll = random();
   if (call.op === 'read') return 'ok';
   return roll < 0.08 ? 'unknown' : roll < 0.14 ? 'aborted' : 'ok';
@@ -59,24 +59,8 @@ export function syntheticPaymentHistory(o: SyntheticPaymentOptions): PaymentHist
     if (!taken) throw new Error(`the payment model has no answer for ${call.op}`);
     const kind = endingKind(random, call);
     if (kind !== 'aborted') state.apply(taken.changes);
-    const at = i * 10;
-    const invokedAt = at - Math.floor(random() * o.overlap) * 10 - 1;
-    const completedAt = at + Math.floor(random() * o.overlap) * 10 + 1;
-    const ending: Ending<PaymentHistoryAnswer> =
-      kind === 'ok'
-        ? { kind: 'ok', answer: taken.answer }
-        : kind === 'aborted'
-          ? { kind: 'aborted' }
-          : { kind: 'unknown', why: 'cut off' };
-    operations.push({
-      id: i,
-      call,
-      session: `s${i % 8}`,
-      invokedAt,
-      completedAt: kind === 'ok' ? completedAt : null,
-      db: { from: invokedAt, to: kind === 'ok' ? completedAt : null },
-      ending,
-    });
+    const timing = syntheticTiming<PaymentHistoryAnswer>(random, i, o.overlap, kind, taken.answer);
+    operations.push({ id: i, call, session: `s${i % 8}`, ...timing });
   }
   operations.sort((a, b) => a.invokedAt - b.invokedAt);
   return operations.map((op, id) => ({ ...op, id }));

@@ -6,6 +6,7 @@
  */
 import type { Strategy } from '../../../../strategies/contract.ts';
 import { NO_RESTART, refusedNeed, sitsOutByChoice } from '../../../case/applicability.ts';
+import { naCase } from '../../../case/unjudged-case.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
@@ -46,13 +47,5 @@ export function notApplicable(spec: CaseSpec, db: RunDatabase): CaseResult | und
   const missing = excluded ? [] : missingFor(scenario, strategy);
   if (!excluded && missing.length === 0) return undefined;
   const reason = excluded ?? `not covered: ${scenario.id} — ${missing.join('; ')}`;
-  return {
-    ...identityOf(spec),
-    status: 'n/a',
-    outcomes: {},
-    invariants: null,
-    boundary: `n/a: ${reason}`,
-    reason,
-    coverage: { missing },
-  };
+  return { ...naCase(identityOf(spec), reason), invariants: null, coverage: { missing } };
 }

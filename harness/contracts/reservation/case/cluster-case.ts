@@ -6,6 +6,7 @@
  * kept, never on the lane's database.
  */
 
+import { naCase } from '../../../case/unjudged-case.ts';
 import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
@@ -18,15 +19,7 @@ import type { ScriptScenario } from './scenario.ts';
 
 /** The line of a case that cannot run on the cluster the run has. */
 function notOnThisCluster(spec: CaseSpec, reason: string): CaseResult {
-  return {
-    ...identityOf(spec),
-    status: 'n/a',
-    outcomes: {},
-    invariants: null,
-    boundary: `n/a: ${reason}`,
-    reason,
-    coverage: { missing: [] },
-  };
+  return { ...naCase(identityOf(spec), reason), invariants: null, coverage: { missing: [] } };
 }
 
 export function runClusterCase(

@@ -5,6 +5,7 @@
 
 import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts';
 import { onCaseSchema } from '../../../case/case-schema.ts';
+import { brokenCase } from '../../../case/unjudged-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../../../history/recorder.ts';
@@ -48,13 +49,8 @@ export async function onFreshTables(
       return measureCase(on, driven, judgeBlocking, at);
     },
     broken: (problem, keptSchema) => ({
-      ...identityOf(spec),
-      status: 'broken',
-      outcomes: {},
+      ...brokenCase(identityOf(spec), problem, keptSchema),
       invariants: null,
-      boundary: problem,
-      problems: [problem],
-      ...(keptSchema ? { keptSchema } : {}),
     }),
   });
 }

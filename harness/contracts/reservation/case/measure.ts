@@ -8,7 +8,7 @@ import { type CheckName, OUTCOMES, type Strategy } from '../../../../strategies/
 import { summarizeLatency } from '../../../driver/latency.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
-import type { OutcomeCounts } from '../../../verdict/case-result.ts';
+import { type OutcomeCounts, reportedSteps } from '../../../verdict/case-result.ts';
 import {
   countOutcomes,
   errorProblems,
@@ -229,7 +229,7 @@ export async function measureCase(
     boundary: `${judgement.boundary}${steps ? blockedNote(steps) : ''}${observedNote(observations)}`,
     problems: judgement.problems,
     ...(steps
-      ? { steps: steps.map(({ sentAt: _, completedAt: __, ...shown }) => shown) }
+      ? { steps: reportedSteps(steps) }
       : { latency: summarizeLatency(driven.answers.map((a) => a.latencyMs)) }),
     ...(http ? { http } : {}),
     ...(reading.copies ? { copies: reading.copies } : {}),

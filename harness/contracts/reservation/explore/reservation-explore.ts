@@ -6,6 +6,7 @@
  */
 import type { StrategyRef } from '../../../../strategies/contract.ts';
 import { refusedNeed } from '../../../case/applicability.ts';
+import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
 import type { ContractExplore, ExploreIdentity } from '../../../contract/contract-explore.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
@@ -33,26 +34,11 @@ function notExplored(db: RunDatabase, ref: StrategyRef): string | undefined {
 }
 
 function skippedCase(identity: ExploreIdentity, reason: string): SkippedCase {
-  return {
-    ...identity,
-    status: 'n/a',
-    outcomes: {},
-    invariants: null,
-    boundary: `n/a: ${reason}`,
-    reason,
-    coverage: { missing: [] },
-  };
+  return { ...naCase(identity, reason), invariants: null, coverage: { missing: [] } };
 }
 
-function brokenCase(identity: ExploreIdentity, problem: string): BrokenCase {
-  return {
-    ...identity,
-    status: 'broken',
-    outcomes: {},
-    invariants: null,
-    boundary: problem,
-    problems: [problem],
-  };
+function brokenExploration(identity: ExploreIdentity, problem: string): BrokenCase {
+  return { ...brokenCase(identity, problem), invariants: null };
 }
 
 export const RESERVATION_EXPLORE: ContractExplore<StrategyRef, CaseResult, Program> = {
@@ -65,5 +51,5 @@ export const RESERVATION_EXPLORE: ContractExplore<StrategyRef, CaseResult, Progr
   run: runProgram,
   replay: replaySpec,
   skippedCase,
-  brokenCase,
+  brokenCase: brokenExploration,
 };

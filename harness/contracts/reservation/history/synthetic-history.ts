@@ -6,6 +6,7 @@
  */
 
 import { seededRandom } from '../../../history/seeded-random.ts';
+import { type SyntheticEnding, syntheticTiming } from '../../../history/synthetic-timing.ts';
 import { ContractState } from './contract-state.ts';
 import { modelResults } from './model.ts';
 import type { Call, ReservationHistory, ReservationOperation } from './reservation-operations.ts';
@@ -41,7 +42,7 @@ function randomCall(random: () => number, o: SyntheticOptions, sent: string[]): 
 }
 
 /** How the operation ended: mostly answered; some cut off (unknown) or rolled back (aborted). */
-function endingKind(random: () => number): 'ok' | 'unknown' | 'aborted' {
+function endingKind(random: () => number): SyntheticEnding {
   const roll = random();
   return roll < 0.05 ? 'unknown' : roll < 0.08 ? 'aborted' : 'ok';
 }
@@ -60,21 +61,11 @@ export function syntheticHistory(o: SyntheticOptions): ReservationHistory {
     if (!taken) throw new Error(`the model has no answer for ${call.op}`);
     const kind = endingKind(random);
     if (kind !== 'aborted') state.apply(taken.changes);
-    const invokedAt = at - Math.floor(random() * o.overlap) * 10 - 1;
-    const completedAt = at + Math.floor(random() * o.overlap) * 10 + 1;
     operations.push({
       id: i,
       call,
       session: `s${i % 16}`,
-      invokedAt,
-      completedAt: kind === 'ok' ? completedAt : null,
-      db: { from: invokedAt, to: kind === 'ok' ? completedAt : null },
-      ending:
-        kind === 'ok'
-          ? { kind: 'ok', answer: taken.answer }
-          : kind === 'aborted'
-            ? { kind: 'aborted' }
-            : { kind: 'unknown', why: 'cut off' },
+      ...syntheticTiming(random, i, o.overlap, kind, taken.answer),
     });
   }
   operations.sort((a, b) => a.invokedAt - b.invokedAt);

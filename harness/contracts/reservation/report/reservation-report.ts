@@ -5,7 +5,7 @@
  */
 import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
 import type { ContractReport, MarkdownBlock, TerminalBlock } from '../../../contract/contract.ts';
-import { formatOutcomes } from '../../../verdict/case-result.ts';
+import { formatOutcomes, statusMark } from '../../../verdict/case-result.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { httpTable, scenarioTable, targetLines } from './black-box-report.ts';
 import { boundaryRows } from './boundary.ts';
@@ -169,12 +169,11 @@ function terminalAfter(report: ReservationReport): TerminalBlock[] {
 
 /** One case's line while the run goes on: its outcomes phase by phase, then its verdict. */
 function caseLine(c: CaseResult): string {
-  const mark = { pass: 'ok  ', fail: 'FAIL', broken: 'FAIL', 'n/a': 'n/a ' }[c.status];
   // The verdict line of a case that held starts with its outcomes summed over the phases; the line shows
   // them per phase already, so the sum is left out rather than read as one more phase.
   const summed = `held: ${formatOutcomes(c.outcomes)}; `;
   const verdict = c.boundary.startsWith(summed) ? `held: ${c.boundary.slice(summed.length)}` : c.boundary;
-  return `${mark} ${c.id} (${c.expect}) ${phasesCell(c)} — ${verdict}`;
+  return `${statusMark(c.status)} ${c.id} (${c.expect}) ${phasesCell(c)} — ${verdict}`;
 }
 
 export const RESERVATION_REPORT = {
