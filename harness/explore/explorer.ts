@@ -137,7 +137,7 @@ async function runFailover<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Pro
     if (r.outOfTime()) return;
     const foundAt = `failover program ${i + 1} of ${programs.length}`;
     const header = [
-      `found by reservebench explore --cluster embedded --strategy ${r.designId} (${foundAt})`,
+      `found by reservebench explore --cluster embedded --strategy ${r.designId} --seed ${r.seed} (${foundAt})`,
       `replay: reservebench explore replays it on a cluster of its own; THIS_FILE names its steps`,
     ];
     const run = await r.explore.run(r.db, r.ref, program, r.settings, header);

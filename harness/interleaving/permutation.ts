@@ -66,8 +66,8 @@ export type Step =
   /** Node `restart` restarts: its later operations run in a new incarnation, its memory gone. */
   | (StepBase & { restart: NodeRef })
   /**
-   * The primary fails over to its synchronous standby, the next step in flight (a program of the explorer
-   * run on a cluster: harness/contracts/reservation/explore/drive-failover.ts); the engine runs none.
+   * The primary fails over to its synchronous standby, the next step in flight: a program the explorer runs
+   * on a cluster, driven by its contract's explorer side; the engine runs none.
    */
   | (StepBase & { failover: true });
 

@@ -13,7 +13,7 @@
  *
  * WAIT completes once the database clock (clock_timestamp()) has passed <ms> from the step's start.
  * FAILOVER (a program run on a cluster) fails the primary over to its standby with the next step in
- * flight (drive-failover.ts says how); a spec that has one runs only there.
+ * flight (the explorer side of the contract says how); a spec that has one runs only there.
  * RESTART makes node i's later operations run in a new incarnation (a restarted process, its memory
  * gone). RESUME KILL terminates the paused operation's backend as a `kill -9` of its process would,
  * restarts its node, and the session goes on on a new connection; the step's result is an error marked

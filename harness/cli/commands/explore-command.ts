@@ -69,7 +69,7 @@ const OPTIONS = {
     default: EXPLORE_DEFAULTS.replays,
   }),
   cluster: choice(
-    'fail programs over on a synchronous cluster of their own (the reservation contract), one per program',
+    'fail programs over on a synchronous cluster of their own, one per program (where the contract has failover programs)',
     ['embedded'] as const,
     { absent: 'no program fails over' },
   ),
