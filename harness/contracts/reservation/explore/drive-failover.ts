@@ -4,8 +4,9 @@
  * suite's proxy) and the step after it is sent as the operation in flight: once it has answered, or its
  * commit is seen waiting for the standby (`pg_stat_activity.wait_event = 'SyncRep'`, never a sleep), the
  * primary is killed (immediate shutdown) and the standby promoted. An operation cut off that way has an
- * unknown ending (the program sends it again with its key after the failover, as a client retries); every
- * later step runs on the promoted member, on new connections. The final read then reads every copy, and
+ * unknown ending, and is sent again with its key on the promoted member right after the failover, on its
+ * session (a client retries the request it got no answer for, never one it got); every later step runs on
+ * the promoted member, on new connections. The final read then reads every copy, and
  * the checks count across them (lostAcknowledged, oversold) beside the history's model. No operation may
  * be stopped at a pause point across the failover: an order that leaves one stopped there is invalid.
  */
@@ -168,7 +169,13 @@ export async function driveFailover(on: CaseOnSchema, permutation: Permutation):
   await db.reconnect();
   await db.admin.query(`SET search_path TO ${on.schema}`);
   if (flight) records.push(await landed(flight, cutOff));
-  const rest = steps.slice(at + (inFlight ? 2 : 1));
+  // A client retries, with its key, the request whose answer it did not get (never one it got).
+  const retry = inFlight && cutOff ? [{ ...inFlight, name: `${inFlight.name}-retried` }] : [];
+  const rest = [...retry, ...steps.slice(at + (inFlight ? 2 : 1))];
   records.push(...(await segment(on, await urlNow(), rest, nodes)));
-  return recordedSteps(on, permutation, records, nodes);
+  const ran = {
+    sessions: permutation.sessions,
+    steps: [...steps.slice(0, at + (inFlight ? 2 : 1)), ...rest],
+  };
+  return recordedSteps(on, ran, records, nodes);
 }

@@ -2,8 +2,8 @@
  * The programs that fail over (`explore --cluster embedded`): one per operation of the design that
  * writes, each with the state it acts on set up first, then FAILOVER with that operation in flight —
  * the standby's link cut, the operation sent, the primary killed once it has answered or its commit waits
- * for the standby — the operation sent again with its key on the promoted member (a client retrying an
- * answer it did not get), and a sale after it there where one tells what the copy kept. One failover per
+ * for the standby (one cut off is sent again with its key: drive-failover.ts) — and a sale after it on
+ * the promoted member, which tells what that copy kept. One failover per
  * program, between two steps: every program needs a cluster of its own, so they are few and small.
  */
 import type { Strategy } from '../../../../strategies/contract.ts';
@@ -43,36 +43,21 @@ export function failoverPrograms(strategy: Strategy): Program[] {
   const programs: Program[] = [];
   const add = (total: number, sessions: ProgramOp[][], order: number[]) =>
     programs.push(program(total, sessions, orderOf(sessions.length, order)));
-  // A sale in flight: the first hold before it must stay, the second is unknown until retried, and the
-  // third sale tells whether the promoted member counts both.
-  add(
-    2,
-    [[reserve('k1', 'u1')], [reserve('k2', 'u2'), reserve('k2', 'u2')], [reserve('k3', 'u3')]],
-    [0, F, 1, 1, 2],
-  );
-  const again = (op: ProgramOp) => [op, op];
+  // A sale in flight after a first hold: the first must stay, the second is kept or retried, and a third
+  // sale on the promoted member tells whether it counts both.
+  add(2, [[reserve('k1', 'u1')], [reserve('k2', 'u2')], [reserve('k3', 'u3')]], [0, F, 1, 2]);
+  const after = [reserve('k2', 'u2')];
   if (strategy.confirm)
-    add(1, [[reserve('k1', 'u1'), ...again({ op: 'confirm', key: 'k1', node: 1 })]], [0, F, 0, 0]);
+    add(1, [[reserve('k1', 'u1'), { op: 'confirm', key: 'k1', node: 1 }], after], [0, F, 0, 1]);
   if (strategy.release)
-    add(
-      1,
-      [[reserve('k1', 'u1'), ...again({ op: 'release', key: 'k1', node: 1 })], [reserve('k2', 'u2')]],
-      [0, F, 0, 0, 1],
-    );
+    add(1, [[reserve('k1', 'u1'), { op: 'release', key: 'k1', node: 1 }], after], [0, F, 0, 1]);
   if (strategy.expire)
     add(
       1,
-      [
-        [reserve('k1', 'u1', SHORT), { op: 'wait', ms: WAIT }, ...again({ op: 'expire', node: 1 })],
-        [reserve('k2', 'u2')],
-      ],
-      [0, 0, F, 0, 0, 1],
+      [[reserve('k1', 'u1', SHORT), { op: 'wait', ms: WAIT }, { op: 'expire', node: 1 }], after],
+      [0, 0, F, 0, 1],
     );
   if (strategy.disable)
-    add(
-      2,
-      [[reserve('k1', 'u1'), ...again({ op: 'disable', sku: 'sku-a', node: 1 })], [reserve('k2', 'u2')]],
-      [0, F, 0, 0, 1],
-    );
+    add(2, [[reserve('k1', 'u1'), { op: 'disable', sku: 'sku-a', node: 1 }], after], [0, F, 0, 1]);
   return programs;
 }
