@@ -19,6 +19,11 @@ export const Errors = {
       `${what} did not complete within ${seconds} s: a session cannot make progress`,
       EXIT.expectationFailed,
     ),
+  activeAfterError: (step: string, seconds: number) =>
+    new HarnessError(
+      `not exercised: step ${step} reported an error, but its backend still ran a statement ${seconds} s later, so the steps after it cannot be ordered`,
+      EXIT.expectationFailed,
+    ),
 } as const;
 
 export class HarnessError extends Error {

@@ -10,6 +10,7 @@
  * anything unpacked there is unpacked anew at every run. This unpacks the binary and the fonts once per
  * installed version into node_modules/.cache (which `npm ci` clears with the rest), usable by every user who
  * can read the checkout, and renames each into place only once whole, so that no run uses a half-written one.
+ * `launchChromium` is the one way the scripts and tests start it: headless, offline, in a throwaway profile.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -17,15 +18,18 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, createBrotliDecompress } from 'node:zlib';
+import { type BrowserContext, chromium } from 'playwright-core';
 
 const PACKAGE = '@sparticuz/chromium';
 // The package's own folder, not its entry point's: where the entry sits inside it differs by version.
@@ -34,17 +38,60 @@ const PACKAGE_ROOT = fileURLToPath(new URL(`../node_modules/${PACKAGE}`, import.
 const SYSTEM_FONT_CONFIG = '/etc/fonts/fonts.conf';
 
 /** What playwright's launch needs to start the browser: its binary and the environment it runs in. */
-export interface ChromiumLaunch {
+interface ChromiumLaunch {
   executablePath: string;
   env: Record<string, string | undefined>;
 }
 
-export async function chromiumLaunch(): Promise<ChromiumLaunch> {
+async function chromiumLaunch(): Promise<ChromiumLaunch> {
   const cache = versionCache();
   return {
     executablePath: await chromiumExecutable(cache),
     env: { ...process.env, FONTCONFIG_FILE: packagedFontConfig(cache) },
   };
+}
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A started browser and how to stop it: `close` also removes its profile. */
+export interface LaunchedChromium {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Headless and offline, in a profile of its own, with a 1280×900 window. */
+export async function launchChromium(): Promise<LaunchedChromium> {
+  const { executablePath, env } = await chromiumLaunch();
+  const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      env,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      offline: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 function versionCache(): string {

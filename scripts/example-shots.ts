@@ -4,25 +4,12 @@
  * throughput chart drawn against the knob. test/html-report.test.ts takes them into a scratch folder and
  * checks what they show; `npm run examples:screenshots` writes them beside the examples (reports/examples/).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { chromiumLaunch } from './chromium.ts';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from './chromium.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../reports/examples/', import.meta.url));
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface ExampleShots {
   /** The PNG files written, by what they show. */
@@ -36,21 +23,11 @@ export interface ExampleShots {
 
 /** `into`: the folder of each shot, by its example (the examples' own folders, or one scratch folder). */
 export async function shootExamples(into: (example: string) => string): Promise<ExampleShots> {
-  const { executablePath, env } = await chromiumLaunch();
-  const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    env,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    offline: true,
-    viewport: { width: 1280, height: 900 },
-  });
+  const browser = await launchChromium();
   try {
-    return await shootExamplesIn(context, into);
+    return await shootExamplesIn(browser.context, into);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }
 

@@ -9,13 +9,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as nextLook } from 'node:timers/promises';
 import exitHook from 'async-exit-hook';
+import { pollUntil } from '../harness/database/poll-until.ts';
 import { postmasterPid, processAlive } from '../harness/database/run-state.ts';
 import { ensureServerUser, serverUser } from '../harness/database/server-user.ts';
 
 /** How often a manager is asked whether the cluster is ready (waitUntil): no ordering depends on it. */
 export const MANAGER_LOOK_MS = 250;
+/** How often a stopping process is looked at again. */
+const STOP_LOOK_MS = 50;
 
 /** A cluster on this machine: its folder (every member's data), and how to stop it and remove the folder. */
 export interface LocalCluster {
@@ -61,24 +63,70 @@ export function spawnDetached(
   return child;
 }
 
+/** How long a member may take to stop once told before it is killed; its shutdown checkpoint fits well inside. */
+export const STOP_TIMEOUT_MS = 60_000;
+/** How long a killed process may take to be gone. */
+const KILLED_GONE_MS = 5_000;
+
+export interface StopOptions {
+  timeoutMs?: number;
+  /** Told, one line each, what did not stop in time. */
+  say?: (line: string) => void;
+}
+
 /**
  * Stops the children last started first (each manager stops its PostgreSQL on SIGTERM), then any
- * postmaster of `dataDirs` a manager left starting, each seen gone, then removes `dir`.
+ * postmaster of `dataDirs` a manager left starting, each seen gone, then removes `dir`. One still running
+ * `timeoutMs` after it was told to stop is named in a line and killed with its process group; one that
+ * outlives that too fails the stop, naming it and the folder left behind.
  */
-export async function stopCluster(children: ChildProcess[], dataDirs: readonly string[], dir: string) {
+export async function stopCluster(
+  children: ChildProcess[],
+  dataDirs: readonly string[],
+  dir: string,
+  options: StopOptions = {},
+): Promise<void> {
+  const stop = { timeoutMs: options.timeoutMs ?? STOP_TIMEOUT_MS, say: options.say ?? sayOnStderr };
+  const left: string[] = [];
   for (const child of [...children].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const what = `${child.spawnfile} (pid ${child.pid})`;
     child.kill('SIGTERM');
-    await exited;
+    if (!(await stopsWithin(what, -child.pid, exited, stop))) left.push(what);
   }
   for (const dataDir of dataDirs) {
     const pid = postmasterPid(dataDir);
     if (pid === undefined) continue;
     process.kill(pid, 'SIGQUIT');
-    while (processAlive(pid)) await nextLook(50);
+    const what = `the postmaster of ${dataDir} (pid ${pid})`;
+    if (!(await stopsWithin(what, pid, () => !processAlive(pid), stop))) left.push(what);
   }
+  if (left.length > 0)
+    throw new Error(`the cluster did not stop: ${left.join(', ')} still running; ${dir} is left in place`);
   rmSync(dir, { recursive: true, force: true });
+}
+
+const sayOnStderr = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Whether `gone` holds within the timeout, or once `target` (a pid, or minus a process group) is killed. */
+async function stopsWithin(
+  what: string,
+  target: number,
+  gone: () => boolean,
+  { timeoutMs, say }: Required<StopOptions>,
+): Promise<boolean> {
+  const look = async () => gone();
+  if (await pollUntil(look, { timeoutMs, everyMs: STOP_LOOK_MS })) return true;
+  say(
+    `stopping the cluster: ${what} still running ${timeoutMs / 1000} s after it was told to stop; killing it`,
+  );
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // Gone between the last look and the kill.
+  }
+  return (await pollUntil(look, { timeoutMs: KILLED_GONE_MS, everyMs: STOP_LOOK_MS })) === true;
 }
 
 /**

@@ -159,7 +159,9 @@ function optionsSection(): string[] {
     'and the checks read too. A value is checked before anything starts; a bad one, an option without what',
     'it needs or with one it excludes, is refused with one line (exit 2). `run` and `bench` write what their',
     'options resolved to into report.json (`configuration`: every option given, every default in effect),',
-    'and `--config FILE` reads it back ([The command line](cli.md#a-runs-configuration---config)).',
+    'and `--config FILE` reads it back ([The command line](cli.md#a-runs-configuration---config)). A design',
+    "module path (`ID|PATH`) given relative in a config file is read against the file's folder, not the",
+    'folder the command runs in; report.json records one given on the command line as an absolute path.',
     '',
   ];
   for (const command of COMMANDS) {

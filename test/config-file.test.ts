@@ -4,8 +4,10 @@
  * cases to the same verdicts. test/config-resolve.test.ts reads configurations back in process.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { RUN } from '../harness/cli/commands/run-command.ts';
+import { resolveOptions } from '../harness/cli/resolve-options.ts';
 import { oneLineProblem, type Refusal, runBounded, runRefusals } from './bounded-cli.ts';
 import { configFiles, reportWith } from './config-files.ts';
 import { runJson } from './run-cli.ts';
@@ -66,6 +68,30 @@ describe('a design module a config file names that cannot load', () => {
     expect(answer.code, answer.stderr).toBe(2);
     expect(answer.stderr).toMatch(message);
     expect(oneLineProblem(answer.stderr), answer.stderr).toBe(true);
+  });
+});
+
+describe("a relative design path in a config file is the file's, not the working folder's", () => {
+  it('is read against the folder the file is in, ids and absolute paths as they are', () => {
+    const path = file({ strategy: ['hot-row,./mine.ts', '../theirs.ts', '/opt/designs/abs.ts'] });
+    expect(resolveOptions(RUN, { config: path }).values.strategy).toEqual([
+      'hot-row',
+      join(files.folder, 'mine.ts'),
+      resolve(files.folder, '../theirs.ts'),
+      '/opt/designs/abs.ts',
+    ]);
+  });
+
+  it("is recorded absolute from the command line, so that the report's configuration runs from any folder", () => {
+    const { configuration } = resolveOptions(RUN, { strategy: ['hot-row,./mine.ts'] }).context;
+    expect(configuration.options.strategy).toEqual(['hot-row', resolve('mine.ts')]);
+  });
+
+  it('loads the module beside the file when run from another folder', async () => {
+    // The broken module sits beside the file: reaching its syntax error shows that the path was found.
+    const answer = await runBounded(['run', '--config', file({ strategy: ['./broken-design.ts'] })]);
+    expect(answer.code, answer.stderr).toBe(2);
+    expect(answer.stderr).toContain(`cannot load strategy module ${broken}`);
   });
 });
 

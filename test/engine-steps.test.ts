@@ -9,24 +9,33 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadStrategy } from '../harness/contracts/reservation/designs/registry.ts';
 import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
+import { waitUntil } from '../harness/database/poll-until.ts';
 import { runPermutation } from '../harness/interleaving/engine.ts';
 import { harnessNow } from '../harness/interleaving/harness-clock.ts';
 import type { StepRecord } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
-import type { ReserveResult, StockLine } from '../strategies/contract.ts';
+import type { ReserveResult, StockLine, Strategy } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
 import { runCli } from './run-cli.ts';
 
 const { db, admin } = useRunDatabase();
+
+interface SpecRunOptions {
+  clockWait?: (ms: number) => number;
+  /** The design as the steps call it: the loaded one changed, for a fixture. */
+  alter?: (strategy: Strategy) => Strategy;
+  timeoutMs?: number;
+}
 
 /** The spec's one permutation, run against `strategy` on fresh tables holding `stock`. */
 async function runSpecOn(
   strategyId: string,
   stock: readonly StockLine[],
   lines: readonly string[],
-  clockWait?: (ms: number) => number,
+  { clockWait, alter, timeoutMs = 20_000 }: SpecRunOptions = {},
 ): Promise<Map<string, StepRecord>> {
-  const { strategy } = await loadStrategy(strategyId);
+  const loaded = (await loadStrategy(strategyId)).strategy;
+  const strategy = alter ? alter(loaded) : loaded;
   const schema = await db().createCaseSchema(`steps ${strategyId}`);
   await admin().query(`SET search_path TO ${schema}`);
   try {
@@ -40,7 +49,7 @@ async function runSpecOn(
     connectionString: db().connectionString,
     schema,
     contract: { verbs: RESERVATION_VERBS, design: strategy },
-    timeoutMs: 20_000,
+    timeoutMs,
     ...(clockWait ? { clockWait } : {}),
   });
   return new Map(records.map((r) => [r.step, r]));
@@ -94,6 +103,39 @@ describe('step records: when each step was sent and when its outcome arrived', (
 
 const LAB = (total: number): StockLine[] => [{ sku: 'sku-lab-01', total }];
 
+describe('a step that reports an error while its backend still runs a statement', () => {
+  it('fails the permutation as not exercised at the deadline instead of going on as if idle', async () => {
+    // The fixture's reserve leaves a statement running on its connection and answers with an error.
+    const leavesAStatementRunning = (strategy: Strategy): Strategy => ({
+      ...strategy,
+      reserve: async (ctx) => {
+        const { rows } = await ctx.db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        void ctx.db.query('SELECT pg_sleep(3)').catch(() => undefined);
+        const running = "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'";
+        await waitUntil('the fixture statement running', 10_000, async () => {
+          return ((await admin().query(running, [rows[0]?.pid])).rowCount ?? 0) > 0;
+        });
+        throw new Error('the fixture gave up with its statement still running');
+      },
+    });
+    const run = runSpecOn(
+      'hot-row',
+      LAB(1),
+      [
+        'session t1',
+        'step "t1-take" { RESERVE req-t1 user-0001 sku-lab-01 }',
+        'session t2',
+        'step "t2-left" { REMAINING sku-lab-01 }',
+        'permutation "t1-take" "t2-left"',
+      ],
+      { alter: leavesAStatementRunning, timeoutMs: 400 },
+    );
+    await expect(run).rejects.toThrow(
+      /^not exercised: step t1-take reported an error, but its backend still ran/,
+    );
+  });
+});
+
 describe('STATUS and REMAINING', () => {
   it("read the strategy's own state on the session's connection: an uncommitted hold is not there yet", async () => {
     const records = await runSpecOn('hot-row', LAB(2), [
@@ -144,7 +186,7 @@ describe('WAIT', () => {
     ];
     const unitsBack = (records: Map<string, StepRecord>) => recordOf(records, 'expire').result;
     expect(unitsBack(await runSpecOn('hot-row', LAB(1), lines))).toEqual({ status: 'ok', value: 0 });
-    const widened = await runSpecOn('hot-row', LAB(1), lines, (ms) => ms + 600);
+    const widened = await runSpecOn('hot-row', LAB(1), lines, { clockWait: (ms) => ms + 600 });
     expect(unitsBack(widened)).toEqual({ status: 'ok', value: 1 });
   });
 });

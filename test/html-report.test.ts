@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { admissionFactors } from '../harness/bench/series-factors.ts';
@@ -30,8 +30,8 @@ import { type BenchReport, writeBenchFiles } from '../harness/report/bench/bench
 import { PLOT } from '../harness/report/bench/charts.ts';
 import { renderHtmlReport } from '../harness/report/html-report.ts';
 import type { Report } from '../harness/report/report.ts';
-import { chromiumLaunch } from '../scripts/chromium.ts';
-import { CHROMIUM_ARGS, shootExamplesIn } from '../scripts/example-shots.ts';
+import { type LaunchedChromium, launchChromium } from '../scripts/chromium.ts';
+import { shootExamplesIn } from '../scripts/example-shots.ts';
 import { manyDesigns, throughputChart } from './many-designs.ts';
 import { runCli } from './run-cli.ts';
 
@@ -406,32 +406,19 @@ interface Drawn {
 }
 
 /** The one browser of this file, started for the first drawing and closed after the last. */
-let browser: { context: BrowserContext; profile: string } | undefined;
+let browser: LaunchedChromium | undefined;
 
 async function openPage(): Promise<Page> {
   return (await browserContext()).newPage();
 }
 
 async function browserContext(): Promise<BrowserContext> {
-  if (!browser) {
-    const { executablePath, env } = await chromiumLaunch();
-    const profile = mkdtempSync(join(tmpdir(), 'reservebench-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath,
-      env,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      offline: true,
-      viewport: { width: 1280, height: 900 },
-    });
-    browser = { context, profile };
-  }
+  browser ??= await launchChromium();
   return browser.context;
 }
 
 afterAll(async () => {
-  await browser?.context.close();
-  if (browser) rmSync(browser.profile, { recursive: true, force: true });
+  await browser?.close();
 });
 
 const box = async (locator: Locator) => {

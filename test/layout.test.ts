@@ -189,6 +189,15 @@ describe('layout', () => {
     expect(readdirSync(join(ROOT, 'reports'))).toEqual(expect.arrayContaining(['README.md', 'examples']));
   });
 
+  it('starts Chromium in one place: the tests and the scripts call scripts/chromium.ts', () => {
+    const launching = [...SOURCES, 'test']
+      .flatMap(sourceFiles)
+      .filter((file) =>
+        /\.launchPersistentContext\(|\bchromium\.launch\(/.test(readFileSync(join(ROOT, file), 'utf8')),
+      );
+    expect(launching).toEqual(['scripts/chromium.ts']);
+  });
+
   it('keeps the bench a runner: its tables, charts and files are drawn with the other reports', () => {
     expect(importsInto('harness/bench/', 'harness/report/')).toEqual([]);
   });

@@ -4,10 +4,14 @@
  * options by their names (`{ "strategy": ["hot-row"], "clients": 20 }`). The options the command line
  * gives override the file's. A file that cannot be read, is not JSON, is of another command or names an
  * option the command does not have is refused with one line naming the file (exit 2); each value is
- * checked as the option's own value is (resolve-options.ts).
+ * checked as the option's own value is (resolve-options.ts). A relative design module path the file names
+ * is the file's: it is read against the file's folder, as a tsconfig's paths are, not against the folder
+ * the command runs in.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { Errors, oneLine } from '../errors.ts';
+import { looksLikePath } from '../registry/design-module.ts';
 import { shown } from './cli-arguments.ts';
 
 export interface ConfigFile {
@@ -52,8 +56,24 @@ function optionsIn(document: unknown, path: string, command: string): unknown {
   return configuration.options;
 }
 
-/** The file's options for `command`, whose options are `names` (`config` itself is no option of a file). */
-export function readConfigFile(path: string, command: string, names: readonly string[]): ConfigFile {
+/** Each relative module path among a design option's items (`hot-row,./mine.ts`), against `folder`. */
+function designPathsIn(folder: string, given: unknown): unknown {
+  const item = (text: string) => (looksLikePath(text) && !isAbsolute(text) ? resolve(folder, text) : text);
+  const items = (text: string) => text.split(',').map(item).join(',');
+  if (typeof given === 'string') return items(given);
+  return Array.isArray(given) ? given.map((one) => (typeof one === 'string' ? items(one) : one)) : given;
+}
+
+/**
+ * The file's options for `command`, whose options are `names` (`config` itself is no option of a file) and
+ * of which `designOptions` name designs by id or module path.
+ */
+export function readConfigFile(
+  path: string,
+  command: string,
+  names: readonly string[],
+  designOptions: readonly string[],
+): ConfigFile {
   const options = optionsIn(parseJson(path), path, command);
   if (!isObject(options))
     throw Errors.badInput(`--config ${shown(path)}: its options must be a JSON object of option names`);
@@ -63,5 +83,12 @@ export function readConfigFile(path: string, command: string, names: readonly st
       `--config ${shown(path)}: ${shown(unknown)} is no option of ${command}; \`reservebench ${command} --help\` lists them`,
     );
   }
-  return { path, options };
+  const folder = dirname(resolve(path));
+  const read = Object.fromEntries(
+    Object.entries(options).map(([name, given]) => [
+      name,
+      designOptions.includes(name) ? designPathsIn(folder, given) : given,
+    ]),
+  );
+  return { path, options: read };
 }

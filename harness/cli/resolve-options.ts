@@ -3,9 +3,12 @@
  * command line, else from the `--config` file, else its default; every one checked before anything starts
  * (exit 2, one line naming the option — and the file, when the file gave it), then the pairs that exclude
  * each other and what each option needs. What they resolved to is the command's configuration, as
- * report.json records it: every option given, and every default in effect.
+ * report.json records it: every option given, and every default in effect; a design's module path as an
+ * absolute one, so that `--config report.json` finds it from any folder.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { Errors } from '../errors.ts';
+import { looksLikePath } from '../registry/design-module.ts';
 import type { Configuration, ConfigurationValue } from '../report/configuration-schema.ts';
 import { listItems, onlyValue, shown } from './cli-arguments.ts';
 import type {
@@ -34,6 +37,9 @@ function commandLineTexts(given: unknown): string[] {
   return (Array.isArray(given) ? given : [given]).map(String);
 }
 
+/** An option naming designs by id or module path (`ID|PATH`). */
+const namesDesigns = (option: OptionDefinition) => option.kind === 'value' && option.form.includes('PATH');
+
 /** The texts a config file gives an option: its JSON value checked against the option's kind. */
 function fileTexts(option: Value, label: string, given: unknown): string[] {
   const items = Array.isArray(given) && option.several !== undefined ? given : [given];
@@ -57,7 +63,12 @@ function readValue(
   label: string,
   texts: string[],
 ): { value: unknown; recorded: ConfigurationValue } {
-  const asJson = (text: string) => (option.json === 'number' ? Number(text) : text);
+  const asJson = (text: string) =>
+    option.json === 'number'
+      ? Number(text)
+      : namesDesigns(option) && looksLikePath(text) && !isAbsolute(text)
+        ? resolve(text)
+        : text;
   if (option.several === 'list') {
     const items = listItems(label, texts);
     return { value: items.map((item) => option.read(item, label)), recorded: items.map(asJson) };
@@ -164,7 +175,10 @@ function configFileOf(command: CommandDefinition, args: Readonly<Record<string, 
   const names = Object.entries(command.options).flatMap(([name, o]) =>
     o.kind === 'positional' ? [] : [name],
   );
-  return readConfigFile(path, command.name, names);
+  const designOptions = Object.entries(command.options).flatMap(([name, o]) =>
+    namesDesigns(o) ? [name] : [],
+  );
+  return readConfigFile(path, command.name, names, designOptions);
 }
 
 /**

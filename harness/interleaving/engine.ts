@@ -27,7 +27,7 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import type { IsolationLevel } from '../../strategies/contract.ts';
-import { CASE_POLL_MS } from '../database/poll-until.ts';
+import { CASE_POLL_MS, pollUntil } from '../database/poll-until.ts';
 import { Errors, EXIT, HarnessError } from '../errors.ts';
 import { requestKeyOf, startCallStep } from './call-steps.ts';
 import { databaseClockPasses } from './clock-step.ts';
@@ -242,31 +242,30 @@ class PermutationRun {
 
   /** Like isolationtester: a session's next step waits until its blocked one has been reported done. */
   private async waitForActiveStep(session: Session, next: Step): Promise<void> {
-    const deadline = performance.now() + this.options.timeoutMs;
     const active = this.activeSteps.get(session);
     if (!active) return;
     if (this.options.rejectInvalid && (await this.waitsOnIdleSessions(active))) {
       throw new InvalidPermutation(next.name, active.step.name);
     }
     // Only performSteps makes a step active, after this returns: until then it stays `active` or none.
-    for (;;) {
-      if (!(await this.tryCompleteStep(active, { nonblock: false, retry: true }))) {
-        const at = this.waiting.indexOf(active);
-        if (at >= 0) this.waiting.splice(at, 1);
-      }
-      await this.tryCompleteSteps({ nonblock: true, retry: true });
-      if (!this.activeSteps.has(session)) return;
-      if (performance.now() > deadline) {
-        throw Errors.barrierTimeout(`step ${active.step.name}`, this.options.timeoutMs / 1000);
-      }
-      await nextLook(this.pollMs);
-    }
+    const reported = await pollUntil(
+      async () => {
+        if (!(await this.tryCompleteStep(active, { nonblock: false, retry: true }))) {
+          const at = this.waiting.indexOf(active);
+          if (at >= 0) this.waiting.splice(at, 1);
+        }
+        await this.tryCompleteSteps({ nonblock: true, retry: true });
+        return !this.activeSteps.has(session);
+      },
+      { timeoutMs: this.options.timeoutMs, everyMs: this.pollMs },
+    );
+    if (!reported) throw Errors.barrierTimeout(`step ${active.step.name}`, this.options.timeoutMs / 1000);
   }
 
   private send(session: Session, step: Step): SentStep {
     const requestKey = requestKeyOf(session, step);
     const start = () => this.start(session, step);
-    const sent = new SentStep(step, session, requestKey, start, (pid) => this.untilIdle(pid));
+    const sent = new SentStep(step, session, requestKey, start, (s) => this.untilIdle(s));
     this.records.push(sent.record);
     for (const b of step.blockers ?? []) {
       if (b.kind !== 'notices') continue;
@@ -311,6 +310,7 @@ class PermutationRun {
       if (settled !== 'completed') return waitingNow();
     }
     const { outcome } = sent;
+    if (sent.failure) throw sent.failure;
     if (!outcome || this.heldBack(sent)) return waitingNow();
     this.emit({
       kind: 'completed',
@@ -363,9 +363,9 @@ class PermutationRun {
   private async settle(sent: SentStep): Promise<'completed' | 'blocked' | 'retrying'> {
     let deadline = performance.now() + this.options.timeoutMs;
     for (;;) {
-      if (sent.outcome) return 'completed';
+      if (await this.answered(sent)) return 'completed';
       const look = await this.lookAt(sent.session.pid);
-      if (sent.outcome) return 'completed';
+      if (await this.answered(sent)) return 'completed';
       if (this.sessionsAmong(look.blockingPids).length > 0) return 'blocked';
       if (sent.activity.note(look)) deadline = performance.now() + this.options.timeoutMs;
       if (sent.retrying) return 'retrying';
@@ -376,6 +376,16 @@ class PermutationRun {
     }
   }
 
+  /**
+   * Whether the step's answer has arrived; once it has, waits out its backend going idle (SentStep.done),
+   * which untilIdle bounds with a deadline of its own.
+   */
+  private async answered(sent: SentStep): Promise<boolean> {
+    if (sent.record.completedAt === undefined) return false;
+    await sent.done;
+    return true;
+  }
+
   /** Waits for a step to complete, however long it stays blocked, up to the timeout. */
   private async finish(sent: SentStep): Promise<void> {
     const timer = new AbortController();
@@ -384,7 +394,7 @@ class PermutationRun {
       nextLook(this.options.timeoutMs, 'stuck' as const, { signal: timer.signal }),
     ]);
     timer.abort();
-    if (outcome === 'stuck') {
+    if (outcome === 'stuck' && !(await this.answered(sent))) {
       throw Errors.barrierTimeout(`blocked step(s) ${sent.record.step}`, this.options.timeoutMs / 1000);
     }
   }
@@ -420,20 +430,20 @@ class PermutationRun {
   }
 
   // A backend reports an error before it rolls back and lets go of its locks; until it is idle, a step
-  // it blocked would still look blocked, and where its completion is printed would depend on timing.
-  private async untilIdle(pid: number): Promise<void> {
-    const deadline = performance.now() + this.options.timeoutMs;
-    try {
-      while (performance.now() < deadline) {
+  // it blocked would still look blocked, and where its completion is printed would depend on timing. One
+  // still running a statement at the deadline fails the permutation: what follows it cannot be ordered.
+  private async untilIdle(sent: SentStep): Promise<void> {
+    const { pid } = sent.session;
+    const idle = await pollUntil(
+      async () => {
         const { rows } = await this.control.query<{ active: boolean }>(
           "SELECT state = 'active' AS active FROM pg_stat_activity WHERE pid = $1",
           [pid],
         );
-        if (!rows[0]?.active) return;
-        await nextLook(this.pollMs);
-      }
-    } catch {
-      // The control connection closed under a permutation that is already failing.
-    }
+        return !rows[0]?.active;
+      },
+      { timeoutMs: this.options.timeoutMs, everyMs: this.pollMs },
+    );
+    if (!idle) throw Errors.activeAfterError(sent.record.step, this.options.timeoutMs / 1000);
   }
 }

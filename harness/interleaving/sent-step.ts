@@ -14,6 +14,8 @@ export class SentStep {
   /** Settles once `outcome` is set; never rejects. */
   readonly done: Promise<void>;
   outcome?: Outcome;
+  /** Set with `outcome` when the step's backend was not seen idle after the error it reported. */
+  failure?: Error;
   /** For each `notices` blocker: the notice count its session must reach. */
   readonly noticeTargets = new Map<Blocker, number>();
   /** What its backend has been seen doing since it was sent. */
@@ -25,8 +27,8 @@ export class SentStep {
     requestKey: string | undefined,
     /** Sends the step; called once the record has its `sentAt`. */
     start: () => Promise<Outcome>,
-    /** Resolves once the backend `pid` is no longer running a statement. */
-    untilIdle: (pid: number) => Promise<void>,
+    /** Resolves once the step's backend is no longer running a statement; rejects at its deadline. */
+    untilIdle: (sent: SentStep) => Promise<void>,
   ) {
     this.activity = new StepActivity(session.retriesReported);
     this.record = {
@@ -40,7 +42,11 @@ export class SentStep {
     };
     this.done = start().then(async (outcome) => {
       this.record.completedAt = harnessNow();
-      if (outcome.result.status === 'error') await untilIdle(session.pid);
+      if (outcome.result.status === 'error') {
+        await untilIdle(this).catch((error: unknown) => {
+          this.failure = error instanceof Error ? error : new Error(String(error));
+        });
+      }
       this.record.result = outcome.result;
       this.outcome = outcome;
     });

@@ -130,6 +130,7 @@ export const ORDER_CHECKS = [
   'orderAuditMismatch',
   'reconciled',
   'ledgerReplayDrift',
+  'sellsWhatRemains',
   'linearizable',
   'outcomes',
   'observations',
@@ -149,6 +150,8 @@ export const ORDER_CHECK_MEANING: Readonly<Record<OrderCheckName, string>> = {
   orderAuditMismatch: "the design's own audit() disagrees with the harness's reads",
   reconciled: "the design's books (available + frozen = total per sku) do not add up",
   ledgerReplayDrift: "replaying the design's stock ledger does not give today's counters",
+  sellsWhatRemains:
+    'after the final read, an order of exactly remaining(sku) units of a sku is not HELD, or one more unit after it is not SOLD_OUT: the design does not sell what it says remains',
   linearizable:
     'no order of the case\'s operations, consistent with real time, gives every recorded answer under the order model (docs/contract.md, "Orders")',
   outcomes: "the answer counts differ from the scenario's exact expectation",

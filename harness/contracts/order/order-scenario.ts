@@ -45,6 +45,11 @@ interface OrderScenarioBase {
   holdAt?: readonly OrderPausePoint[];
   /** Pause points of the other operations the scenario holds them at; a design lacking one is n/a there. */
   requires?: Omit<Partial<OrderPausePoints>, 'order'>;
+  /**
+   * Why no program the explorer writes can be this scenario (its programs only order): a control caught
+   * only in such scenarios is out of the explorer's reach, and its explore case is n/a with this reason.
+   */
+  beyondExplorer?: string;
   expect: OrderExpectations;
 }
 

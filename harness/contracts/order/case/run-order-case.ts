@@ -21,7 +21,9 @@ import { holdPointFor, type OrderScenario, type OrderSpecScenario } from '../ord
 import { judgeOrderCase } from '../verdict/order-case-judgement.ts';
 import type { OrderCaseResult } from '../verdict/order-case-result.ts';
 import { orderCaseHistory } from '../verdict/order-history-check.ts';
+import { orderSellsProblems } from '../verdict/order-sells-what-remains.ts';
 import { driveOrderClients } from './order-clients-drive.ts';
+import { probeOrderSales } from './order-probe.ts';
 import { driveOrderSpec, type OrderDriven, orderSpecOrders } from './order-spec-drive.ts';
 
 /** Why the design sits the scenario out, or undefined when the case is to be driven. */
@@ -107,7 +109,10 @@ function onSchema(
       const readFrom = harnessNow();
       const read = await readOrdersBack(db.admin, design, driven.keys, scenario.stock);
       const history = orderCaseHistory(driven.answered, read, { readFrom, readTo: harnessNow() }, clock);
-      const judged = judgeOrderCase(design, scenario, driven, read, history);
+      at('the sell-what-remains probe');
+      const probing = probeOrderSales(db.admin, design, scenario.stock, read);
+      const probe = await withinCaseDeadline(probing, new CaseDeadline(settings.timeoutMs), db);
+      const judged = judgeOrderCase(design, scenario, driven, read, history, orderSellsProblems(probe));
       const held = heldBySku(read);
       const stock = Object.fromEntries(
         [...read.skus].map(([sku, s]) => [sku, { ...s, held: held.get(sku) ?? 0 }]),

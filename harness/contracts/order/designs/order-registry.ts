@@ -27,6 +27,7 @@ const BUILT_IN_ORDER = builtInModules(DESIGNS, {
   'order-request-order': 'controls/request-order.ts',
   'order-line-per-transaction': 'controls/line-per-transaction.ts',
   'order-read-then-subtract': 'controls/read-then-subtract.ts',
+  'order-expire-off-the-books': 'controls/expire-off-the-books.ts',
 });
 
 export const ORDER_DESIGN_IDS = Object.keys(BUILT_IN_ORDER);

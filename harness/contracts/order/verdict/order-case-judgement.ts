@@ -1,6 +1,6 @@
 /**
  * Every check of an order case, computed by the harness from its own records and reads — the contract's
- * invariants (order-invariants.ts), the history against the order model, the scenario's exact answers,
+ * invariants (order-invariants.ts), the history against the order model, the sell-what-remains probe, the scenario's exact answers,
  * remaining stock and blocking, errors, and whether the case drove what it claims — and the verdict.
  */
 import {
@@ -65,6 +65,8 @@ export function judgeOrderCase(
   driven: OrderDriven,
   read: OrderFinalRead,
   history: readonly HistoryOperation<OrderCall, OrderAnswer>[],
+  /** What the harness found by probing the design after the final read (order-sells-what-remains.ts). */
+  probed: readonly Problem<OrderCheckName>[],
 ) {
   const orders = driven.answered.filter((a) => a.call.op === 'order');
   const outcomes = countOutcomes(orders, ORDER_OUTCOMES);
@@ -78,6 +80,7 @@ export function judgeOrderCase(
   const found: Problem<OrderCheckName>[] = [
     ...orderInvariants(sent, read),
     ...checked.problems,
+    ...probed,
     ...errorProblems(driven.answered),
     ...(exact && expected ? exactly(expected, outcomes) : []),
     ...(exact ? observationProblems(scenario, driven, read) : []),
