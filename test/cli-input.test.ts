@@ -229,6 +229,7 @@ describe('list and help', () => {
       ['count-without-lock', 'violate'],
       ['cas-without-version', 'violate'],
       ['async-commit', 'violate'],
+      ['local-commit', 'violate'],
       ['release-frozen-only', 'violate'],
       ['release-twice', 'violate'],
       ['bucketed-no-fallback', 'violate'],

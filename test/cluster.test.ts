@@ -4,7 +4,8 @@
  * temporary directory of its own (TMPDIR) so that what the run leaves there is what it left behind:
  * failover-sync holds for hot-row and memory-quota; split brain catches both (oversold for the design whose
  * stock is in the database, lostAcknowledged for the one that counts in memory); reads served by a standby
- * are caught behind the primary, and the control that checks stock on one oversells; a switchover's
+ * are caught behind the primary, and the control that checks stock on one oversells; local-commit (HELD
+ * before its synchronous standby has the commit) loses a hold in failover-sync; a switchover's
  * cut-off requests that took effect answer REPLAY, and a design that answers such a retry HELD fails for
  * it. No member, directory or proxy outlives a passing run, a failing one (whose kept data `clean`
  * removes), or Ctrl-C.
@@ -69,7 +70,7 @@ describe('an embedded cluster under its faults', () => {
         '--scenario',
         'failover-sync,split-brain,standby-reads',
         '--strategy',
-        'hot-row,memory-quota,standby-stock-check',
+        'hot-row,memory-quota,standby-stock-check,local-commit',
       ],
       { TMPDIR: tmp },
     );
@@ -100,6 +101,12 @@ describe('an embedded cluster under its faults', () => {
       expect(reads.fired).toEqual(['linearizable']);
       expect(reads.observations?.statusBehind).toBeGreaterThan(0);
     }
+    // HELD once the commit is on the primary alone: failed over once the primary shows a unit taken past
+    // its cut-off standby, that hold is on no survivor.
+    const local = measured(report.cases, 'failover-sync/local-commit');
+    expect(local).toMatchObject({ expect: 'violate', status: 'pass' });
+    expect(local.fired).toContain('lostAcknowledged');
+    expect(local.observations?.heldPastStandby).toBeGreaterThan(0);
     const control = measured(report.cases, 'standby-reads/standby-stock-check');
     expect(control).toMatchObject({ expect: 'violate', status: 'pass' });
     expect(control.fired).toContain('oversold');

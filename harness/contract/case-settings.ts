@@ -17,6 +17,11 @@ export interface CaseSettings {
    * that keeps each session's own order, each on fresh tables, and reports each one.
    */
   permutations: 'listed' | 'all';
+  /**
+   * Where the explorer's programs that fail over get their synchronous cluster (`explore --cluster
+   * embedded`, one per program); without it no program fails over.
+   */
+  failoverCluster?: ClusterSource;
 }
 
 /** What the many-client scenarios take from the command line instead of their own inputs. */

@@ -39,6 +39,11 @@ export type ProgramRun<C> =
   /** The program could not be run to its end (a step stuck, setup failed): reported, not a finding. */
   | { kind: 'broken'; result: C; spec: string };
 
+/** What this exploration can do beyond one server: fail a synchronous cluster over (`--cluster`). */
+export interface ExploreReach {
+  failover: boolean;
+}
+
 /** The identity of a design's `explore/<id>` case. */
 export interface ExploreIdentity {
   id: string;
@@ -55,11 +60,16 @@ export interface ContractExplore<R, C extends CaseResultBase, P = unknown> {
    * Why the design's exploration is n/a on this server (a version or capability its programs need), or
    * why its bug is out of the explorer's reach (read from what the design declares, never its id).
    */
-  notExplored(db: RunDatabase, ref: R): string | undefined;
+  notExplored(db: RunDatabase, ref: R, reach: ExploreReach): string | undefined;
   /** The sweep: one operation against another at each pause point the design declares (none: no sweep). */
   sweep?(ref: R): ScopeLanguage<unknown, P>;
   /** The exhaustive scope over the contract's alphabet, shortest first, for what the design implements. */
   scope(ref: R): ScopeLanguage<unknown, P>;
+  /**
+   * Programs that fail the primary over with an operation in flight, each on a synchronous cluster of its
+   * own (CaseSettings.failoverCluster): run only when the exploration has one.
+   */
+  failover?(ref: R): readonly P[];
   /** Random programs of what the design implements (several operations per session, PCT schedules). */
   random(ref: R): Arbitrary<P>;
   /** The program as a spec of the contract's own steps, the header as comments before it. */

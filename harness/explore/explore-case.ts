@@ -51,10 +51,11 @@ function summaryOf<C>(e: Exploration<C>, spec?: string, reproduced?: Exploration
 
 /** `2747 programs of the scope (every one of up to 2 operations), 16 swept, 12 random, seed 2026`. */
 function triedOf<C>(e: Exploration<C>): string {
+  const failedOver = e.failedOver ? `${e.failedOver} failed over, ` : '';
   const scope = e.scope
     ? `${e.scope.programs} programs of the scope (${e.scope.completeLength > 0 ? `every one of up to ${e.scope.completeLength} operations` : 'no length complete'}), `
     : '';
-  return `${scope}${e.swept} swept, ${e.programs - e.swept} random, seed ${e.seed}`;
+  return `${failedOver}${scope}${e.swept} swept, ${e.programs - e.swept} random, seed ${e.seed}`;
 }
 
 function writeFinding(dir: string, id: string, seed: number, spec: string): string {
@@ -93,10 +94,17 @@ export async function exploreCase<R, C extends CaseResultBase>(
     strategy: design.id,
     expect: design.expect,
   };
-  const skipped = target.explore.notExplored(db, ref);
+  const failover = settings.failoverCluster !== undefined && target.explore.failover !== undefined;
+  const skipped = target.explore.notExplored(db, ref, { failover });
   if (skipped) return target.explore.skippedCase(identity, skipped);
   const e = await explore({ db, ref, explore: target.explore, settings, designId: design.id }, options);
   const tried = triedOf(e);
+  // Asked to fail over, an exploration in which no program did judged nothing of what it was asked.
+  if (failover && !e.found && !e.failedOver)
+    return target.explore.brokenCase(
+      identity,
+      `not exercised: no program failed over to its end (${e.invalid} invalid schedules, ${e.broken} broken)`,
+    );
   if (!e.found) {
     if (e.lastPassed?.status !== 'pass') return target.explore.brokenCase(identity, notExercised(e));
     const exploration = summaryOf(e);

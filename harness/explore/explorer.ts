@@ -40,6 +40,8 @@ export interface Finding<C> {
 
 /** The counts a case reports (ExplorationSummary), and what the case is made from. */
 export interface Exploration<C> extends Omit<ExplorationSummary, 'spec' | 'reproduced'> {
+  /** Programs that failed over and ran to their end (only with a cluster to fail over). */
+  failedOver?: number;
   found?: Finding<C>;
   /** The last program run in full without a finding: what the case shows when nothing was found. */
   lastPassed?: C;
@@ -124,6 +126,34 @@ async function runSweep<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promis
   r.tally.swept += swept.programs;
 }
 
+/**
+ * The programs that fail over, one cluster each, one after another (no batches: each moves its own
+ * cluster's primary). Only when the exploration was given a cluster.
+ */
+async function runFailover<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
+  const programs = r.settings.failoverCluster ? (r.explore.failover?.(r.ref) ?? []) : [];
+  r.tally.failedOver = 0;
+  for (const [i, program] of programs.entries()) {
+    if (r.outOfTime()) return;
+    const foundAt = `failover program ${i + 1} of ${programs.length}`;
+    const header = [
+      `found by reservebench explore --cluster embedded --strategy ${r.designId} --seed ${r.seed} (${foundAt})`,
+      `replay: reservebench explore replays it on a cluster of its own; THIS_FILE names its steps`,
+    ];
+    const run = await r.explore.run(r.db, r.ref, program, r.settings, header);
+    if (run.kind === 'invalid' || run.kind === 'broken') {
+      r.tally[run.kind] += 1;
+      continue;
+    }
+    r.tally.failedOver += 1;
+    if (run.kind === 'fail') {
+      r.tally.found = { spec: run.spec, result: run.result, foundAt };
+      return;
+    }
+    r.tally.lastPassed = run.result;
+  }
+}
+
 async function runRandom<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   const { tally, budget } = r;
   const property = fc.asyncProperty(r.explore.random(r.ref), async (program) => {
@@ -173,7 +203,7 @@ export async function explore<R, C extends CaseResultBase, P>(
     ],
     onProgress: options.onProgress,
   };
-  for (const phase of [runSweep, runScope, runRandom]) {
+  for (const phase of [runSweep, runFailover, runScope, runRandom]) {
     if (tally.found) break;
     await phase(run);
   }

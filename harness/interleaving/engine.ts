@@ -286,6 +286,8 @@ class PermutationRun {
       environment.nodes.restart(step.restart);
       return Promise.resolve(ok({ status: 'ok' }));
     }
+    if ('failover' in step)
+      throw Errors.badInput(`step ${step.name}: FAILOVER runs only in a program explored on a cluster`);
     return runSql(session.client, step.sql);
   }
 

@@ -64,7 +64,12 @@ export type Step =
   /** Completes once the database clock (clock_timestamp() on the session's connection) has passed `waitMs`. */
   | (StepBase & { waitMs: number })
   /** Node `restart` restarts: its later operations run in a new incarnation, its memory gone. */
-  | (StepBase & { restart: NodeRef });
+  | (StepBase & { restart: NodeRef })
+  /**
+   * The primary fails over to its synchronous standby, the next step in flight: a program the explorer runs
+   * on a cluster, driven by its contract's explorer side; the engine runs none.
+   */
+  | (StepBase & { failover: true });
 
 export const isContractStep = (step: Step): step is ContractStep => 'verb' in step;
 

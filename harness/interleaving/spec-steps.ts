@@ -8,9 +8,12 @@
  *   RESUME COMMIT | RESUME ROLLBACK | RESUME KILL
  *   WAIT <ms>
  *   RESTART <i>/<n>
+ *   FAILOVER
  *   <a contract's verb> … [UNTIL <pause point>] [ON <i>/<n>]
  *
  * WAIT completes once the database clock (clock_timestamp()) has passed <ms> from the step's start.
+ * FAILOVER (a program run on a cluster) fails the primary over to its standby with the next step in
+ * flight (the explorer side of the contract says how); a spec that has one runs only there.
  * RESTART makes node i's later operations run in a new incarnation (a restarted process, its memory
  * gone). RESUME KILL terminates the paused operation's backend as a `kill -9` of its process would,
  * restarts its node, and the session goes on on a new connection; the step's result is an error marked
@@ -22,7 +25,7 @@ import type { Fail, Token } from './spec-tokens.ts';
 import type { SpecVerbs } from './spec-verbs.ts';
 import { nodeRef, onlyArgument, type StepWords, type Word, wholeMs } from './spec-words.ts';
 
-const ENGINE_VERBS = new Set(['RESUME', 'WAIT', 'RESTART']);
+const ENGINE_VERBS = new Set(['RESUME', 'WAIT', 'RESTART', 'FAILOVER']);
 
 /** A word of a step body: a run of non-blanks, or a double-quoted name (`""` inside is one quote). */
 const WORD = /"((?:[^"]|"")*)"|\S+/g;
@@ -58,6 +61,11 @@ function engineStep(verb: string, body: StepWords): Step {
         session: body.session,
         waitMs: wholeMs(onlyArgument(body, 'a number of milliseconds'), 'WAIT', body.fail),
       };
+    case 'FAILOVER': {
+      const extra = body.words[1];
+      if (extra) body.fail(extra.at, `unexpected "${extra.text}" after FAILOVER`);
+      return { name: body.name, session: body.session, failover: true };
+    }
     default:
       return {
         name: body.name,

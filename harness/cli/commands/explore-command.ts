@@ -1,12 +1,14 @@
 /**
- * `reservebench explore --strategy X [--seed S] [--budget 60s|N]`: programs of the design's contract
+ * `reservebench explore --strategy X [--seed S] [--budget 60s|N] [--cluster embedded]`: programs of the design's contract
  * against one design of any contract with an explorer side, until one fails or the budget is spent
  * (docs/explore.md); a finding is shrunk, written as a spec and replayed. Exit 0 when the verdict holds (a
  * safe design: nothing found; a negative control: found), 1 when not.
  */
 
 import { join } from 'node:path';
+import { embeddedClusters } from '../../cluster/cluster-source.ts';
 import { openRunDatabase } from '../../database/database.ts';
+import { DEFAULT_POSTGRES, POSTGRES_MAJORS, type PostgresMajor } from '../../database/postgres-versions.ts';
 import { Errors, EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
@@ -16,7 +18,7 @@ import { failsTheRun } from '../../verdict/case-result.ts';
 import { databaseUrlFrom, MAX_SEED, reportsFolder, shown, wholeNumber } from '../cli-arguments.ts';
 import { type CommandContext, defineCommand, type ParsedOf } from '../command-definition.ts';
 import { contractOfDesign } from '../contract-selection.ts';
-import { integer, parsed } from '../option-types.ts';
+import { choice, integer, parsed } from '../option-types.ts';
 import { progressBar } from '../progress.ts';
 import {
   databaseOption,
@@ -66,6 +68,11 @@ const OPTIONS = {
     max: 100,
     default: EXPLORE_DEFAULTS.replays,
   }),
+  cluster: choice(
+    'fail programs over on a synchronous cluster of their own, one per program (where the contract has failover programs)',
+    ['embedded'] as const,
+    { absent: 'no program fails over' },
+  ),
   ...reportsOption('explore/<design>-seed<seed>.spec'),
   ...databaseOption(),
   ...durabilityOption('on: every commit waits for its WAL flush; off: it does not'),
@@ -73,6 +80,12 @@ const OPTIONS = {
 };
 
 export type ExploreArgs = ParsedOf<typeof OPTIONS>;
+
+/** The embedded cluster's major: the explored server's own where the package has it. */
+function majorOf(serverVersionNum: number | undefined): PostgresMajor {
+  const major = Math.floor((serverVersionNum ?? 0) / 10_000);
+  return POSTGRES_MAJORS.find((m) => m === major) ?? DEFAULT_POSTGRES;
+}
 
 export async function exploreCommand(args: ExploreArgs, context: CommandContext): Promise<number> {
   if (args.strategy === undefined) throw Errors.badInput('explore takes exactly one --strategy, got 0');
@@ -90,7 +103,12 @@ export async function exploreCommand(args: ExploreArgs, context: CommandContext)
   let failed = false;
   try {
     await contract.designs.checkInstall?.(db.admin, [ref]);
-    const settings = { keepFailed: false, timeoutMs, permutations: 'listed' as const };
+    const settings = {
+      keepFailed: false,
+      timeoutMs,
+      permutations: 'listed' as const,
+      ...(args.cluster ? { failoverCluster: embeddedClusters(majorOf(db.serverVersionNum), 'on') } : {}),
+    };
     const target = { explore: side, ref, design: contract.designs.info(loaded).design };
     const result = await exploreCase(db, target, settings, {
       seed,

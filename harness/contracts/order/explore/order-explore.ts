@@ -40,6 +40,6 @@ const ORDER_SPEC_EXPLORE = specExplore({
 
 export const ORDER_EXPLORE: ContractExplore<OrderDesignRef, OrderCaseResult, OrderProgram> = {
   ...ORDER_SPEC_EXPLORE,
-  notExplored: (db, ref) => outOfReach(ref.design) ?? ORDER_SPEC_EXPLORE.notExplored(db, ref),
+  notExplored: (db, ref, reach) => outOfReach(ref.design) ?? ORDER_SPEC_EXPLORE.notExplored(db, ref, reach),
   ...exploreCasesOf('order'),
 };

@@ -41,6 +41,7 @@ const BUILT_IN = builtInModules(STRATEGIES, {
   'count-without-lock': 'controls/count-without-lock.ts',
   'cas-without-version': 'controls/cas-without-version.ts',
   'async-commit': 'controls/async-commit.ts',
+  'local-commit': 'controls/local-commit.ts',
   'release-frozen-only': 'controls/release-frozen-only.ts',
   'release-twice': 'controls/release-twice.ts',
   'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',

@@ -27,7 +27,12 @@ export type ProgramOp =
   | { op: 'remaining'; sku: string }
   /** The database clock passes `ms` (real time, observed): short TTLs run out without the test hook. */
   | { op: 'wait'; ms: number }
-  | { op: 'restart'; node: number };
+  | { op: 'restart'; node: number }
+  /**
+   * The primary fails over to its synchronous standby, the step after it in flight (drive-failover.ts):
+   * on a cluster only, in a session of its own, at most once per program.
+   */
+  | { op: 'failover' };
 
 export interface Program {
   stock: { sku: string; total: number }[];
@@ -97,6 +102,8 @@ export function stepsOf(op: ProgramOp, nodes: number): string[] {
       return [`WAIT ${op.ms}`];
     case 'restart':
       return [`RESTART ${nodeOf(op.node, nodes)}/${nodes}`];
+    case 'failover':
+      return ['FAILOVER'];
   }
 }
 

@@ -8,6 +8,8 @@ import { onFreshTables } from '../case/fresh-tables.ts';
 import { specScenario } from '../case/spec-file.ts';
 import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
+import { hasFailover } from './drive-failover.ts';
+import { onFailoverCluster } from './failover-cluster.ts';
 
 export async function replaySpec(
   db: RunDatabase,
@@ -28,6 +30,10 @@ export async function replaySpec(
   };
   const results: CaseResult[] = [];
   for (let i = 0; i < times; i++)
-    results.push(await onFreshTables(db, spec, settings, (on) => driveInterleaving(on, permutation, false)));
+    results.push(
+      hasFailover(permutation)
+        ? await onFailoverCluster(db, spec, settings, permutation)
+        : await onFreshTables(db, spec, settings, (on) => driveInterleaving(on, permutation, false)),
+    );
   return results;
 }

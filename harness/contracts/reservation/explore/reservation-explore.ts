@@ -7,12 +7,13 @@
 import type { StrategyRef } from '../../../../strategies/contract.ts';
 import { refusedNeed } from '../../../case/applicability.ts';
 import { brokenCase, naCase } from '../../../case/unjudged-case.ts';
-import type { ContractExplore, ExploreIdentity } from '../../../contract/contract-explore.ts';
+import type { ContractExplore, ExploreIdentity, ExploreReach } from '../../../contract/contract-explore.ts';
 import type { RunDatabase } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import { caseNeeds } from '../case/capability-needs.ts';
 import { SCENARIOS } from '../case/index.ts';
 import type { BrokenCase, CaseResult, SkippedCase } from '../verdict/case-result.ts';
+import { failoverPrograms } from './failover-programs.ts';
 import { outOfReach } from './out-of-reach.ts';
 import { type Program, specText } from './program.ts';
 import { MAX_SESSIONS, programArbitrary } from './program-arbitrary.ts';
@@ -25,9 +26,9 @@ import { sweepLanguage } from './sweep-batches.ts';
  * A server older than the design needs fails every program on the SQL it lacks: n/a, as its cases are.
  * Its programs are interleavings: they need the lock view, as interleaving cases do.
  */
-function notExplored(db: RunDatabase, ref: StrategyRef): string | undefined {
+function notExplored(db: RunDatabase, ref: StrategyRef, reach: ExploreReach): string | undefined {
   return (
-    outOfReach(ref.strategy, SCENARIOS) ??
+    outOfReach(ref.strategy, SCENARIOS, reach.failover) ??
     belowMinimum(ref.strategy, db.serverVersionNum) ??
     refusedNeed(caseNeeds(ref.strategy, { kind: 'interleaving' }, undefined), db.capabilities)
   );
@@ -46,6 +47,7 @@ export const RESERVATION_EXPLORE: ContractExplore<StrategyRef, CaseResult, Progr
   notExplored,
   sweep: (ref) => sweepLanguage(ref.strategy),
   scope: (ref) => reservationScope(ref.strategy),
+  failover: (ref) => failoverPrograms(ref.strategy),
   random: (ref) => programArbitrary(ref.strategy),
   specText,
   run: runProgram,

@@ -16,7 +16,9 @@ import { onFreshTables } from '../case/fresh-tables.ts';
 import { programScenario } from '../case/spec-file.ts';
 import { RESERVATION_VERBS } from '../spec/reservation-verbs.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
+import { hasFailover } from './drive-failover.ts';
 import { driveInRounds } from './drive-rounds.ts';
+import { onFailoverCluster } from './failover-cluster.ts';
 import { type Program, specText } from './program.ts';
 
 export type ProgramRun = ContractProgramRun<CaseResult>;
@@ -40,9 +42,11 @@ export async function runProgram(
   };
   try {
     const { rounds } = program;
-    const result = await onFreshTables(db, caseSpec, settings, (on) =>
-      rounds ? driveInRounds(on, permutation, rounds) : driveInterleaving(on, permutation, true),
-    );
+    const result = hasFailover(permutation)
+      ? await onFailoverCluster(db, caseSpec, settings, permutation)
+      : await onFreshTables(db, caseSpec, settings, (on) =>
+          rounds ? driveInRounds(on, permutation, rounds) : driveInterleaving(on, permutation, true),
+        );
     if (result.status === 'broken') return { kind: 'broken', result, spec };
     return { kind: result.status === 'fail' ? 'fail' : 'pass', result, spec };
   } catch (error: unknown) {
