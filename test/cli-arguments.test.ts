@@ -200,6 +200,22 @@ const JUNIT: Refused[] = [
   },
 ];
 
+/**
+ * `run --target` asks the chosen contract for its black-box suite (Contract.target): a contract without
+ * one (payments, today) is refused, as is a run whose scenarios span two contracts' APIs. No service is
+ * asked anything: the port is never reached.
+ */
+const TARGET_CHOICE: Refused[] = [
+  {
+    args: ['run', '--target', 'http://127.0.0.1:1', '--scenario', 'payment-duplicates'],
+    message: /--target: the payment contract has no black-box suite \(run --target drives: reservation\)/,
+  },
+  {
+    args: ['run', '--target', 'http://127.0.0.1:1', '--scenario', 'contention,payment-duplicates'],
+    message: /--target drives one contract's service, but the scenarios named are of reservation and payment/,
+  },
+];
+
 const REFUSED: Refused[] = [
   ...ODD_VALUES.map(([args, message]) => ({ args: [...args, ...UNREACHABLE], message })),
   ...TRAILING_EMPTY,
@@ -209,6 +225,7 @@ const REFUSED: Refused[] = [
   ...REPORTS.flatMap(([, folder, message]) => ['run', 'bench'].map((c) => reportsCase(c, folder, message))),
   ...FLAG_VALUES.map(([args, message]) => ({ args, message })),
   ...JUNIT,
+  ...TARGET_CHOICE,
 ];
 
 const keyOf = (args: readonly string[], env?: Env) => JSON.stringify([args, env ?? {}]);
@@ -258,6 +275,10 @@ describe('odd values are refused, never read as a default', () => {
   it('refuses a --database-url that is not a URL', () => {
     expectRefused(NOT_A_URL);
   });
+
+  it.each(TARGET_CHOICE)('$args: run --target drives one contract that has a black-box suite', (refused) =>
+    expectRefused(refused),
+  );
 });
 
 describe('--reports is made and checked before the run starts', () => {

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { sessionOptions } from '../harness/driver/client-task.ts';
+import { sessionOptions } from '../harness/driver/case-connection.ts';
 import { nodeIdentity } from '../harness/driver/node-identity.ts';
 import coalesced from '../strategies/coalesced.ts';
 import type { NodeIdentity, ReserveRequest, SessionContext } from '../strategies/contract.ts';

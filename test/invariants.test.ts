@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { RequestResult } from '../harness/contracts/reservation/driver/client-task.ts';
 import type { FinalRead, KeyStatus } from '../harness/contracts/reservation/verdict/final-read.ts';
 import { type CaseFacts, computeReading } from '../harness/contracts/reservation/verdict/invariants.ts';
 import { invariantProblems } from '../harness/contracts/reservation/verdict/verdict.ts';
-import type { RequestResult } from '../harness/driver/client-task.ts';
 import type { StrategyAudit } from '../strategies/contract.ts';
 
 const answer = (

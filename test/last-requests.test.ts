@@ -5,7 +5,7 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadStrategy, STRATEGY_IMPORTER } from '../harness/contracts/reservation/designs/registry.ts';
-import { ClientPool } from '../harness/driver/client-pool.ts';
+import { ClientPool } from '../harness/contracts/reservation/driver/client-pool.ts';
 import { useRunDatabase } from './db-fixture.ts';
 
 const { db, admin } = useRunDatabase();

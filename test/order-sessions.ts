@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { sessionOptions } from '../harness/driver/client-task.ts';
+import { sessionOptions } from '../harness/driver/case-connection.ts';
 import type { StockLine } from '../strategies/contract.ts';
 import type {
   OrderDesign,

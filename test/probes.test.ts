@@ -4,6 +4,7 @@
  * controls each of them catches, run through the command line, are in checks-can-fail.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import type { RequestResult } from '../harness/contracts/reservation/driver/client-task.ts';
 import { booksMatchAnswers } from '../harness/contracts/reservation/verdict/books-answers.ts';
 import type { KeyStatus } from '../harness/contracts/reservation/verdict/final-read.ts';
 import { gaveUpWrote } from '../harness/contracts/reservation/verdict/gave-up.ts';
@@ -15,7 +16,6 @@ import {
   sellsWhatRemainsProblems,
   skuProbe,
 } from '../harness/contracts/reservation/verdict/sells-what-remains.ts';
-import type { RequestResult } from '../harness/driver/client-task.ts';
 import type { StrategyAudit } from '../strategies/contract.ts';
 
 const target = (remaining: number, over: Partial<ProbeTarget> = {}): ProbeTarget => ({

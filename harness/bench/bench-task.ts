@@ -1,6 +1,6 @@
 /** A benchmark series as sent to a worker thread, and what each thread sends back. */
 import type { NodeIdentity } from '../../strategies/contract.ts';
-import type { BarrierHandle, CaseConnection } from '../driver/client-task.ts';
+import type { BarrierHandle, CaseConnection } from '../driver/case-connection.ts';
 import type { AdmissionSettings } from '../gate/admission.ts';
 import type { OpenSettings, OpenTally } from './open-model.ts';
 

@@ -11,7 +11,7 @@ import type { SessionContext } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import type { BenchSender, SendOnce } from '../contract/bench-series.ts';
 import { SharedBarrier } from '../driver/barrier.ts';
-import { sessionOptions } from '../driver/client-task.ts';
+import { sessionOptions } from '../driver/case-connection.ts';
 import { Admission } from '../gate/admission.ts';
 import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
 import { shareOfArrivals } from './arrivals.ts';

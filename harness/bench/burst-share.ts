@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Strategy } from '../../strategies/contract.ts';
 import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
 import { CONTRACTS } from '../contracts/index.ts';
-import { sessionOptions } from '../driver/client-task.ts';
+import { sessionOptions } from '../driver/case-connection.ts';
 import { Admission } from '../gate/admission.ts';
 import { BURST_LOCK_CLASS } from './burst-release.ts';
 import { backoffs } from './burst-retry.ts';

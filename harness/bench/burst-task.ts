@@ -3,7 +3,7 @@
  * plain data, cloneable across threads and over the IPC channel.
  */
 import type { NodeIdentity } from '../../strategies/contract.ts';
-import type { CaseConnection } from '../driver/client-task.ts';
+import type { CaseConnection } from '../driver/case-connection.ts';
 import type { AdmissionSettings } from '../gate/admission.ts';
 
 /** Each burst connection is named this plus its share, so the server's connections can be counted. */

@@ -1,17 +1,16 @@
 /**
- * `run --target` options, checked before any case: each base URL must be http(s) and answer the API (an
- * unknown key's lookup is a 404 `status=NOT_FOUND`), or the run stops with one line (exit 2). Which way
- * each case loads its stock is settled here too: the user's `--target-setup` command, else POST
- * /admin/reset when every node has it on (a body that is no stock list is a 400 there, and changes
- * nothing), else none.
+ * `run --target` options, checked before any case: each base URL must be http(s), the pairs of
+ * --caught-by a scenario and a check of a contract that has a target, and the run's scenarios those of
+ * one such contract (Contract.target), which then probes the service (one line, exit 2, when it does not
+ * speak the contract's API) and runs them against it.
  */
-import { CHECKS, type CheckName } from '../../strategies/contract.ts';
-import { exchange, NoAnswer, shownAnswer } from '../contracts/reservation/blackbox/api-exchange.ts';
-import type { ExchangeLog } from '../contracts/reservation/blackbox/exchange-log.ts';
-import type { TargetSettings } from '../contracts/reservation/blackbox/http-black-box.ts';
-import { findScenario } from '../contracts/reservation/case/index.ts';
-import { Errors, oneLine } from '../errors.ts';
+import type { ScenarioBase } from '../contract/contract.ts';
+import type { TargetGiven } from '../contract/contract-target.ts';
+import { CONTRACTS } from '../contracts/index.ts';
+import { Errors } from '../errors.ts';
+import type { AnyContract } from '../suite/suite.ts';
 import { shown } from './cli-arguments.ts';
+import type { RunChoice } from './contract-selection.ts';
 import { choice, parsedList, text } from './option-types.ts';
 
 /**
@@ -55,9 +54,13 @@ function readBaseUrl(value: string, label: string): string {
 
 interface CaughtBy {
   scenario: string;
-  check: CheckName;
+  check: string;
 }
 
+/** The contracts `run --target` can drive a service of. */
+const withTarget = (CONTRACTS as readonly AnyContract[]).filter((c) => c.target !== undefined);
+
+/** A scenario:check pair: a scenario of a contract with a target, and one of that target's checks. */
 function readCaughtBy(item: string, label: string): CaughtBy {
   const [scenario, check, ...rest] = item.split(':');
   if (!scenario || !check || rest.length > 0) {
@@ -65,11 +68,16 @@ function readCaughtBy(item: string, label: string): CaughtBy {
       `${label} takes scenario:check pairs (e.g. contention:oversold), got ${shown(item)}`,
     );
   }
-  findScenario(scenario);
-  if (!(CHECKS as readonly string[]).includes(check)) {
-    throw Errors.badInput(`${label} ${shown(item)}: unknown check; choose from: ${CHECKS.join(', ')}`);
+  const contract = withTarget.find((c) => c.scenarios.all.some((s: ScenarioBase) => s.id === scenario));
+  if (!contract) {
+    const ids = withTarget.flatMap((c) => c.scenarios.all.map((s: ScenarioBase) => s.id));
+    throw Errors.badInput(`${label} ${shown(item)}: unknown scenario; choose from: ${ids.join(', ')}`);
   }
-  return { scenario, check: check as CheckName };
+  const checks = contract.target?.checks ?? [];
+  if (!checks.includes(check)) {
+    throw Errors.badInput(`${label} ${shown(item)}: unknown check; choose from: ${checks.join(', ')}`);
+  }
+  return { scenario, check };
 }
 
 const needsTarget = { needs: [{ anyOf: ['target'] }] };
@@ -77,7 +85,7 @@ const needsTarget = { needs: [{ anyOf: ['target'] }] };
 /** The options of `run --target`, declared once. */
 export const TARGET_OPTIONS = {
   target: parsedList(
-    'drive a service speaking the reservation API (docs/http-api.md) instead of strategies: base URLs, one per node',
+    `drive a service speaking a contract's HTTP API (${withTarget.map((c) => c.id).join(', ')}: docs/http-api.md) instead of designs: base URLs, one per node`,
     { form: 'URL,…', several: 'list', read: readBaseUrl },
   ),
   'target-setup': text('command run before each case to load its stock (RESERVEBENCH_STOCK, JSON)', {
@@ -117,16 +125,13 @@ export interface TargetArgs {
  * The settings the options give, before anything is asked of the service; undefined without --target. What
  * a target cannot go with, and what needs a target, the declarations refused already.
  */
-export function targetArgs(
-  args: TargetArgs,
-  label: (name: string) => string,
-): (Omit<TargetSettings, 'setup'> & { setupCommand?: string }) | undefined {
+export function targetArgs(args: TargetArgs, label: (name: string) => string): TargetGiven | undefined {
   const urls = args.target;
   if (urls.length === 0) return undefined;
   const twice = urls.find((u, i) => urls.indexOf(u) !== i);
   if (twice) throw Errors.badInput(`${label('target')} names ${shown(twice)} twice`);
   const expect = args['target-expect'];
-  const caughtBy: Record<string, CheckName[]> = {};
+  const caughtBy: Record<string, string[]> = {};
   for (const { scenario, check } of args['caught-by'])
     caughtBy[scenario] = [...(caughtBy[scenario] ?? []), check];
   const caught = args['caught-by'].length > 0;
@@ -149,65 +154,33 @@ export function targetArgs(
   };
 }
 
-/** How long a probe may take before the node counts as unreachable. */
-const PROBE_MS = 5_000;
+/** The contract `run --target` drives, with its target, and the scenarios it runs against the service. */
+export interface TargetChoice {
+  contract: AnyContract & Required<Pick<AnyContract, 'target'>>;
+  scenarios: ScenarioBase[];
+}
 
 /**
- * Asks every node whether it speaks the API, then how stock can be loaded; one line and exit 2 when a node
- * cannot be reached or does not answer as the API says.
+ * What `run --target` drives: the scenarios the run named (`--scenario`, `--spec`), all of one contract that
+ * has a target; none named, every scenario of the first contract listed that has one. Anything else is
+ * refused in one line (exit 2): a service speaks one contract's API, and a contract without a target has
+ * no black-box suite.
  */
-export async function preflightTarget(
-  given: Omit<TargetSettings, 'setup'> & { setupCommand?: string },
-  log: ExchangeLog,
-): Promise<TargetSettings> {
-  const { setupCommand, ...rest } = given;
-  const ask = async (
-    base: string,
-    endpoint: 'GET /reservations/{request_key}' | 'POST /admin/reset',
-    path: string,
-    body?: string,
-  ) => {
-    try {
-      return await exchange(log, {
-        endpoint,
-        url: `${base}${path}`,
-        method: body === undefined ? 'GET' : 'POST',
-        ...(body !== undefined ? { body } : {}),
-        timeoutMs: PROBE_MS,
-        retry503: false,
-      });
-    } catch (error: unknown) {
-      throw Errors.badInput(
-        `--target ${base}: unreachable: ${error instanceof NoAnswer ? error.why : oneLine(error)}`,
-      );
-    }
-  };
-  for (const url of given.urls) {
-    const answer = await ask(
-      url,
-      'GET /reservations/{request_key}',
-      '/reservations/reservebench-probe-unknown-key',
+export function targetChoice(choice: RunChoice, named: boolean, label: string): TargetChoice {
+  const chosen = choice.contracts.filter((c) => c.scenarios.length > 0);
+  const driven = named ? chosen : chosen.filter((c) => c.contract.target !== undefined).slice(0, 1);
+  const [one, ...more] = driven;
+  if (!one) throw Errors.badInput(`${label} runs scenarios against a service: name some, not only explore`);
+  if (more.length > 0) {
+    const ids = driven.map((c) => c.contract.id).join(' and ');
+    throw Errors.badInput(`${label} drives one contract's service, but the scenarios named are of ${ids}`);
+  }
+  const { contract, scenarios } = one;
+  if (!contract.target) {
+    const others = withTarget.map((c) => c.id).join(', ');
+    throw Errors.badInput(
+      `${label}: the ${contract.id} contract has no black-box suite (run --target drives: ${others})`,
     );
-    const speaks =
-      (answer.code === 404 && answer.fields.status === 'NOT_FOUND') ||
-      (answer.code === 503 && answer.fields.outcome !== undefined);
-    if (!speaks) {
-      throw Errors.badInput(
-        `--target ${url} does not speak the reservation API (docs/http-api.md): GET /reservations/{key} of an unknown key answered ${shownAnswer(answer)}, not 404 status=NOT_FOUND`,
-      );
-    }
   }
-  if (setupCommand !== undefined) return { ...rest, setup: { kind: 'command', command: setupCommand } };
-  let resets = 0;
-  for (const url of given.urls) {
-    // Not a stock list: a node with the reset on refuses it (400) and changes nothing.
-    const answer = await ask(url, 'POST /admin/reset', '/admin/reset', '{}');
-    if (answer.code === 400) resets += 1;
-    else if (![403, 404, 405].includes(answer.code)) {
-      throw Errors.badInput(
-        `--target ${url}: POST /admin/reset with a body that is no stock list answered ${shownAnswer(answer)}; the API says 400 (reset on) or 403/404 (off)`,
-      );
-    }
-  }
-  return { ...rest, setup: resets === given.urls.length ? { kind: 'reset' } : { kind: 'none' } };
+  return { contract: contract as TargetChoice['contract'], scenarios };
 }

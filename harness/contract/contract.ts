@@ -22,6 +22,7 @@ import type { BenchDesign } from './bench-series.ts';
 import type { DetailReading } from './case-matrix.ts';
 import type { CaseSettings, RunSettings } from './case-settings.ts';
 import type { ContractExplore } from './contract-explore.ts';
+import type { ContractTarget } from './contract-target.ts';
 
 /** What every design of every contract declares, whatever its operations (each contract's type adds them). */
 export interface DesignBase {
@@ -283,4 +284,6 @@ export interface Contract<
   readonly starter?: DesignStarter;
   /** What `serve` runs for the contract; none: `serve` serves another contract. */
   readonly service?: ContractService;
+  /** `run --target` against a service speaking the contract's API; none: `run --target` refuses it. */
+  readonly target?: ContractTarget<R, S, C>;
 }

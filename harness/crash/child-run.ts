@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import type { PausePoint, SessionContext } from '../../strategies/contract.ts';
-import { sessionOptions } from '../driver/client-task.ts';
+import { sessionOptions } from '../driver/case-connection.ts';
 import { type CrashDesign, type CrashOrder, DONE_PREFIX, STAGE_PREFIX } from './crash-order.ts';
 
 /** How the child gets the design its order names: its id and its operations. */

@@ -9,7 +9,7 @@ import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
 import type { PausePoint } from '../../strategies/contract.ts';
 import { CASE_POLL_MS, pollUntil } from '../database/poll-until.ts';
-import type { CaseConnection } from '../driver/client-task.ts';
+import type { CaseConnection } from '../driver/case-connection.ts';
 import { Errors } from '../errors.ts';
 import { childArguments } from './child-bundle.ts';
 import {

@@ -4,7 +4,7 @@
  * so that a server ending the session never ends the process.
  */
 import pg from 'pg';
-import { type CaseConnection, sessionOptions } from './client-task.ts';
+import { type CaseConnection, sessionOptions } from './case-connection.ts';
 
 /** A client of the case's schema, not yet connected; through `connectionString` when given (a proxy). */
 export function caseClient(

@@ -1,7 +1,7 @@
 /** A session of a permutation: its own connection, and what it is doing between steps. */
 import pg from 'pg';
 import type { IsolationLevel } from '../../strategies/contract.ts';
-import { sessionOptions } from '../driver/client-task.ts';
+import { sessionOptions } from '../driver/case-connection.ts';
 import type { NodeRef, ServerMessage } from './permutation.ts';
 import { serverMessageOf } from './server-message.ts';
 import type { Outcome } from './step-outcome.ts';

@@ -2,17 +2,10 @@
 
 import { join } from 'node:path';
 import { ISOLATION_LEVELS } from '../../../strategies/contract.ts';
+import type { ScenarioOverrides } from '../../contract/case-settings.ts';
 import type { ScenarioBase, Selection } from '../../contract/contract.ts';
+import type { TargetGiven } from '../../contract/contract-target.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
-import {
-  runTargetSuite,
-  TARGET_CONTRACT,
-  targetSection,
-} from '../../contracts/reservation/blackbox/black-box-suite.ts';
-import { ExchangeLog } from '../../contracts/reservation/blackbox/exchange-log.ts';
-import { HttpBlackBox } from '../../contracts/reservation/blackbox/http-black-box.ts';
-import type { Scenario } from '../../contracts/reservation/case/scenario.ts';
-import type { CaseResult } from '../../contracts/reservation/verdict/case-result.ts';
 import { EXIT } from '../../errors.ts';
 import { exploreCase } from '../../explore/explore-case.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
@@ -22,6 +15,7 @@ import { type ParamSweep, parseParamSweep, refuseStraySweep } from '../../regist
 import { buildReport, type Report, writeReportFiles } from '../../report/report.ts';
 import { runJunit } from '../../report/run-junit.ts';
 import { caseLine, renderTerminal } from '../../report/terminal.ts';
+import { blackBoxRun } from '../../suite/black-box-run.ts';
 import {
   type AnyContract,
   DEFAULT_JOBS,
@@ -30,7 +24,13 @@ import {
 } from '../../suite/suite.ts';
 import { runOnVersions } from '../../suite/version-suite.ts';
 import { type CaseResultBase, failsTheRun, isCoverageGap } from '../../verdict/case-result.ts';
-import { notWithTarget, preflightTarget, TARGET_OPTIONS, targetArgs } from '../black-box-options.ts';
+import {
+  notWithTarget,
+  TARGET_OPTIONS,
+  type TargetChoice,
+  targetArgs,
+  targetChoice,
+} from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import {
   databaseUrlFrom,
@@ -154,8 +154,9 @@ export async function runCommand(args: RunArgs, context: CommandContext): Promis
     ...(args.stock !== undefined ? { stock: args.stock } : {}),
   };
   if (target) {
-    const scenarios = choice.contracts.find((c) => c.contract === TARGET_CONTRACT)?.scenarios ?? [];
-    return runAgainstTarget(target, { ...args, scenarios: scenarios as Scenario[], overrides }, context);
+    const named = args.scenario.length > 0 || args.spec.length > 0;
+    const driven = targetChoice(choice, named, context.label('target'));
+    return runAgainstTarget(target, driven, { ...args, overrides }, context);
   }
   const databaseUrl = databaseUrlFrom(args['database-url']);
   const majors = postgresMajorsFrom(args.postgres, databaseUrl);
@@ -312,33 +313,34 @@ function explorer(
   };
 }
 
-/** `run --target`: the service is asked whether it speaks the API first, then every case runs against it. */
+/**
+ * `run --target`: the chosen contract asks the service whether it speaks its API first, then every case
+ * runs against it.
+ */
 async function runAgainstTarget(
-  given: NonNullable<ReturnType<typeof targetArgs>>,
-  options: RunArgs & {
-    scenarios: Parameters<typeof runTargetSuite>[0]['scenarios'];
-    overrides: Parameters<typeof runTargetSuite>[0]['overrides'];
-  },
+  given: TargetGiven,
+  { contract, scenarios }: TargetChoice,
+  options: RunArgs & { overrides: ScenarioOverrides },
   context: CommandContext,
 ): Promise<number> {
-  const log = new ExchangeLog();
-  const target = new HttpBlackBox(await preflightTarget(given, log), log);
+  const target = await contract.target.connect(given);
   const progress = options.json ? undefined : caseLines(options.verbose, options['require-coverage']);
   // Only once the service answered as the API says: a refused target leaves nothing behind.
   const reports = reportsFolder(options.reports, context.label('reports'));
   const junit = options.junit === undefined ? undefined : junitFile(options.junit, context.label('junit'));
-  const result = await runTargetSuite({
-    target,
-    scenarios: options.scenarios,
+  const onCase = progress?.told.onCase;
+  const cases = await target.run(scenarios, {
     overrides: options.overrides,
     repeat: options.repeat,
     timeoutMs: options['timeout-ms'],
-    requireCoverage: options['require-coverage'],
-    ...(progress?.told.onCase ? { onCase: (c) => progress.told.onCase?.(TARGET_CONTRACT, c) } : {}),
+    ...(onCase ? { onCase: (c: CaseResultBase) => onCase(contract, c) } : {}),
   });
   progress?.stop();
-  const cases = result.results.flatMap((r) => r.cases) as CaseResult[];
-  const report = { ...buildReport(result, context.configuration), target: targetSection(target, cases) };
+  const run = { design: target.design, scenarios, cases };
+  const result = blackBoxRun(contract, run, options['require-coverage']);
+  // The contract's report shape declares the `target` field (report-schema.ts joins every contract's).
+  const section = target.section(cases) as Report['target'];
+  const report = { ...buildReport(result, context.configuration), target: section };
   writeReport(reports, report, { json: options.json, junit });
   return result.ok ? EXIT.ok : EXIT.expectationFailed;
 }

@@ -9,11 +9,11 @@ import type { RunSettings } from '../../contract/case-settings.ts';
 import { type CaseWork, type Contract, type Selection, START_RANK } from '../../contract/contract.ts';
 import { explorationWork } from '../../contract/exploration-work.ts';
 import { HARNESS_CONNECTIONS } from '../../database/preflight.ts';
-import { ClientPool } from '../../driver/client-pool.ts';
 import { isSqlDesignUrl } from '../../registry/sql-design-url.ts';
 import { strategySchema } from '../../registry/strategy-module.ts';
 import { strategyVariants } from '../../registry/strategy-variants.ts';
 import { RESERVATION_BENCH } from './bench/bench-design.ts';
+import { RESERVATION_TARGET } from './blackbox/contract-target.ts';
 import type { CaseSpec } from './case/case-spec.ts';
 import { SCENARIOS } from './case/index.ts';
 import { paramsFor } from './case/params.ts';
@@ -24,6 +24,7 @@ import { specScenario } from './case/spec-file.ts';
 import { RESERVATION_STARTER } from './designs/design-starter.ts';
 import { BUILT_IN_IDS, importStrategy, loadStrategy } from './designs/registry.ts';
 import { checkSqlDesignsInstall } from './designs/sql-design-check.ts';
+import { ClientPool } from './driver/client-pool.ts';
 import { RESERVATION_EXPLORE } from './explore/reservation-explore.ts';
 import { RESERVATION_SERVICE } from './http/contract-service.ts';
 import type { ReservationReport } from './report/report-schema.ts';
@@ -102,4 +103,5 @@ export const RESERVATION = {
   explore: RESERVATION_EXPLORE,
   starter: RESERVATION_STARTER,
   service: RESERVATION_SERVICE,
+  target: RESERVATION_TARGET,
 } satisfies Contract<StrategyRef, Scenario, CaseResult, ReservationReport>;

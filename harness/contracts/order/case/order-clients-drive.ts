@@ -12,7 +12,7 @@ import type {
   OrderSessionContext,
 } from '../../../../strategies/order/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
-import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/case-connection.ts';
 import { oneLine } from '../../../errors.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import { checkOrderAnswer } from '../designs/order-module.ts';

@@ -6,7 +6,7 @@
  */
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { runPermutation } from '../../../interleaving/engine.ts';
 import type { Permutation, StepRecord } from '../../../interleaving/permutation.ts';
 import type { OrderSpecScenario } from '../order-scenario.ts';

@@ -12,7 +12,7 @@ import { keepsTables, onCaseSchema } from '../../../case/case-schema.ts';
 import { specInEveryOrder } from '../../../case/permutations.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow, measureClockMapping } from '../../../history/recorder.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
 import { readOrdersBack } from '../order-final-read.ts';

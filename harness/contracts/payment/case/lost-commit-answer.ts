@@ -8,7 +8,7 @@ import type { PaymentDesign, PaymentRequest } from '../../../../strategies/payme
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
 import { commitAckProxyFor } from '../../../crash/commit-ack-proxy.ts';
 import { caseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import type { PaymentAnswer } from '../verdict/payment-invariants.ts';
 

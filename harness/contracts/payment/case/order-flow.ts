@@ -10,7 +10,7 @@ import type { NodeIdentity, Outcome, ReserveRequest, StrategyRef } from '../../.
 import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
 import { crashOrderOn, runUntilStage } from '../../../crash/crash-runner.ts';
 import { caseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { crashStrategy, crashWorkOf, loadStrategy, readBack, TTL_MS } from '../depends-on-reservation.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
 import { paymentRequest } from '../spec/order-payment-payload.ts';

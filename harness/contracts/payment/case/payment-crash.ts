@@ -8,7 +8,7 @@ import type { ClientBase } from 'pg';
 import type { PausePoint } from '../../../../strategies/contract.ts';
 import type { PaymentRequest } from '../../../../strategies/payment/contract.ts';
 import { crashOrderOn, runUntilStage } from '../../../crash/crash-runner.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';
 import { PAYMENT_IMPORTER } from '../designs/payment-registry.ts';

@@ -9,7 +9,7 @@ import type { PaymentCheckName, PaymentDesign } from '../../../../strategies/pay
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { readClusterCopies } from '../../../cluster/copy-reads.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { notExercised } from '../../../verdict/judgement.ts';
 import { type PaymentCopySummary, paymentsAcrossCopies } from '../verdict/payment-copies.ts';
 import { type PaymentFinalRead, readPaymentsBack } from '../verdict/payment-final-read.ts';

@@ -8,7 +8,7 @@ import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { clusterFaults } from '../../../cluster/cluster-faults.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import type { Observed } from '../../../verdict/case-result.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';

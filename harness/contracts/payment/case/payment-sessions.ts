@@ -10,7 +10,7 @@ import { type PausePoint, UNDECIDED_PAUSE_POINTS } from '../../../../strategies/
 import type { PaymentDesign, PaymentRequest } from '../../../../strategies/payment/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
 import { connectMember } from '../../../database/member-connection.ts';
-import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/case-connection.ts';
 import { Errors, oneLine } from '../../../errors.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import { checkPaymentAnswer } from '../designs/payment-module.ts';

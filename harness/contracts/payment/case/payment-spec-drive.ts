@@ -11,7 +11,7 @@ import type {
   PaymentResult,
 } from '../../../../strategies/payment/contract.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { runPermutation } from '../../../interleaving/engine.ts';
 import type { Permutation, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
 import { specContract } from '../../../interleaving/spec-contract.ts';

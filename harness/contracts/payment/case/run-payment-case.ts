@@ -20,7 +20,7 @@ import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
 import type { Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import type { OutboxRecord, PaymentDesign, PaymentRecord } from '../../../../strategies/payment/contract.ts';
 import { withCaseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 
 /** What one key reads back as: its payment rows and its outbox rows. */
 export interface KeyReading {

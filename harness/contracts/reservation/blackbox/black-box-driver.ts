@@ -9,11 +9,11 @@
  * happens, on this thread.
  */
 import type { SessionContext } from '../../../../strategies/contract.ts';
-import type { ClientDriver, DriveOptions } from '../../../driver/client-pool.ts';
-import type { ClientResult, ClientScript, RequestResult } from '../../../driver/client-task.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
-import { answeredResult, answerWithin } from '../../../driver/reserve-answer.ts';
 import { oneLine } from '../../../errors.ts';
+import type { ClientDriver, DriveOptions } from '../driver/client-pool.ts';
+import type { ClientResult, ClientScript, RequestResult } from '../driver/client-task.ts';
+import { answeredResult, answerWithin } from '../driver/reserve-answer.ts';
 import { type HttpBlackBox, NO_DATABASE_SESSION } from './http-black-box.ts';
 
 export class BlackBoxDriver implements ClientDriver {

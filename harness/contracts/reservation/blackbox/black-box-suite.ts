@@ -1,61 +1,39 @@
 /**
  * `run --target`: every selected scenario against one black box, each case through the same runCase as a
  * strategy (same plans, clients, expectations, checks and judgement), with no database of the run's own.
- * What the run could and could not do is summed up for the report (`target`).
+ * What the run could and could not do is summed up for the report (`target`); the run's result around the
+ * cases is the shared harness's (harness/suite/black-box-run.ts).
  */
 
-import { availableParallelism } from 'node:os';
-import type { ScenarioOverrides } from '../../../contract/case-settings.ts';
-import type { Environment } from '../../../database/environment.ts';
-import { clientVersions, gitCommit } from '../../../database/environment.ts';
-import { unhandledErrorCount } from '../../../registry/unhandled-errors.ts';
-import { fatalCoverageGaps, runOk } from '../../../suite/run-ok.ts';
-import { runSources } from '../../../suite/run-sources.ts';
-import type { SuiteResult } from '../../../suite/suite.ts';
+import type { StrategyRef } from '../../../../strategies/contract.ts';
+import type { TargetCases } from '../../../contract/contract-target.ts';
 import { isMeasured } from '../../../verdict/case-result.ts';
 import { paramsFor } from '../case/params.ts';
 import { runCase } from '../case/run-case.ts';
 import type { Scenario } from '../case/scenario.ts';
-import { RESERVATION } from '../contract.ts';
 import type { ReservationReport } from '../report/report-schema.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { BlackBoxDriver } from './black-box-driver.ts';
 import type { HttpBlackBox } from './http-black-box.ts';
 import { noDatabase } from './no-database.ts';
 
-/** The contract whose HTTP API a black box speaks (docs/http-api.md). */
-export const TARGET_CONTRACT = RESERVATION;
+/** The design the report names for a black box: the service, its module URL none. */
+export const targetRef = (target: HttpBlackBox): StrategyRef => ({
+  strategy: target.strategy,
+  moduleUrl: 'black-box:target',
+});
 
-export interface TargetSuiteOptions {
-  target: HttpBlackBox;
-  scenarios: readonly Scenario[];
-  overrides: ScenarioOverrides;
-  repeat: number;
-  timeoutMs: number;
-  requireCoverage: boolean;
-  onCase?: (result: CaseResult) => void;
-}
-
-/** The run's own facts: no database, so no server version or settings to report. */
-function environment(): Environment {
-  return {
-    node: process.version,
-    client: clientVersions(),
-    postgres: 'none (black box)',
-    settings: {},
-    cpus: availableParallelism(),
-    commit: gitCommit(),
-    database: 'target',
-  };
-}
-
-export async function runTargetSuite(options: TargetSuiteOptions): Promise<SuiteResult> {
-  const { target } = options;
+/** Every scenario `repeat` times against the black box, one after the other: they share its one state. */
+export async function runTargetCases(
+  target: HttpBlackBox,
+  scenarios: readonly Scenario[],
+  options: TargetCases<CaseResult>,
+): Promise<CaseResult[]> {
   const db = noDatabase();
   const driver = new BlackBoxDriver(target);
-  const ref = { strategy: target.strategy, moduleUrl: 'black-box:target' };
+  const ref = targetRef(target);
   const cases: CaseResult[] = [];
-  for (const scenario of options.scenarios) {
+  for (const scenario of scenarios) {
     const params = paramsFor(scenario, options.overrides);
     for (let repetition = 1; repetition <= options.repeat; repetition++) {
       const id = `${scenario.id}/${target.strategy.id}${options.repeat > 1 ? `#${repetition}` : ''}`;
@@ -74,20 +52,7 @@ export async function runTargetSuite(options: TargetSuiteOptions): Promise<Suite
       options.onCase?.(result);
     }
   }
-  const uncovered = fatalCoverageGaps(cases, options.requireCoverage);
-  const unhandledErrors = unhandledErrorCount();
-  return {
-    ok: runOk({ cases, uncovered, unhandledErrors }),
-    unhandledErrors,
-    environment: environment(),
-    sources: runSources([
-      { contract: RESERVATION, selection: { designs: [], scenarios: options.scenarios } },
-    ]),
-    // A black box speaks the reservation contract's HTTP API only.
-    results: [{ contract: RESERVATION, designs: [ref], cases }],
-    kept: [],
-    uncovered,
-  };
+  return cases;
 }
 
 /** The report's `target` section: what ran black-box, what did not and why, and every exchange. */

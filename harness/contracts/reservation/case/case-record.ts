@@ -13,9 +13,9 @@ import {
   type ReserveResult,
   UNDECIDED_PAUSE_POINTS,
 } from '../../../../strategies/contract.ts';
-import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import type { Step, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
+import type { ClientScript, RequestResult } from '../driver/client-task.ts';
 import { recordResults } from '../history/request-history.ts';
 import type {
   Answer,

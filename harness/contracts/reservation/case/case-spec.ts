@@ -8,7 +8,7 @@ import type { CaseDeadline } from '../../../case/case-deadline.ts';
 import type { ClusterSource } from '../../../cluster/cluster-source.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { ReservationRecorder } from '../history/reservation-operations.ts';
 import type { BlackBox } from './black-box.ts';
 import type { Scenario, ScenarioParams } from './scenario.ts';

@@ -9,7 +9,7 @@
 import { runOnCluster } from '../../../cluster/cluster-case.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';
 import { driveScript } from './drive-script.ts';

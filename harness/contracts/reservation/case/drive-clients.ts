@@ -4,8 +4,8 @@
  */
 
 import type { PausePoint } from '../../../../strategies/contract.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
 import { STRATEGY_IMPORTER } from '../designs/registry.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import { CaseRecord } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';

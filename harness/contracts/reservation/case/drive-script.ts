@@ -2,7 +2,7 @@
  * Driving a script scenario: its code runs against a ScriptContext (or the one a black box can honour)
  * whose every part writes what it drove into the case's record.
  */
-import type { ClientDriver } from '../../../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import { CaseRecord } from './case-record.ts';
 import type { CaseOnSchema } from './case-spec.ts';
 import type { Driven } from './driven.ts';

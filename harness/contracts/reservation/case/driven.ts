@@ -3,8 +3,8 @@
  * measuring and judging of the case (measure.ts) starts from.
  */
 import type { NodeIdentity, ReserveRequest } from '../../../../strategies/contract.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { LifecycleFacts } from '../verdict/invariants.ts';
 import type { PhaseRecorder } from './phases.ts';
 import type { Observations } from './scenario.ts';

@@ -7,8 +7,8 @@ import { CaseDeadline, withinCaseDeadline } from '../../../case/case-deadline.ts
 import { onCaseSchema } from '../../../case/case-schema.ts';
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
 import { HistoryRecorder, measureClockMapping, UNMEASURED_CLOCK } from '../../../history/recorder.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { Answer, Call } from '../history/reservation-operations.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { type CaseOnSchema, type CaseSpec, identityOf } from './case-spec.ts';

@@ -5,7 +5,6 @@
  */
 
 import { type CheckName, OUTCOMES, type Strategy } from '../../../../strategies/contract.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import { summarizeLatency } from '../../../driver/latency.ts';
 import { FINAL_READ_SESSION, harnessNow } from '../../../history/recorder.ts';
 import type { StepRecord } from '../../../interleaving/permutation.ts';
@@ -17,6 +16,7 @@ import {
   judge,
   notExercised,
 } from '../../../verdict/judgement.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import { judgeHistory } from '../history/case-history.ts';
 import type { ReservationRecorder } from '../history/reservation-operations.ts';
 import { booksMatchAnswers } from '../verdict/books-answers.ts';

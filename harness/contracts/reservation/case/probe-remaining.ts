@@ -15,12 +15,12 @@ import type {
   SessionContext,
   Strategy,
 } from '../../../../strategies/contract.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
-import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/case-connection.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
-import { answeredResult, answerWithin } from '../../../driver/reserve-answer.ts';
 import { oneLine } from '../../../errors.ts';
 import { STRATEGY_IMPORTER } from '../designs/registry.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
+import { answeredResult, answerWithin } from '../driver/reserve-answer.ts';
 import type { SkuProbe } from '../verdict/case-result.ts';
 import type { FinalRead } from '../verdict/final-read.ts';
 import {

@@ -6,7 +6,7 @@
 
 import type { CaseSettings } from '../../../contract/case-settings.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { ClientDriver } from '../../../driver/client-pool.ts';
+import type { ClientDriver } from '../driver/client-pool.ts';
 import type { CaseResult } from '../verdict/case-result.ts';
 import { notApplicable } from './applicability.ts';
 import type { CaseSpec } from './case-spec.ts';

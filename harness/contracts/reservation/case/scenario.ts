@@ -12,9 +12,9 @@ import type { ClusterNeeds } from '../../../cluster/cluster.ts';
 
 import type { CommitAckProxy } from '../../../crash/commit-ack-proxy.ts';
 import type { CrashedChild } from '../../../crash/crash-runner.ts';
-import type { ClientScript, RequestResult } from '../../../driver/client-task.ts';
 import type { AdmissionSettings } from '../../../gate/admission.ts';
 import type { Observations, Observed, OutcomeCounts } from '../../../verdict/case-result.ts';
+import type { ClientScript, RequestResult } from '../driver/client-task.ts';
 import type { ReservationService } from '../http/reservation-service.ts';
 import type { Expectations, Problem, ScenarioParams } from '../verdict/expectations.ts';
 import type { Invariants } from '../verdict/invariants.ts';

@@ -9,9 +9,9 @@
  * recorded as the case's requests, with their own times.
  */
 import type { ReserveRequest, SessionContext, Strategy } from '../../../../strategies/contract.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import { harnessNow } from '../../../history/recorder.ts';
 import { configured } from '../../../registry/strategy-variants.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { ScriptContext } from './scenario.ts';
 import { reserveOnSession } from './script-reservations.ts';
 import type { ScriptScope } from './script-scope.ts';

@@ -5,10 +5,10 @@
 
 import type { ReserveRequest, SessionContext, Strategy } from '../../../../strategies/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import { oneLine } from '../../../errors.ts';
 import { checkAnswer } from '../../../registry/strategy-module.ts';
 import { STRATEGY_IMPORTER } from '../designs/registry.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { ScriptContext } from './scenario.ts';
 import type { ScriptScope } from './script-scope.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { StrategyRef } from '../../../../strategies/contract.ts';
 import type { RunDatabase } from '../../../database/database.ts';
-import type { ClientDriver, QueueClock } from '../../../driver/client-pool.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
+import type { ClientDriver, QueueClock } from '../driver/client-pool.ts';
 import type { CaseRecord } from './case-record.ts';
 import type { ScenarioParams } from './scenario.ts';
 import type { ScriptSessions } from './script-sessions.ts';

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { SessionContext } from '../../../../strategies/contract.ts';
 import { connectMember } from '../../../database/member-connection.ts';
 import { caseClient } from '../../../driver/case-client.ts';
-import { type CaseConnection, sessionOptions } from '../../../driver/client-task.ts';
+import { type CaseConnection, sessionOptions } from '../../../driver/case-connection.ts';
 import { nodeIdentity } from '../../../driver/node-identity.ts';
 
 /** Pause points do nothing in a session of the scenario's own: only the crash child stops at one. */

@@ -15,10 +15,10 @@
 
 import { setTimeout as pause } from 'node:timers/promises';
 import type pg from 'pg';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import { Errors } from '../../../errors.ts';
 import { concurrencyProblems, sampleConcurrency } from '../../../gate/database-concurrency.ts';
 import { GATE_SCHEMA } from '../../../gate/postgres-permits.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import { type HttpAnswer, postReserve } from '../http/loopback-client.ts';
 import { readBack } from '../verdict/final-read.ts';
 import { auditInSnapshot, computeReading, type SentRequest } from '../verdict/invariants.ts';

@@ -4,8 +4,8 @@
  * INDETERMINATE answer may or may not have taken effect.
  */
 import { OUTCOMES, type Outcome, type ReservationStatus } from '../../../../strategies/contract.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import type { Ending } from '../../../history/history.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { Answer, Call, ReservationRecorder } from './reservation-operations.ts';
 
 const ANSWERS: ReadonlySet<string> = new Set(OUTCOMES);

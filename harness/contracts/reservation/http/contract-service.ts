@@ -13,5 +13,5 @@ export const RESERVATION_SERVICE: ContractService = {
   schemaName: SCHEMA_NAME,
   serve: async ({ design, schema, ...settings }) =>
     serve({ ...settings, ref: await loadStrategy(design), ...(schema === undefined ? {} : { schema }) }),
-  serveInstances: ({ design, ...settings }) => serveInstances({ ...settings, strategy: design }),
+  serveInstances,
 };

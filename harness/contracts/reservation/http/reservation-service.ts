@@ -24,7 +24,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { IsolationLevel, NodeIdentity, StockLine, Strategy } from '../../../../strategies/contract.ts';
-import { sessionOptions } from '../../../driver/client-task.ts';
+import { sessionOptions } from '../../../driver/case-connection.ts';
 import type { AdmissionSettings } from '../../../gate/admission.ts';
 import { type Gate, type GateChoice, LOCAL_GATE } from '../../../gate/gate.ts';
 import { openGate } from '../../../gate/open-gate.ts';

@@ -11,30 +11,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { ServiceSettings } from '../../../contract/contract.ts';
 import { openRunDatabase, type RunDatabase } from '../../../database/database.ts';
-import type { PostgresMajor } from '../../../database/postgres-versions.ts';
 import { Errors } from '../../../errors.ts';
-import type { AdmissionSettings } from '../../../gate/admission.ts';
-import type { GateChoice } from '../../../gate/gate.ts';
 
 const BIN = new URL('../../../../bin/reservebench.js', import.meta.url).pathname;
 /** The schema every instance shares. */
 export const INSTANCES_SCHEMA = 'service_instances';
 
-export interface InstancesOptions {
+/** What `serve` gives every service, and how many instances; `design` as given on the command line. */
+export interface InstancesOptions extends ServiceSettings {
   instances: number;
-  /** The strategy as given on the command line (an id or a module path). */
-  strategy: string;
-  port: number;
-  admission: AdmissionSettings;
-  gate: GateChoice;
-  workMs: number;
-  stock: number;
-  expireEveryMs: number;
-  logJson: boolean;
-  allowReset: boolean;
-  databaseUrl?: string | undefined;
-  postgres?: PostgresMajor | undefined;
 }
 
 /** Instance i's command line (0-based), the shared parts first. */
@@ -42,7 +29,7 @@ export function instanceArgs(options: InstancesOptions, i: number): string[] {
   const { admission, gate } = options;
   return [
     'serve',
-    `--strategy=${options.strategy}`,
+    `--strategy=${options.design}`,
     `--port=${options.port === 0 ? 0 : options.port + i}`,
     `--schema=${INSTANCES_SCHEMA}`,
     `--node=${i + 1}/${options.instances}`,

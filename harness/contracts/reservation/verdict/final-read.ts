@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type { ReservationStatus, Strategy } from '../../../../strategies/contract.ts';
 import { caseClient } from '../../../driver/case-client.ts';
-import type { CaseConnection } from '../../../driver/client-task.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
 
 export type KeyStatus = ReservationStatus | 'NOT_FOUND';
 

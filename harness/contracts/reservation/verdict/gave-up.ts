@@ -5,7 +5,7 @@
  * with answers that write nothing. A unit taken and not given back shows in `drift` and in the
  * sell-what-remains probe; the give-up scenario drives the path on purpose (fixtures/reservation/scenarios/give-up.ts).
  */
-import type { RequestResult } from '../../../driver/client-task.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { Problem } from './expectations.ts';
 import type { KeyStatus } from './final-read.ts';
 

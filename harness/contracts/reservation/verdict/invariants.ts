@@ -6,8 +6,8 @@
  */
 import type { ClientBase } from 'pg';
 import type { StockLine, Strategy, StrategyAudit } from '../../../../strategies/contract.ts';
-import type { RequestResult } from '../../../driver/client-task.ts';
 import { inSnapshot } from '../../../verdict/snapshot.ts';
+import type { RequestResult } from '../driver/client-task.ts';
 import type { FinalRead, KeyStatus } from './final-read.ts';
 
 export interface Invariants {

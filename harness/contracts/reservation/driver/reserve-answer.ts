@@ -3,8 +3,8 @@
  * alike: bounded in time, and held to the contract (an answer outside it is an ERROR naming it, never an
  * outcome left uncounted).
  */
-import type { ReserveRequest } from '../../strategies/contract.ts';
-import { checkAnswer } from '../registry/strategy-module.ts';
+import type { ReserveRequest } from '../../../../strategies/contract.ts';
+import { checkAnswer } from '../../../registry/strategy-module.ts';
 import type { RequestResult } from './client-task.ts';
 
 /**

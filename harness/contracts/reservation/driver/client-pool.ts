@@ -8,10 +8,11 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { NodeIdentity, PausePoint } from '../../strategies/contract.ts';
-import { SharedBarrier } from './barrier.ts';
-import type { CaseConnection, ClientResult, ClientScript, ClientTask } from './client-task.ts';
-import { nodeIdentity } from './node-identity.ts';
+import type { NodeIdentity, PausePoint } from '../../../../strategies/contract.ts';
+import { SharedBarrier } from '../../../driver/barrier.ts';
+import type { CaseConnection } from '../../../driver/case-connection.ts';
+import { nodeIdentity } from '../../../driver/node-identity.ts';
+import type { ClientResult, ClientScript, ClientTask } from './client-task.ts';
 
 const WORKER_URL = new URL('./client-worker-entry.js', import.meta.url).href;
 

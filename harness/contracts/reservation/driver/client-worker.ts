@@ -3,21 +3,21 @@
  * connection; all connect first, then meet every other thread's clients at the shared start barrier.
  */
 import type pg from 'pg';
-import type { PausePoint, ReserveRequest, SessionContext, Strategy } from '../../strategies/contract.ts';
-import { sqlstateOf } from '../../strategies/support/sqlstate.ts';
-import { connectMember, memberUrls } from '../database/member-connection.ts';
-import { oneLine } from '../errors.ts';
-import { countUnhandledErrors } from '../registry/unhandled-errors.ts';
-import { SharedBarrier } from './barrier.ts';
-import {
-  type ClientResult,
-  type ClientScript,
-  type ClientTask,
-  type RequestResult,
-  sessionOptions,
-} from './client-task.ts';
+import type {
+  PausePoint,
+  ReserveRequest,
+  SessionContext,
+  Strategy,
+} from '../../../../strategies/contract.ts';
+import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
+import { connectMember, memberUrls } from '../../../database/member-connection.ts';
+import { SharedBarrier } from '../../../driver/barrier.ts';
+import { sessionOptions } from '../../../driver/case-connection.ts';
+import { RollbackAtPause } from '../../../driver/rollback-at-pause.ts';
+import { oneLine } from '../../../errors.ts';
+import { countUnhandledErrors } from '../../../registry/unhandled-errors.ts';
+import type { ClientResult, ClientScript, ClientTask, RequestResult } from './client-task.ts';
 import { answeredResult, answerWithin } from './reserve-answer.ts';
-import { RollbackAtPause } from './rollback-at-pause.ts';
 
 // A design's forgotten promise would otherwise end this thread, and every client on it, unexplained.
 countUnhandledErrors();
