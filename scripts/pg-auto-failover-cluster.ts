@@ -13,11 +13,13 @@
  * Authentication is `trust`, for loopback only (pg_autoctl writes the 127.0.0.1 rules): a throwaway
  * cluster for trying the suite, not a deployment.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as nextLook } from 'node:timers/promises';
 import { onMember } from '../harness/cluster/replication-state.ts';
 import { freePort } from '../harness/database/embedded-server.ts';
 import { waitUntil } from '../harness/database/poll-until.ts';
+import { processAlive } from '../harness/database/run-state.ts';
 import {
   clusterFolder,
   type LocalCluster,
@@ -99,6 +101,23 @@ function createAndRun(
   });
 }
 
+/**
+ * Stops every pg_autoctl of the cluster that is not one of the script's children — a node started again
+ * after `--cluster-fault kill` — found by its pid file (pg_autoctl keeps it under XDG_RUNTIME_DIR), each
+ * seen gone: it stops its own PostgreSQL on SIGTERM.
+ */
+async function stopKeepersStartedAgain(runDir: string): Promise<void> {
+  const pidFiles = (readdirSync(runDir, { recursive: true }) as string[]).filter((f) =>
+    f.endsWith('pg_autoctl.pid'),
+  );
+  for (const file of pidFiles) {
+    const pid = Number(readFileSync(join(runDir, file), 'utf8').split('\n')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) continue;
+    process.kill(pid, 'SIGTERM');
+    while (processAlive(pid)) await nextLook(50);
+  }
+}
+
 export async function startPgAutoFailoverCluster(): Promise<PgAutoFailoverCluster> {
   const dir = clusterFolder('reservebench-pgaf-');
   // pg_autoctl falls back to /tmp for its pid files when XDG_RUNTIME_DIR does not exist.
@@ -108,12 +127,14 @@ export async function startPgAutoFailoverCluster(): Promise<PgAutoFailoverCluste
   const monitorUrl = `postgresql://autoctl_node@127.0.0.1:${monitorPort}/pg_auto_failover`;
   const nodes = nodePorts.map((port, i) => ({ name: `node${i + 1}`, port: port as number }));
   const children = [createAndRun('monitor', dir, 'monitor', monitorPort as number)];
-  const stop = () =>
-    stopCluster(
+  const stop = async () => {
+    await stopKeepersStartedAgain(join(dir, 'run')).catch(() => undefined);
+    await stopCluster(
       children,
       ['monitor', ...nodes.map((n) => n.name)].map((n) => join(dir, n)),
       dir,
     );
+  };
   try {
     const monitorAnswers = async () => {
       await onMember(monitorUrl, (c) => c.query("SELECT pgautofailover.current_state('default')"));

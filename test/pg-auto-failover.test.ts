@@ -3,14 +3,16 @@
  * postgresql-15-auto-failover: a monitor, a primary and a synchronous secondary;
  * scripts/pg-auto-failover-cluster.ts) for the whole file. Through the adapter (the monitor's SQL API):
  * failover-sync and switchover hold for hot-row, the report names the manager and the time without a
- * writable primary, the member writable at the end is the survivor, split brain is n/a. The run drops its
- * databases; the cluster is stopped and its directory removed after. Where the binaries are missing (CI's
+ * writable primary, the member writable at the end is the survivor, split brain is n/a. Then a crash:
+ * `--cluster-fault kill` kills the primary's node (pg_autoctl and postgres, kill -9) and the monitor fails
+ * over by itself; failover-sync holds, the killed node is started again and rejoins as a standby. The run
+ * drops its databases; the cluster is stopped after, its directory removed and no process of it left. Where the binaries are missing (CI's
  * machine has only Node and npm) the cluster's tests are skipped, saying which.
  *
  * What the adapter needs of the harness runs everywhere, on the shared test server: a member out of
  * recovery but read-only — pg_auto_failover's fence on a standby it is promoting — is not writable.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { takesWrites } from '../harness/cluster/replication-state.ts';
 import { connectMember, memberUrls, withDatabaseName } from '../harness/database/member-connection.ts';
@@ -19,10 +21,25 @@ import {
   pgAutoFailoverMissing,
   startPgAutoFailoverCluster,
 } from '../scripts/pg-auto-failover-cluster.ts';
-import { runHandOvers } from './managed-cluster-run.ts';
+import { runDatabasesLeft, runHandOvers } from './managed-cluster-run.ts';
+import { measured, runJson } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 const MISSING = pgAutoFailoverMissing();
+
+/** Processes working in `dir` (a postmaster works in its data directory): none once a cluster is stopped. */
+function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 describe('a member out of recovery but read-only (a fenced, promoted standby)', () => {
   const database = 'reservebench_fenced_member';
@@ -67,6 +84,7 @@ describe.skipIf(MISSING)(
       const dir = cluster?.dir;
       await cluster?.stop();
       if (dir) expect(existsSync(dir)).toBe(false);
+      if (dir) expect(processesIn(dir)).toEqual([]);
     }, 60_000);
 
     it('fails over and switches over through its monitor, nothing acknowledged lost', async () => {
@@ -81,6 +99,25 @@ describe.skipIf(MISSING)(
         members: 2,
         replication: 'sync',
       });
+    }, 300_000);
+
+    it('fails over by itself after kill -9 of the primary node, which rejoins; nothing lost', async () => {
+      const { report } = await runJson(
+        serverUrl,
+        [
+          ...['--cluster', 'pg_auto_failover', '--cluster-monitor', cluster.monitorUrl],
+          ...['--cluster-fault', 'kill', '--scenario', 'failover-sync', '--strategy', 'hot-row'],
+        ],
+        { RESERVEBENCH_CLUSTER_URL: cluster.clusterUrl },
+      );
+      const killed = measured(report.cases, 'failover-sync/hot-row');
+      expect(killed.status, killed.boundary).toBe('pass');
+      expect(killed.invariants).toMatchObject({ lostAcknowledged: 0, oversold: 0 });
+      expect(killed.outcomes).toMatchObject({ HELD: 40 });
+      // The killed node was read as a discarded copy: started again, it answered.
+      expect(killed.copies?.map((c) => c.role)).toEqual(['survivor', 'discarded']);
+      expect(killed.observations?.unavailableMs).toBeGreaterThan(0);
+      expect(await runDatabasesLeft(cluster.clusterUrl)).toEqual([]);
     }, 300_000);
   },
 );

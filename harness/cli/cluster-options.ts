@@ -11,7 +11,11 @@ import { embeddedClusters, sharedCluster } from '../cluster/cluster-source.ts';
 import { commandManager } from '../cluster/command-manager.ts';
 import { type ClusterManager, ManagedCluster } from '../cluster/managed-cluster.ts';
 import { patroniManager } from '../cluster/patroni-manager.ts';
-import { pgAutoFailoverManager } from '../cluster/pg-auto-failover-manager.ts';
+import {
+  PG_AUTO_FAILOVER_FAULTS,
+  type PgAutoFailoverFault,
+  pgAutoFailoverManager,
+} from '../cluster/pg-auto-failover-manager.ts';
 import type { ScenarioBase } from '../contract/contract.ts';
 import { CLUSTER_BACKENDS, type ClusterBackend } from '../database/environment.ts';
 import { memberUrls } from '../database/member-connection.ts';
@@ -59,6 +63,11 @@ export const CLUSTER_OPTIONS = {
     unrecorded: 'a password it may carry; give it again',
     ...needsCluster('it is the manager of a pg_auto_failover cluster'),
   }),
+  'cluster-fault': choice(
+    "--cluster pg_auto_failover: a failover is the monitor's promotion, or kill -9 of the primary's node (its pg_autoctl and postgres, on this machine) failed over by the monitor itself",
+    PG_AUTO_FAILOVER_FAULTS,
+    { default: 'promotion', ...needsCluster('it is a fault of a pg_auto_failover cluster') },
+  ),
   'cluster-failover': text(
     '--cluster command: fails the primary RESERVEBENCH_PRIMARY over to RESERVEBENCH_CANDIDATE (host:port)',
     { form: "'cmd'", blank: 'must be a command', ...needsCluster('it is a fault of a command cluster') },
@@ -74,6 +83,7 @@ export interface ClusterArgs {
   'cluster-url': string | undefined;
   'cluster-api': readonly string[];
   'cluster-monitor': string | undefined;
+  'cluster-fault': PgAutoFailoverFault;
   'cluster-failover': string | undefined;
   'cluster-switchover': string | undefined;
   'timeout-ms': number;
@@ -90,7 +100,7 @@ function managerFor(backend: Exclude<ClusterBackend, 'embedded'>, args: ClusterA
   if (backend === 'pg_auto_failover') {
     if (!args['cluster-monitor'])
       throw Errors.badInput("--cluster pg_auto_failover needs --cluster-monitor: the monitor's database URL");
-    return pgAutoFailoverManager(args['cluster-monitor'], timeoutMs);
+    return pgAutoFailoverManager(args['cluster-monitor'], timeoutMs, args['cluster-fault']);
   }
   if (!args['cluster-failover'] && !args['cluster-switchover'])
     throw Errors.badInput('--cluster command needs --cluster-failover or --cluster-switchover (or both)');

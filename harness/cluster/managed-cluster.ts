@@ -37,6 +37,8 @@ export interface ClusterManager {
   describe(): Promise<string>;
   failover(from: ClusterMember, to: ClusterMember): Promise<void>;
   switchover(from: ClusterMember, to: ClusterMember): Promise<void>;
+  /** Starts again what the manager's own fault took down (a killed node), for the final read to read it. */
+  rejoin?(): Promise<void>;
   /** The manager's word that the cluster is whole: a leader up and every other member following it. */
   healthy(members: readonly ClusterMember[]): Promise<boolean>;
 }
@@ -222,6 +224,8 @@ export class ManagedCluster implements DatabaseCluster {
    */
   async copies(): Promise<ClusterCopy[]> {
     const primary = await this.primary();
+    // After the authority is known: a node starting again may answer as writable for a moment.
+    await this.manager.rejoin?.();
     const copies: ClusterCopy[] = [{ member: primary.name, url: primary.url, role: 'survivor' }];
     for (const member of this.members) {
       if (member.name === primary.name || !this.everWritable.has(member.name)) continue;
@@ -240,6 +244,7 @@ export class ManagedCluster implements DatabaseCluster {
 
   /** Nothing of the user's cluster is stopped or removed: it was there before the run and stays. */
   async close(): Promise<string[]> {
+    await this.manager.rejoin?.();
     return [];
   }
 }

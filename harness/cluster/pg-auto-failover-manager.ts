@@ -9,11 +9,35 @@
  * as primary (`wait_primary` or `primary`, reached and assigned); whole when one node is `primary` — which
  * pg_auto_failover reaches only with its quorum of standbys — and every other `secondary`. A node is
  * matched to a member by host and port. Formation `default`.
+ *
+ * `--cluster-fault kill` makes a failover a crash instead: kill -9 of the primary's whole node on this
+ * machine — its pg_autoctl (every pg_autoctl above its postmaster, so that nothing restarts it) and
+ * everything below, postgres included — and no call to the monitor: the failover is the monitor's own,
+ * done when it reports the candidate as primary (its health checks must first find the node gone, ≈ 20 s
+ * and more by its defaults). Before the final read the node is started again as its service manager
+ * would (`pg_autoctl run`, its own executable, environment and user) and the monitor rejoins it as a
+ * standby; what it alone held is read then, as a discarded copy. A run that ends first (Ctrl-C, a
+ * failure) starts it again on its way out.
  */
+import { spawn } from 'node:child_process';
+import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import { waitUntil } from '../database/poll-until.ts';
 import type { ClusterMember } from './cluster.ts';
+import {
+  killAll,
+  localPostmaster,
+  outermostAncestor,
+  processTree,
+  type StartedAs,
+  startedAs,
+} from './local-process-tree.ts';
 import { type ClusterManager, hostOf } from './managed-cluster.ts';
+import { onMember } from './replication-state.ts';
+
+/** How a failover is caused: the monitor's promotion, or a crash of the primary's node (kill -9). */
+export const PG_AUTO_FAILOVER_FAULTS = ['promotion', 'kill'] as const;
+export type PgAutoFailoverFault = (typeof PG_AUTO_FAILOVER_FAULTS)[number];
 
 const FORMATION = 'default';
 const ASK_MS = 5_000;
@@ -31,11 +55,52 @@ interface MonitorNode {
   assigned: string;
 }
 
+/** A node killed by the suite: its data directory, and its pg_autoctl as it was started. */
+interface KilledNode {
+  dataDir: string;
+  keeper: StartedAs;
+}
+
+/**
+ * Kill -9 of the node serving `member` on this machine: the outermost pg_autoctl above its postmaster
+ * first (so that no supervisor restarts anything), then every process below it.
+ */
+async function killNode(member: ClusterMember): Promise<KilledNode> {
+  const { rows } = await onMember(member.url, (c) =>
+    c.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir"),
+  );
+  const dataDir = rows[0]?.dir ?? '';
+  const postmaster = localPostmaster(dataDir);
+  const keeper = outermostAncestor(postmaster, 'pg_autoctl');
+  if (keeper === undefined) throw new Error(`no pg_autoctl runs above the postmaster of ${dataDir}`);
+  const killed = { dataDir, keeper: startedAs(keeper) };
+  killAll(processTree(keeper));
+  return killed;
+}
+
+/** `pg_autoctl run` for a killed node, as its service manager would start it again, left running. */
+function startAgain({ dataDir, keeper }: KilledNode): void {
+  const child = spawn(keeper.executable, ['run', '--pgdata', dataDir], {
+    cwd: keeper.cwd,
+    env: keeper.env,
+    uid: keeper.uid,
+    gid: keeper.gid,
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
 /** A node that has reached the state the monitor assigned it, one of `states`. */
 const settledIn = (node: MonitorNode, states: readonly string[]) =>
   node.reported === node.assigned && states.includes(node.reported);
 
-export function pgAutoFailoverManager(monitorUrl: string, timeoutMs: number): ClusterManager {
+export function pgAutoFailoverManager(
+  monitorUrl: string,
+  timeoutMs: number,
+  fault: PgAutoFailoverFault = 'promotion',
+): ClusterManager {
   const ask = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> => {
     const client = new pg.Client({
       connectionString: monitorUrl,
@@ -56,12 +121,24 @@ export function pgAutoFailoverManager(monitorUrl: string, timeoutMs: number): Cl
     if (!found) throw new Error(`the pg_auto_failover monitor lists no node at ${hostOf(member.url)}`);
     return found.nodename;
   };
+  const leads = (candidate: string, why: string) =>
+    waitUntil(`the pg_auto_failover monitor reporting ${candidate} as primary${why}`, timeoutMs, async () =>
+      (await nodes()).some((n) => n.nodename === candidate && settledIn(n, ['wait_primary', 'primary'])),
+    );
   const promote = async (to: ClusterMember): Promise<void> => {
     const candidate = await nameOf(to);
     await ask(PROMOTE_SQL, [FORMATION, candidate]);
-    await waitUntil(`the pg_auto_failover monitor reporting ${candidate} as primary`, timeoutMs, async () =>
-      (await nodes()).some((n) => n.nodename === candidate && settledIn(n, ['wait_primary', 'primary'])),
-    );
+    await leads(candidate, '');
+  };
+  const killed: KilledNode[] = [];
+  // A run that ends before its final read (Ctrl-C, a failure) still leaves no node of the user's down.
+  exitHook(() => {
+    for (const node of killed.splice(0)) startAgain(node);
+  });
+  const crash = async (from: ClusterMember, to: ClusterMember): Promise<void> => {
+    const [old, candidate] = [await nameOf(from), await nameOf(to)];
+    killed.push(await killNode(from));
+    await leads(candidate, ` after ${old} was killed`);
   };
   return {
     backend: 'pg_auto_failover',
@@ -69,10 +146,14 @@ export function pgAutoFailoverManager(monitorUrl: string, timeoutMs: number): Cl
     async describe() {
       const [found] = await ask<{ extversion: string }>(VERSION_SQL);
       if (!found) throw new Error('the --cluster-monitor database has no pgautofailover extension');
-      return `pg_auto_failover ${found.extversion}`;
+      const failover = fault === 'kill' ? ", failover: kill -9 of the primary's node" : '';
+      return `pg_auto_failover ${found.extversion}${failover}`;
     },
-    failover: (_from, to) => promote(to),
+    failover: (from, to) => (fault === 'kill' ? crash(from, to) : promote(to)),
     switchover: (_from, to) => promote(to),
+    async rejoin() {
+      for (const node of killed.splice(0)) startAgain(node);
+    },
     async healthy(members) {
       const seen = await nodes();
       const primaries = seen.filter((n) => settledIn(n, ['primary']));
