@@ -4,11 +4,16 @@
  *
  * How it stays correct: the shares add up to the stock, and a node that starts (or restarts) rebuilds its
  * count from the ledger: share − its sales recorded there. A unit decremented in memory but never written
- * (a crash between the two) is not lost: the ledger does not have it, so the rebuilt count does.
+ * (a crash between the two) is not lost: the ledger does not have it, so the rebuilt count does. A rebuild
+ * after an unknown outcome waits until none of the node's sales is in flight, and nothing is taken from
+ * the dropped count meanwhile: a sale still committing (a commit waiting for its standby when a switchover
+ * ends its session) is in the ledger it reads (support/node-count.ts).
  *
  * When it breaks: a node that restarts from its configured share (the control memory-quota-config-restart)
- * sells its share again; the database only records the oversell. Shares are fixed per node: one node
- * answers SOLD_OUT while another still has units (falseSoldOut when a scenario leaves a share unsold).
+ * sells its share again; the database only records the oversell. A sale whose backend outlives its
+ * client's connection (a network cut, not a server gone) may commit after the rebuild read the ledger:
+ * the rebuilt count sells that unit again. Shares are fixed per node: one node answers SOLD_OUT while another still
+ * has units (falseSoldOut when a scenario leaves a share unsold).
  *
  * Lifecycle: reserve only (no confirm, release or expire: the lifecycle scenarios are not covered). Any
  * reserve that does not commit a sale (replay, user limit, rollback, error) puts its unit back in memory —

@@ -9,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
-import type { NodeIdentity, ReserveResult, SessionContext, Strategy } from '../contract.ts';
+import type { NodeIdentity, ReserveRequest, ReserveResult, SessionContext, Strategy } from '../contract.ts';
+import { dropCount, type NodeCount, nodeCount, settleUnit, takeUnit } from './node-count.ts';
 import {
   ACTIVE,
   answerForRecordedKey,
@@ -47,9 +48,6 @@ export function shareOf(total: number, node: NodeIdentity): number {
   return Math.floor(total / node.count) + (node.index < total % node.count ? 1 : 0);
 }
 
-/** The node's memory, per incarnation: a restart (new incarnation) starts from nothing. */
-const memory = new Map<string, Promise<Map<string, number>>>();
-
 async function startNode(
   db: ClientBase,
   node: NodeIdentity,
@@ -70,21 +68,10 @@ async function startNode(
   return remaining;
 }
 
-function nodeMemory(ctx: SessionContext, rebuildFromLedger: boolean): Promise<Map<string, number>> {
+function countOf(ctx: SessionContext, rebuildFromLedger: boolean): Promise<NodeCount> {
   const node = ctx.node;
   if (!node) throw new Error('memory-quota needs the node a session runs on (SessionContext.node)');
-  let started = memory.get(node.incarnation);
-  if (!started) {
-    // A new incarnation is a restart: whatever an earlier run of this node kept in memory is dropped.
-    const sameNode = node.incarnation.slice(0, node.incarnation.lastIndexOf('#') + 1);
-    for (const key of memory.keys()) if (sameNode && key.startsWith(sameNode)) memory.delete(key);
-    started = startNode(ctx.db, node, rebuildFromLedger);
-    memory.set(node.incarnation, started);
-    // A start that failed (its connection cut mid-way) must not leave the node failed for good: the next
-    // request starts it again.
-    started.catch(() => memory.delete(node.incarnation));
-  }
-  return started;
+  return nodeCount(node.incarnation, () => startNode(ctx.db, node, rebuildFromLedger));
 }
 
 /** SQLSTATEs after which a transaction's fate is unknown: the server went away, or the connection did. */
@@ -98,17 +85,51 @@ const UNKNOWN_OUTCOME = new Set<string>([
 
 const outcomeUnknown = (error: unknown) => UNKNOWN_OUTCOME.has(sqlstateOf(error) ?? '');
 
-/** Drops the node's count, if it is still this one, so that its next request rebuilds it from the ledger. */
-function forget(ctx: SessionContext, count: Map<string, number>): void {
-  const incarnation = ctx.node?.incarnation;
-  if (incarnation === undefined) return;
-  // A start that failed is already dropped (nodeMemory's catch); its rejection must not surface here again.
-  void memory.get(incarnation)?.then(
-    (current) => {
-      if (current === count) memory.delete(incarnation);
-    },
-    () => undefined,
-  );
+/** What a reserve answers that found its node's count dropped before it took a unit: try again. */
+const COUNT_DROPPED = Symbol('count dropped');
+
+/** One try of a reserve against the node's `count`. */
+async function reserveFrom(
+  ctx: SessionContext,
+  request: ReserveRequest,
+  count: NodeCount,
+  rebuildFromLedger: boolean,
+): Promise<ReserveResult | typeof COUNT_DROPPED> {
+  let taken = false;
+  let putBack = true;
+  try {
+    const answer = await inTransaction(ctx.db, async (): Promise<ReserveResult | typeof COUNT_DROPPED> => {
+      const recorded = await answerForRecordedKey(ctx.db, request);
+      if (recorded) return recorded;
+      await ctx.pause('after-read');
+      const take = takeUnit(count, request.sku);
+      if (take === 'dropped') return COUNT_DROPPED;
+      if (take === 'unknown-sku') return { outcome: 'BAD_REQUEST' };
+      if (take === 'none') return { outcome: 'SOLD_OUT' };
+      taken = true;
+      await ctx.pause('after-memory-before-ledger');
+      await ctx.db.query(SQL.sellingNode, [ctx.node?.name]);
+      const claim = await claimRequestKey(ctx.db, request);
+      if (claim !== 'claimed') return claim;
+      await ctx.pause('before-commit');
+      return { outcome: 'HELD', status: 'HELD' };
+    });
+    if (answer !== COUNT_DROPPED && answer.outcome === 'HELD') putBack = false;
+    return answer;
+  } catch (error: unknown) {
+    // The connection went away under the transaction (a crash, a failover, a backend ended): its
+    // COMMIT may have landed, so the unit may be sold. Putting it back could sell it twice; a node that
+    // rebuilds from the ledger drops its count and rebuilds it, at its next request, from the ledger of
+    // whichever server then takes writes — once its other sales in flight have settled (node-count.ts).
+    if (rebuildFromLedger && outcomeUnknown(error)) {
+      dropCount(count);
+      putBack = false;
+    }
+    throw error;
+  } finally {
+    // Anything but a committed sale puts the unit back in memory (replay, user limit, rollback, error).
+    if (taken) settleUnit(count, request.sku, putBack);
+  }
 }
 
 export function memoryQuotaDesign(options: {
@@ -124,40 +145,12 @@ export function memoryQuotaDesign(options: {
     },
 
     async reserve(ctx, request) {
-      const remaining = await nodeMemory(ctx, options.rebuildFromLedger);
-      let taken = false;
-      try {
-        const answer = await inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-          const recorded = await answerForRecordedKey(ctx.db, request);
-          if (recorded) return recorded;
-          await ctx.pause('after-read');
-          const left = remaining.get(request.sku);
-          if (left === undefined) return { outcome: 'BAD_REQUEST' };
-          if (left <= 0) return { outcome: 'SOLD_OUT' };
-          remaining.set(request.sku, left - 1);
-          taken = true;
-          await ctx.pause('after-memory-before-ledger');
-          await ctx.db.query(SQL.sellingNode, [ctx.node?.name]);
-          const claim = await claimRequestKey(ctx.db, request);
-          if (claim !== 'claimed') return claim;
-          await ctx.pause('before-commit');
-          return { outcome: 'HELD', status: 'HELD' };
-        });
-        if (answer.outcome === 'HELD') taken = false;
-        return answer;
-      } catch (error: unknown) {
-        // The connection went away under the transaction (a crash, a failover, a backend ended): its
-        // COMMIT may have landed, so the unit may be sold. Putting it back could sell it twice; a node that
-        // rebuilds from the ledger forgets its count and rebuilds it, at its next request, from the ledger
-        // of whichever server then takes writes.
-        if (options.rebuildFromLedger && outcomeUnknown(error)) {
-          forget(ctx, remaining);
-          taken = false;
-        }
-        throw error;
-      } finally {
-        // Anything but a committed sale puts the unit back in memory (replay, user limit, rollback, error).
-        if (taken) remaining.set(request.sku, (remaining.get(request.sku) ?? 0) + 1);
+      for (;;) {
+        const count = await countOf(ctx, options.rebuildFromLedger);
+        const answer = await reserveFrom(ctx, request, count, options.rebuildFromLedger);
+        if (answer !== COUNT_DROPPED) return answer;
+        // Another session's outcome went unknown while this one read: take from the rebuilt count.
+        ctx.retried?.('count-rebuilt');
       }
     },
 
