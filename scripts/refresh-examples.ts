@@ -45,13 +45,12 @@ const known: Record<string, { args: string[]; latest: string; example: string }>
     latest: 'latest',
     example: 'cluster',
   },
-  // memory-quota is left out of the switchover: it oversells there (docs/cluster.md says how to see it).
   'cluster-switchover': {
     args: [
       ...CLUSTER_RUN,
       'switchover,payment-failover-sync,payment-failover-async',
       '--strategy',
-      `${RESERVATION_DESIGNS.replace(',memory-quota', '')},${PAYMENT_DESIGNS}`,
+      `${RESERVATION_DESIGNS},${PAYMENT_DESIGNS}`,
     ],
     latest: 'latest',
     example: 'cluster-switchover',
