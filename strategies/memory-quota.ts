@@ -18,7 +18,9 @@
  * Lifecycle: reserve only (no confirm, release or expire: the lifecycle scenarios are not covered). Any
  * reserve that does not commit a sale (replay, user limit, rollback, error) puts its unit back in memory —
  * except one whose connection went away (a crash, a failover): its COMMIT may have landed, so the node
- * rebuilds its count from the ledger instead, on whichever server then takes writes.
+ * rebuilds its count from the ledger instead, on whichever server then takes writes. A reserve that finds
+ * its count dropped before it took a unit tries again on the rebuilt one; a count dropped on every attempt
+ * answers GAVE_UP after a bounded number of them (support/count-attempts.ts).
  *
  * Pause points: reserve `after-read` once the key is known to be new, `after-memory-before-ledger` with the
  * unit taken from memory and nothing written, `before-commit` with the sale in the ledger.

@@ -3,9 +3,11 @@
  * unknown outcome is rebuilt from the ledger only once the node's other sales in flight have settled —
  * the switchover oversold when a rebuild read the ledger while another session's commit was still
  * waiting for its standby (docs/cluster.md, memory-quota in a switchover) — and nothing is taken from a
- * dropped count.
+ * dropped count. A reserve whose count keeps being dropped gives up after its bound (count-attempts.ts).
  */
 import { describe, expect, it } from 'vitest';
+import type { PausePoint, SessionContext } from '../strategies/contract.ts';
+import { COUNT_DROPPED, onLiveCount } from '../strategies/support/count-attempts.ts';
 import { dropCount, nodeCount, settleUnit, takeUnit } from '../strategies/support/node-count.ts';
 
 const SKU = 'sku-lab-01';
@@ -65,5 +67,39 @@ describe('node count', () => {
     const restarted = await nodeCount('t/node-2#2', start);
     expect(restarted).not.toBe(count);
     expect(restarted.units.get(SKU)).toBe(2);
+  });
+});
+
+describe('a reserve on a count that keeps being dropped', () => {
+  it('answers GAVE_UP after its bound, offering each pause point once over all its attempts', async () => {
+    const node = ledgerNode('t/node-3#1', 5);
+    const held: PausePoint[] = [];
+    const retries: string[] = [];
+    const ctx = {
+      pause: async (point: PausePoint) => {
+        held.push(point);
+      },
+      retried: (reason: string) => retries.push(reason),
+    } as unknown as SessionContext;
+    let attempts = 0;
+    const answer = await onLiveCount(
+      ctx,
+      node.count,
+      async (attemptCtx, count) => {
+        // A design without the bound would go on for ever: the test stops it well past the bound.
+        if (++attempts > 10) throw new Error('retried past its bound');
+        await attemptCtx.pause('after-read');
+        // Another sale's outcome went unknown while this one read: its count is dropped under it.
+        dropCount(count);
+        expect(takeUnit(count, SKU)).toBe('dropped');
+        return COUNT_DROPPED;
+      },
+      3,
+    );
+    expect(answer).toEqual({ outcome: 'GAVE_UP' });
+    expect(attempts).toBe(3);
+    expect(node.starts()).toBe(3);
+    expect(retries).toEqual(['count-rebuilt', 'count-rebuilt']);
+    expect(held).toEqual(['after-read']);
   });
 });

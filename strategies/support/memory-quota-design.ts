@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { ClientBase } from 'pg';
 import type { NodeIdentity, ReserveRequest, ReserveResult, SessionContext, Strategy } from '../contract.ts';
+import { COUNT_DROPPED, onLiveCount } from './count-attempts.ts';
 import { dropCount, type NodeCount, nodeCount, settleUnit, takeUnit } from './node-count.ts';
 import {
   ACTIVE,
@@ -85,9 +86,6 @@ const UNKNOWN_OUTCOME = new Set<string>([
 
 const outcomeUnknown = (error: unknown) => UNKNOWN_OUTCOME.has(sqlstateOf(error) ?? '');
 
-/** What a reserve answers that found its node's count dropped before it took a unit: try again. */
-const COUNT_DROPPED = Symbol('count dropped');
-
 /** One try of a reserve against the node's `count`. */
 async function reserveFrom(
   ctx: SessionContext,
@@ -144,15 +142,13 @@ export function memoryQuotaDesign(options: {
       await db.query(SQL.loadSkus, [stock.map((s) => s.sku), stock.map((s) => s.total)]);
     },
 
-    async reserve(ctx, request) {
-      for (;;) {
-        const count = await countOf(ctx, options.rebuildFromLedger);
-        const answer = await reserveFrom(ctx, request, count, options.rebuildFromLedger);
-        if (answer !== COUNT_DROPPED) return answer;
-        // Another session's outcome went unknown while this one read: take from the rebuilt count.
-        ctx.retried?.('count-rebuilt');
-      }
-    },
+    reserve: (ctx, request) =>
+      // Another session's outcome may go unknown while this one reads: it takes from the rebuilt count.
+      onLiveCount(
+        ctx,
+        () => countOf(ctx, options.rebuildFromLedger),
+        (attemptCtx, count) => reserveFrom(attemptCtx, request, count, options.rebuildFromLedger),
+      ),
 
     status: reservationStatus,
 
