@@ -37,8 +37,13 @@ export interface ClusterManager {
   describe(): Promise<string>;
   failover(from: ClusterMember, to: ClusterMember): Promise<void>;
   switchover(from: ClusterMember, to: ClusterMember): Promise<void>;
-  /** Starts again what the manager's own fault took down (a killed node), for the final read to read it. */
+  /**
+   * Starts again what the manager's own fault took down (a killed node), as its service manager would:
+   * as soon as the hand-over is done, and on the way out.
+   */
   rejoin?(): Promise<void>;
+  /** Once what `rejoin` started again follows the leader by the manager's word: the final read reads it then. */
+  rejoined?(): Promise<void>;
   /** The manager's word that the cluster is whole: a leader up and every other member following it. */
   healthy(members: readonly ClusterMember[]): Promise<boolean>;
 }
@@ -208,6 +213,8 @@ export class ManagedCluster implements DatabaseCluster {
       acting = false;
       await looking;
     }
+    // Once the gap is measured: a node starting again may answer as writable for a moment.
+    await this.manager.rejoin?.();
     this.everWritable.add(target.name);
     const answered = firstNew ?? performance.now();
     return { unavailableMs: Math.max(0, Math.round(answered - lastOld)), primary: target.name };
@@ -223,9 +230,9 @@ export class ManagedCluster implements DatabaseCluster {
    * still being rebuilt is waited for by the final read (copy-reads.ts), never left out.
    */
   async copies(): Promise<ClusterCopy[]> {
+    // Before the authority is looked for: a node starting again may answer as writable for a moment.
+    await this.manager.rejoined?.();
     const primary = await this.primary();
-    // After the authority is known: a node starting again may answer as writable for a moment.
-    await this.manager.rejoin?.();
     const copies: ClusterCopy[] = [{ member: primary.name, url: primary.url, role: 'survivor' }];
     for (const member of this.members) {
       if (member.name === primary.name || !this.everWritable.has(member.name)) continue;

@@ -14,10 +14,11 @@
  * machine — its pg_autoctl (every pg_autoctl above its postmaster, so that nothing restarts it) and
  * everything below, postgres included — and no call to the monitor: the failover is the monitor's own,
  * done when it reports the candidate as primary (its health checks must first find the node gone, ≈ 20 s
- * and more by its defaults). Before the final read the node is started again as its service manager
- * would (`pg_autoctl run`, its own executable, environment and user) and the monitor rejoins it as a
- * standby; what it alone held is read then, as a discarded copy. A run that ends first (Ctrl-C, a
- * failure) starts it again on its way out.
+ * and more by its defaults). As soon as the hand-over is done the node is started again, as its service
+ * manager would (`pg_autoctl run`, its own executable, environment and user), and the monitor rejoins it
+ * as a standby while the case goes on; the final read waits for the monitor to report it `secondary`, and
+ * reads what it alone held then, as a discarded copy. A run that ends first (Ctrl-C, a failure) starts it
+ * again on its way out.
  */
 import { spawn } from 'node:child_process';
 import exitHook from 'async-exit-hook';
@@ -55,8 +56,9 @@ interface MonitorNode {
   assigned: string;
 }
 
-/** A node killed by the suite: its data directory, and its pg_autoctl as it was started. */
+/** A node killed by the suite: its name at the monitor, data directory, and pg_autoctl as it was started. */
 interface KilledNode {
+  name: string;
   dataDir: string;
   keeper: StartedAs;
 }
@@ -65,7 +67,7 @@ interface KilledNode {
  * Kill -9 of the node serving `member` on this machine: the outermost pg_autoctl above its postmaster
  * first (so that no supervisor restarts anything), then every process below it.
  */
-async function killNode(member: ClusterMember): Promise<KilledNode> {
+async function killNode(member: ClusterMember, name: string): Promise<KilledNode> {
   const { rows } = await onMember(member.url, (c) =>
     c.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir"),
   );
@@ -73,7 +75,7 @@ async function killNode(member: ClusterMember): Promise<KilledNode> {
   const postmaster = localPostmaster(dataDir);
   const keeper = outermostAncestor(postmaster, 'pg_autoctl');
   if (keeper === undefined) throw new Error(`no pg_autoctl runs above the postmaster of ${dataDir}`);
-  const killed = { dataDir, keeper: startedAs(keeper) };
+  const killed = { name, dataDir, keeper: startedAs(keeper) };
   killAll(processTree(keeper));
   return killed;
 }
@@ -95,6 +97,36 @@ function startAgain({ dataDir, keeper }: KilledNode): void {
 /** A node that has reached the state the monitor assigned it, one of `states`. */
 const settledIn = (node: MonitorNode, states: readonly string[]) =>
   node.reported === node.assigned && states.includes(node.reported);
+
+/** The nodes the suite killed, until started again; then their names, until the monitor has them back. */
+class KilledNodes {
+  private readonly down: KilledNode[] = [];
+  /** Started again, not yet seen `secondary`. */
+  readonly rejoining: string[] = [];
+
+  add(node: KilledNode): void {
+    this.down.push(node);
+  }
+
+  restart(): void {
+    for (const node of this.down.splice(0)) {
+      startAgain(node);
+      this.rejoining.push(node.name);
+    }
+  }
+
+  /** The monitor has been seen reporting them `secondary`: nothing is rejoining any more. */
+  rejoined(): void {
+    this.rejoining.length = 0;
+  }
+
+  /** Whether the monitor, as `seen`, reports every node started again as `secondary`, reached. */
+  followAgain(seen: readonly MonitorNode[]): boolean {
+    return this.rejoining.every((name) =>
+      seen.some((n) => n.nodename === name && settledIn(n, ['secondary'])),
+    );
+  }
+}
 
 export function pgAutoFailoverManager(
   monitorUrl: string,
@@ -130,14 +162,12 @@ export function pgAutoFailoverManager(
     await ask(PROMOTE_SQL, [FORMATION, candidate]);
     await leads(candidate, '');
   };
-  const killed: KilledNode[] = [];
+  const killed = new KilledNodes();
   // A run that ends before its final read (Ctrl-C, a failure) still leaves no node of the user's down.
-  exitHook(() => {
-    for (const node of killed.splice(0)) startAgain(node);
-  });
+  exitHook(() => killed.restart());
   const crash = async (from: ClusterMember, to: ClusterMember): Promise<void> => {
     const [old, candidate] = [await nameOf(from), await nameOf(to)];
-    killed.push(await killNode(from));
+    killed.add(await killNode(from, old));
     await leads(candidate, ` after ${old} was killed`);
   };
   return {
@@ -152,7 +182,16 @@ export function pgAutoFailoverManager(
     failover: (from, to) => (fault === 'kill' ? crash(from, to) : promote(to)),
     switchover: (_from, to) => promote(to),
     async rejoin() {
-      for (const node of killed.splice(0)) startAgain(node);
+      killed.restart();
+    },
+    async rejoined() {
+      killed.restart();
+      if (killed.rejoining.length === 0) return;
+      const names = killed.rejoining.join(', ');
+      await waitUntil(`the pg_auto_failover monitor reporting ${names} as secondary`, timeoutMs, async () =>
+        killed.followAgain(await nodes()),
+      );
+      killed.rejoined();
     },
     async healthy(members) {
       const seen = await nodes();
