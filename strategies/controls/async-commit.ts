@@ -11,11 +11,9 @@
  * once 40 holds have committed, with the WAL writer slowed to 10 s so that nothing flushes on its own; the
  * final read after the restart finds none of them (lostAcknowledged ≥ 40).
  */
-import type { ReserveResult, Strategy } from '../contract.ts';
+import type { Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
-import { claimRequestKey } from '../support/reservation-table.ts';
-import { takeUnitOrRollBackClaim } from '../support/stock-and-reservation.ts';
-import { inTransaction } from '../support/transaction.ts';
+import { reserveCommittingAt } from '../support/commit-level-reserve.ts';
 
 const asyncCommit: Strategy = {
   ...hotRow,
@@ -25,17 +23,7 @@ const asyncCommit: Strategy = {
   expect: 'violate',
   caughtBy: { 'db-crash': ['lostAcknowledged'] },
   notApplicable: 'negative control: db-crash is the case that must catch it',
-  reserve: (ctx, request) =>
-    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-      await ctx.db.query('SET LOCAL synchronous_commit = off');
-      const claim = await claimRequestKey(ctx.db, request);
-      if (claim !== 'claimed') return claim;
-      await ctx.pause('after-read');
-      const unit = await takeUnitOrRollBackClaim(ctx.db, request.sku);
-      if (unit !== 'taken') return unit;
-      await ctx.pause('before-commit');
-      return { outcome: 'HELD', status: 'HELD' };
-    }),
+  reserve: reserveCommittingAt('off'),
 };
 
 export default asyncCommit;

@@ -14,15 +14,9 @@
  * (`lostAcknowledged`). `explore --cluster embedded` finds it the same way: its failover programs cut the
  * link before an operation in flight, which this design acknowledges and the failover then loses.
  */
-import type { ReserveResult, Strategy } from '../contract.ts';
+import type { Strategy } from '../contract.ts';
 import hotRow from '../hot-row.ts';
-import { claimRequestKey } from '../support/reservation-table.ts';
-import { takeUnitOrRollBackClaim } from '../support/stock-and-reservation.ts';
-import { inTransaction } from '../support/transaction.ts';
-
-const SQL = {
-  commitLocally: 'SET LOCAL synchronous_commit = local',
-} as const;
+import { reserveCommittingAt } from '../support/commit-level-reserve.ts';
 
 const localCommit: Strategy = {
   ...hotRow,
@@ -34,17 +28,7 @@ const localCommit: Strategy = {
   caughtBy: { 'failover-sync': ['lostAcknowledged'] },
   notApplicable:
     'negative control: failover-sync (a cluster scenario, run --cluster) is the case that must catch it',
-  reserve: (ctx, request) =>
-    inTransaction(ctx.db, async (): Promise<ReserveResult> => {
-      await ctx.db.query(SQL.commitLocally);
-      const claim = await claimRequestKey(ctx.db, request);
-      if (claim !== 'claimed') return claim;
-      await ctx.pause('after-read');
-      const unit = await takeUnitOrRollBackClaim(ctx.db, request.sku);
-      if (unit !== 'taken') return unit;
-      await ctx.pause('before-commit');
-      return { outcome: 'HELD', status: 'HELD' };
-    }),
+  reserve: reserveCommittingAt('local'),
 };
 
 export default localCommit;
