@@ -1,13 +1,13 @@
 /**
  * A step that makes progress is not stuck (issue "A gate that means the same everywhere", item 14): an
  * operation that retries instead of queueing on a lock is reported waiting, as a blocked one is, and the
- * permutation goes on; one that keeps starting statements keeps its deadline. Seen on the database
- * (pg_stat_activity) or told by the operation (`ctx.retried`), never by time.
+ * permutation goes on; one that keeps starting statements keeps its deadline, within MOVING_STEP_TIMEOUTS
+ * timeouts. Seen on the database (pg_stat_activity) or told by the operation (`ctx.retried`), never by time.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { ReserveStep } from '../harness/contracts/reservation/spec/reservation-steps.ts';
 import { RESERVATION_VERBS } from '../harness/contracts/reservation/spec/reservation-verbs.ts';
-import { runPermutation } from '../harness/interleaving/engine.ts';
+import { MOVING_STEP_TIMEOUTS, runPermutation } from '../harness/interleaving/engine.ts';
 import type { Step, StepRecord } from '../harness/interleaving/permutation.ts';
 import { parseSpec } from '../harness/interleaving/spec-parser.ts';
 import type { Strategy } from '../strategies/contract.ts';
@@ -111,6 +111,15 @@ describe('a step that makes progress is not stuck', () => {
     expect(r.get('slow')).toMatchObject({ blocked: false, retrying: false, result: { status: 'ok' } });
     // Not reported waiting: the release was sent only once the slow step had completed.
     expect(r.get('release')?.sentAt).toBeGreaterThanOrEqual(r.get('slow')?.completedAt ?? Infinity);
+  });
+
+  it('one that only keeps starting statements is stuck after MOVING_STEP_TIMEOUTS timeouts', async () => {
+    // Each poll a new statement, none waiting on the release the permutation could send only after it.
+    const probe = poller('moving', { tellsRetries: false, pause: 0.05 });
+    const seconds = (MOVING_STEP_TIMEOUTS * 300) / 1000;
+    await expect(run(probe, [reserve('moving', 'asker', 'k1'), release], 300)).rejects.toThrow(
+      `step moving, starting statements all along, did not complete within ${seconds} s`,
+    );
   });
 
   it('one that neither completes, nor waits, nor starts a statement for the whole timeout is stuck', async () => {

@@ -13,6 +13,8 @@ export interface PollSchedule {
   timeoutMs: number;
   /** The pause between two looks. */
   everyMs: number;
+  /** Once settled, ends the pause: the next look is taken at once (what it looks for may be there now). */
+  wake?: Promise<unknown>;
 }
 
 /**
@@ -21,14 +23,14 @@ export interface PollSchedule {
  */
 export async function pollUntil<T>(
   look: () => Promise<T | undefined | false>,
-  { timeoutMs, everyMs }: PollSchedule,
+  { timeoutMs, everyMs, wake }: PollSchedule,
 ): Promise<T | undefined> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const seen = await look();
     if (seen !== undefined && seen !== false) return seen;
     if (performance.now() >= deadline) return undefined;
-    await nextLook(everyMs);
+    await (wake ? Promise.race([wake, nextLook(everyMs)]) : nextLook(everyMs));
   }
 }
 

@@ -15,7 +15,8 @@
  *     step was sent, or its backend was seen in 3 or more distinct transactions (xact_start) since then
  *     (the record's `retrying`; a design that backs off and tries again instead of queueing on a lock).
  * A step is STUCK only when, for the whole timeout, it neither completes, nor waits, nor starts a new
- * statement: each new query_start is progress and gives it the whole timeout again. A SQL step is the
+ * statement: each new query_start is progress and gives it the whole timeout again — up to
+ * MOVING_STEP_TIMEOUTS timeouts in all, after which one still only moving is stuck. A SQL step is the
  * tester's own: it waits only on locks, however many transactions it runs, so PostgreSQL's specs print
  * as the tester prints them. A step already reported waiting may take the timeout, once the engine has
  * nothing else to send, to complete.
@@ -101,6 +102,12 @@ export async function runPermutation(
 ): Promise<StepRecord[]> {
   return await new PermutationRun(permutation, options).run();
 }
+
+/**
+ * How many timeouts a step that keeps starting statements may take, in all, to complete or be seen
+ * waiting: its progress extends its deadline, never for ever.
+ */
+export const MOVING_STEP_TIMEOUTS = 10;
 
 /** The tester's flags: `nonblock` returns once the step is seen waiting; `retry` for a step already reported waiting. */
 interface Look {
@@ -357,23 +364,32 @@ class PermutationRun {
 
   /**
    * Waits until the step completes, or is seen waiting: blocked by another session's backend, or
-   * retrying. Each statement its backend starts is progress and gives it the whole timeout again; a step
-   * that for the whole timeout does none of these is stuck.
+   * retrying. Each statement its backend starts is progress and gives it the whole timeout again, within
+   * MOVING_STEP_TIMEOUTS timeouts; a step that for the whole timeout does none of these, or is still only
+   * moving at the end of those, is stuck.
    */
   private async settle(sent: SentStep): Promise<'completed' | 'blocked' | 'retrying'> {
-    let deadline = performance.now() + this.options.timeoutMs;
-    for (;;) {
-      if (await this.answered(sent)) return 'completed';
-      const look = await this.lookAt(sent.session.pid);
-      if (await this.answered(sent)) return 'completed';
-      if (this.sessionsAmong(look.blockingPids).length > 0) return 'blocked';
-      if (sent.activity.note(look)) deadline = performance.now() + this.options.timeoutMs;
-      if (sent.retrying) return 'retrying';
-      if (performance.now() > deadline) {
-        throw Errors.barrierTimeout(`step ${sent.record.step}`, this.options.timeoutMs / 1000);
-      }
-      await Promise.race([sent.done, nextLook(this.pollMs)]);
-    }
+    const { timeoutMs } = this.options;
+    let quietUntil = performance.now() + timeoutMs;
+    const seen = await pollUntil(
+      async () => {
+        if (await this.answered(sent)) return 'completed';
+        const look = await this.lookAt(sent.session.pid);
+        if (await this.answered(sent)) return 'completed';
+        if (this.sessionsAmong(look.blockingPids).length > 0) return 'blocked';
+        if (sent.activity.note(look)) quietUntil = performance.now() + timeoutMs;
+        if (sent.retrying) return 'retrying';
+        return performance.now() > quietUntil && 'stuck';
+      },
+      { timeoutMs: MOVING_STEP_TIMEOUTS * timeoutMs, everyMs: this.pollMs, wake: sent.done },
+    );
+    if (seen === 'stuck') throw Errors.barrierTimeout(`step ${sent.record.step}`, timeoutMs / 1000);
+    if (seen === undefined)
+      throw Errors.barrierTimeout(
+        `step ${sent.record.step}, starting statements all along,`,
+        (MOVING_STEP_TIMEOUTS * timeoutMs) / 1000,
+      );
+    return seen;
   }
 
   /**
