@@ -4,7 +4,8 @@
  * primary once it has answered or its commit waits on the standby, promote the standby and go on there.
  * hot-row explores clean; local-commit (HELD once the commit is on the primary alone) is found for
  * lostAcknowledged, and its spec fails again on replay; without a cluster it is out of the explorer's
- * reach, with the reason read from its caughtBy. The budgets are the smallest that run every failover
+ * reach, with the reason read from its caughtBy. A failover program that breaks (a release that never
+ * answers on the cluster) breaks the case, though every other program ran to its end. The budgets are the smallest that run every failover
  * program (no scope, no random program).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +51,14 @@ describe('the explorer fails programs over on a synchronous cluster', () => {
     expect(result.boundary).toMatch(/caught by the explorer found \(failover program \d+ of \d+;/);
     expect('fired' in result ? result.fired : []).toContain('lostAcknowledged');
     expect(result.boundary).toMatch(/failed 1 of 1 replays/);
+  }, 300_000);
+
+  it('breaks when one failover program breaks, though the others ran to their end', async () => {
+    const result = await explored('test/fixtures/release-stuck-on-cluster.ts', true);
+    expect(result.status, result.boundary).toBe('broken');
+    expect(result.boundary).toMatch(
+      /^not exercised: failover program \d+ of \d+ broke: .*in flight at the failover\) did not complete/,
+    );
   }, 300_000);
 
   it('without a cluster, says local-commit is out of its reach', async () => {

@@ -110,19 +110,21 @@ async function sendInFlight(on: CaseOnSchema, url: string, step: ContractStep, n
     record.completedAt = harnessNow();
     return outcome;
   });
-  const seen = await pollUntil(
-    async () => answered || ((await control.query(WAITS_ON_STANDBY, [session.pid])).rowCount ?? 0) > 0,
-    { timeoutMs: on.settings.timeoutMs, everyMs: 5 },
-  );
-  if (!seen)
-    throw Errors.barrierTimeout(
-      `step ${step.name} (in flight at the failover)`,
-      on.settings.timeoutMs / 1000,
-    );
   const close = async () => {
     await session.client.end().catch(() => undefined);
     await control.end().catch(() => undefined);
   };
+  const seen = await pollUntil(
+    async () => answered || ((await control.query(WAITS_ON_STANDBY, [session.pid])).rowCount ?? 0) > 0,
+    { timeoutMs: on.settings.timeoutMs, everyMs: 5 },
+  );
+  if (!seen) {
+    await close();
+    throw Errors.barrierTimeout(
+      `step ${step.name} (in flight at the failover)`,
+      on.settings.timeoutMs / 1000,
+    );
+  }
   return { record, ended, close, answeredBefore: () => answered };
 }
 
