@@ -170,9 +170,14 @@ export async function driveFailover(on: CaseOnSchema, permutation: Permutation):
   await db.cluster.failover(standby);
   await db.reconnect();
   await db.admin.query(`SET search_path TO ${on.schema}`);
-  if (flight) records.push(await landed(flight, cutOff));
-  // A client retries, with its key, the request whose answer it did not get (never one it got).
-  const retry = inFlight && cutOff ? [{ ...inFlight, name: `${inFlight.name}-retried` }] : [];
+  const ending = flight ? await landed(flight, cutOff) : undefined;
+  if (ending) records.push(ending);
+  // A client retries, with its key, the request whose answer it did not get (never one it got): as
+  // landed() recorded it, not as it looked before the kill — an answer can still come before the kill
+  // lands (a commit whose wait for the standby is cancelled answers OK), and its retry would put back
+  // on the promoted member the very hold the failover lost.
+  const unanswered = ending?.result.status === 'error' && ending.result.killed === true;
+  const retry = inFlight && unanswered ? [{ ...inFlight, name: `${inFlight.name}-retried` }] : [];
   const rest = [...retry, ...steps.slice(at + (inFlight ? 2 : 1))];
   records.push(...(await segment(on, await urlNow(), rest, nodes)));
   const ran = {
