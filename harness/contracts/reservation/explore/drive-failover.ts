@@ -11,6 +11,7 @@
  * be stopped at a pause point across the failover: an order that leaves one stopped there is invalid.
  */
 import pg from 'pg';
+import type { ClusterMember } from '../../../cluster/cluster.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { withDatabaseName } from '../../../database/member-connection.ts';
 import { pollUntil } from '../../../database/poll-until.ts';
@@ -128,6 +129,21 @@ async function sendInFlight(on: CaseOnSchema, url: string, step: ContractStep, n
   return { record, ended, close, answeredBefore: () => answered };
 }
 
+/**
+ * The operation in flight, sent with the standby's link cut. If it breaks there (it never answers nor
+ * waits on the standby), the link heals before the error goes on: with it cut, every later commit on the
+ * primary — the case's own cleanup among them — would wait for the standby for ever.
+ */
+async function sendAcrossCut(on: CaseOnSchema, step: ContractStep, nodes: Nodes, standby: ClusterMember) {
+  const db = on.db as ClusterRunDatabase;
+  try {
+    return await sendInFlight(on, withDatabaseName((await db.cluster.primary()).url, db.name), step, nodes);
+  } catch (error: unknown) {
+    await db.cluster.heal(standby);
+    throw error;
+  }
+}
+
 /** The in-flight operation's record once it has ended: its answer, or an unknown ending. */
 async function landed(flight: Flight, cutOff: boolean): Promise<StepRecord> {
   const outcome = await flight.ended;
@@ -165,7 +181,7 @@ export async function driveFailover(on: CaseOnSchema, permutation: Permutation):
   const [standby] = await db.cluster.standbys();
   if (!standby) throw new Error('the cluster has no standby to fail over to');
   await db.cluster.partition(standby);
-  const flight = inFlight ? await sendInFlight(on, await urlNow(), inFlight, nodes) : undefined;
+  const flight = inFlight ? await sendAcrossCut(on, inFlight, nodes, standby) : undefined;
   const cutOff = flight !== undefined && !flight.answeredBefore();
   await db.cluster.failover(standby);
   await db.reconnect();
