@@ -4,7 +4,8 @@
  * primary once it has answered or its commit waits on the standby, promote the standby and go on there.
  * hot-row explores clean; local-commit (HELD once the commit is on the primary alone) is found for
  * lostAcknowledged, and its spec fails again on replay; without a cluster it is out of the explorer's
- * reach, with the reason read from its caughtBy. The budgets are the smallest that run every failover
+ * reach, with the reason read from its caughtBy. A failover program that breaks (a release that never
+ * answers on the cluster) breaks the case, though the other program ran to its end. The budgets are the smallest that run every failover
  * program (no scope, no random program).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,12 +21,12 @@ const { db } = useRunDatabase();
 const reports = mkdtempSync(join(tmpdir(), 'reservebench-explore-failover-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
-async function explored(id: string, cluster: boolean) {
+async function explored(id: string, cluster: boolean, timeoutMs = 30_000) {
   const ref = await RESERVATION.designs.load(id);
   const target = { explore: RESERVATION.explore, ref, design: RESERVATION.designs.info(ref).design };
   const settings = {
     keepFailed: false,
-    timeoutMs: 30_000,
+    timeoutMs,
     permutations: 'listed' as const,
     ...(cluster ? { failoverCluster: embeddedClusters(18, 'on') } : {}),
   };
@@ -51,6 +52,16 @@ describe('the explorer fails programs over on a synchronous cluster', () => {
     expect('fired' in result ? result.fired : []).toContain('lostAcknowledged');
     expect(result.boundary).toMatch(/failed 1 of 1 replays/);
   }, 300_000);
+
+  it('breaks when one failover program breaks, though the others ran to their end', async () => {
+    // The release in flight is given up on after timeoutMs: the shortest that leaves the sale room.
+    const result = await explored('test/fixtures/release-stuck-on-cluster.ts', true, 15_000);
+    expect(result.status, result.boundary).toBe('broken');
+    expect(result.boundary).toMatch(
+      /^not exercised: failover program 2 of 2 broke: .*in flight at the failover\) did not complete/,
+    );
+    expect(result.boundary).toMatch(/\(1 failed over, /);
+  }, 600_000);
 
   it('without a cluster, says local-commit is out of its reach', async () => {
     const result = await explored('local-commit', false);

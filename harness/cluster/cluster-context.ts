@@ -4,6 +4,7 @@
  * cluster-faults.ts). A contract adds its own looks through its design, in its own case folder.
  */
 import type { ClusterFault, ClusterMember, FaultFacts } from './cluster.ts';
+import type { CommitMark } from './commits-since.ts';
 
 export interface ClusterFaults {
   /** Whether the database under test can cause `fault` (a cluster the user runs may not partition). */
@@ -16,6 +17,10 @@ export interface ClusterFaults {
   failover(to?: ClusterMember): Promise<FaultFacts>;
   switchover(to?: ClusterMember): Promise<FaultFacts>;
   restartOldPrimary(): Promise<ClusterMember>;
+  /** The primary's transactions as they stand now (taken once a standby's link is cut): commits-since.ts. */
+  commitMark(): Promise<CommitMark>;
+  /** Write transactions the primary has committed since `mark`, as it says (no design is asked). */
+  committedSince(mark: CommitMark): Promise<number>;
   /** Looks at `seen` until it holds (observed state), or fails the case naming `what`. */
   until(what: string, seen: () => Promise<boolean>): Promise<void>;
 }

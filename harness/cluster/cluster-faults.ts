@@ -8,6 +8,7 @@
 import { setTimeout as nextLook } from 'node:timers/promises';
 import type { ClusterFaults } from './cluster-context.ts';
 import type { ClusterRunDatabase } from './cluster-database.ts';
+import { commitMark, committedSince } from './commits-since.ts';
 
 export interface FaultRecord {
   /** The case's schema: the harness's connection is put back in it after a fault. */
@@ -40,6 +41,8 @@ export function clusterFaults(db: ClusterRunDatabase, record: FaultRecord): Clus
     failover: (to) => moved('failover', () => cluster.failover(to)),
     switchover: (to) => moved('switchover', () => cluster.switchover(to)),
     restartOldPrimary: () => moved('old primary restarted writable', () => cluster.restartOldPrimary()),
+    commitMark: () => commitMark(db.admin),
+    committedSince: (mark) => committedSince(db.admin, mark),
     async until(what, seen) {
       const deadline = performance.now() + record.timeoutMs;
       while (!(await seen())) {

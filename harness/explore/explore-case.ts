@@ -4,7 +4,8 @@
  * control passes only when the explorer found it (any check failing is the bug it exists to show) and its
  * spec failed again on every replay; it fails when every program held. A finding is replayed from its spec
  * file before it is reported, and the report says how many replays failed again. An exploration that ran
- * no program to its end judged nothing: it fails as not exercised. Generic: the design's contract gives
+ * no program to its end judged nothing: it fails as not exercised, and so does one in which a failover
+ * program broke or could not run (those are few and fixed: explorer.ts runFailover). Generic: the design's contract gives
  * its programs, runs them and shapes its own n/a and broken cases (contract-explore.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -99,6 +100,9 @@ export async function exploreCase<R, C extends CaseResultBase>(
   if (skipped) return target.explore.skippedCase(identity, skipped);
   const e = await explore({ db, ref, explore: target.explore, settings, designId: design.id }, options);
   const tried = triedOf(e);
+  // A failover program that broke left an operation unjudged across a failover, whatever else was found.
+  if (e.failoverBroken)
+    return target.explore.brokenCase(identity, `not exercised: ${e.failoverBroken} (${tried})`);
   // Asked to fail over, an exploration in which no program did judged nothing of what it was asked.
   if (failover && !e.found && !e.failedOver)
     return target.explore.brokenCase(

@@ -42,6 +42,8 @@ export interface Finding<C> {
 export interface Exploration<C> extends Omit<ExplorationSummary, 'spec' | 'reproduced'> {
   /** Programs that failed over and ran to their end (only with a cluster to fail over). */
   failedOver?: number;
+  /** The failover program that broke or could not run, and why: it breaks the case (runFailover). */
+  failoverBroken?: string;
   found?: Finding<C>;
   /** The last program run in full without a finding: what the case shows when nothing was found. */
   lastPassed?: C;
@@ -128,7 +130,10 @@ async function runSweep<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promis
 
 /**
  * The programs that fail over, one cluster each, one after another (no batches: each moves its own
- * cluster's primary). Only when the exploration was given a cluster.
+ * cluster's primary). Only when the exploration was given a cluster. They are few and fixed, one per
+ * operation that writes: one that broke or could not run in its order leaves that operation unjudged
+ * across a failover, so it ends the exploration and breaks the case (a random program that breaks is
+ * only counted: another takes its place).
  */
 async function runFailover<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   const programs = r.settings.failoverCluster ? (r.explore.failover?.(r.ref) ?? []) : [];
@@ -143,7 +148,12 @@ async function runFailover<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Pro
     const run = await r.explore.run(r.db, r.ref, program, r.settings, header);
     if (run.kind === 'invalid' || run.kind === 'broken') {
       r.tally[run.kind] += 1;
-      continue;
+      const why =
+        run.kind === 'invalid'
+          ? 'could not run in its order (invalid schedule)'
+          : `broke: ${(run.result.problems ?? [run.result.boundary]).join('; ')}`;
+      r.tally.failoverBroken = `${foundAt} ${why}`;
+      return;
     }
     r.tally.failedOver += 1;
     if (run.kind === 'fail') {
@@ -204,10 +214,10 @@ export async function explore<R, C extends CaseResultBase, P>(
     onProgress: options.onProgress,
   };
   for (const phase of [runSweep, runFailover, runScope, runRandom]) {
-    if (tally.found) break;
+    if (tally.found || tally.failoverBroken) break;
     await phase(run);
   }
-  // With a finding, the last program that passed is not shown either: its tables (if kept) go.
-  if (tally.found) await dropKeptTables(db, tally.lastPassed);
+  // With a finding, or a broken case, the last program that passed is not shown: its tables (if kept) go.
+  if (tally.found || tally.failoverBroken) await dropKeptTables(db, tally.lastPassed);
   return { ...tally, ms: Math.round(performance.now() - began) };
 }

@@ -8,9 +8,7 @@ import type { ClusterFaults } from '../../../cluster/cluster-context.ts';
 
 /** A script's cluster: the faults every contract's scripts cause, and looks through the design. */
 export interface ClusterContext extends ClusterFaults {
-  /** Σ remaining(sku) on the member writable now, as the design says, outside the case's history. */
-  availableOnPrimary(): Promise<number>;
-  /** The same on one member (a side of a split brain), on a session of its own. */
+  /** Σ remaining(sku) on one member (a side of a split brain), as the design says, on a session of its own. */
   availableOn(member: ClusterMember): Promise<number>;
   /** Sessions on the primary whose COMMIT is flushed there and waits for a standby (wait_event SyncRep). */
   commitsWaitingOnStandby(): Promise<number>;

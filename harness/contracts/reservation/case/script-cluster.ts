@@ -1,10 +1,11 @@
 /**
  * A script's cluster (a cluster scenario's nemesis, in Jepsen's shape: clients, a fault schedule, heal,
  * final read): the faults the database under test can be put through, each a step of the case's phases,
- * and the looks at the cluster that place them — what the primary has sold (read through the design, by
- * the harness, outside the case's history: the nemesis's own look is no client's read) and the commits
- * waiting there for a standby. The faults themselves are every contract's (cluster/cluster-faults.ts),
- * each a step of the case's phases.
+ * and the looks at the cluster that place them — the commits the primary has made since a standby's link
+ * was cut and those waiting there for a standby (the servers' word, no design's: a design that answered
+ * without its standby must not be trusted to say so), and what each side of a split brain has sold (read
+ * through the design, outside the case's history: the nemesis's own look is no client's read). The faults
+ * themselves are every contract's (cluster/cluster-faults.ts), each a step of the case's phases.
  */
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { clusterFaults } from '../../../cluster/cluster-faults.ts';
@@ -41,11 +42,8 @@ export function scriptCluster(scope: ScriptScope): { cluster: ClusterContext } {
       switchover: (to) => cluster().switchover(to),
       restartOldPrimary: () => cluster().restartOldPrimary(),
       until: (what, seen) => cluster().until(what, seen),
-      async availableOnPrimary() {
-        let sum = 0;
-        for (const { sku } of params.stock) sum += await scope.ref.strategy.remaining(db.admin, sku);
-        return sum;
-      },
+      commitMark: () => cluster().commitMark(),
+      committedSince: (mark) => cluster().committedSince(mark),
       availableOn: (member) =>
         onMember(withDatabaseName(member.url, db.name), async (client) => {
           await client.query(`SET search_path TO ${connection.schema}`);

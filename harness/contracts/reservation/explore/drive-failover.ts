@@ -11,6 +11,7 @@
  * be stopped at a pause point across the failover: an order that leaves one stopped there is invalid.
  */
 import pg from 'pg';
+import type { ClusterMember } from '../../../cluster/cluster.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { withDatabaseName } from '../../../database/member-connection.ts';
 import { pollUntil } from '../../../database/poll-until.ts';
@@ -110,20 +111,37 @@ async function sendInFlight(on: CaseOnSchema, url: string, step: ContractStep, n
     record.completedAt = harnessNow();
     return outcome;
   });
-  const seen = await pollUntil(
-    async () => answered || ((await control.query(WAITS_ON_STANDBY, [session.pid])).rowCount ?? 0) > 0,
-    { timeoutMs: on.settings.timeoutMs, everyMs: 5 },
-  );
-  if (!seen)
-    throw Errors.barrierTimeout(
-      `step ${step.name} (in flight at the failover)`,
-      on.settings.timeoutMs / 1000,
-    );
   const close = async () => {
     await session.client.end().catch(() => undefined);
     await control.end().catch(() => undefined);
   };
+  const seen = await pollUntil(
+    async () => answered || ((await control.query(WAITS_ON_STANDBY, [session.pid])).rowCount ?? 0) > 0,
+    { timeoutMs: on.settings.timeoutMs, everyMs: 5 },
+  );
+  if (!seen) {
+    await close();
+    throw Errors.barrierTimeout(
+      `step ${step.name} (in flight at the failover)`,
+      on.settings.timeoutMs / 1000,
+    );
+  }
   return { record, ended, close, answeredBefore: () => answered };
+}
+
+/**
+ * The operation in flight, sent with the standby's link cut. If it breaks there (it never answers nor
+ * waits on the standby), the link heals before the error goes on: with it cut, every later commit on the
+ * primary — the case's own cleanup among them — would wait for the standby for ever.
+ */
+async function sendAcrossCut(on: CaseOnSchema, step: ContractStep, nodes: Nodes, standby: ClusterMember) {
+  const db = on.db as ClusterRunDatabase;
+  try {
+    return await sendInFlight(on, withDatabaseName((await db.cluster.primary()).url, db.name), step, nodes);
+  } catch (error: unknown) {
+    await db.cluster.heal(standby);
+    throw error;
+  }
 }
 
 /** The in-flight operation's record once it has ended: its answer, or an unknown ending. */
@@ -163,14 +181,19 @@ export async function driveFailover(on: CaseOnSchema, permutation: Permutation):
   const [standby] = await db.cluster.standbys();
   if (!standby) throw new Error('the cluster has no standby to fail over to');
   await db.cluster.partition(standby);
-  const flight = inFlight ? await sendInFlight(on, await urlNow(), inFlight, nodes) : undefined;
+  const flight = inFlight ? await sendAcrossCut(on, inFlight, nodes, standby) : undefined;
   const cutOff = flight !== undefined && !flight.answeredBefore();
   await db.cluster.failover(standby);
   await db.reconnect();
   await db.admin.query(`SET search_path TO ${on.schema}`);
-  if (flight) records.push(await landed(flight, cutOff));
-  // A client retries, with its key, the request whose answer it did not get (never one it got).
-  const retry = inFlight && cutOff ? [{ ...inFlight, name: `${inFlight.name}-retried` }] : [];
+  const ending = flight ? await landed(flight, cutOff) : undefined;
+  if (ending) records.push(ending);
+  // A client retries, with its key, the request whose answer it did not get (never one it got): as
+  // landed() recorded it, not as it looked before the kill — an answer can still come before the kill
+  // lands (a commit whose wait for the standby is cancelled answers OK), and its retry would put back
+  // on the promoted member the very hold the failover lost.
+  const unanswered = ending?.result.status === 'error' && ending.result.killed === true;
+  const retry = inFlight && unanswered ? [{ ...inFlight, name: `${inFlight.name}-retried` }] : [];
   const rest = [...retry, ...steps.slice(at + (inFlight ? 2 : 1))];
   records.push(...(await segment(on, await urlNow(), rest, nodes)));
   const ran = {

@@ -11,7 +11,11 @@ import type { Program, ProgramOp } from './program.ts';
 
 const LONG = 60_000;
 const SHORT = 400;
-/** Past SHORT as the database clock tells it (the scope's WAIT after a short hold). */
+/**
+ * Past SHORT as the database clock tells it (the scope's WAIT after a short hold): the step waits until
+ * clock_timestamp() on the hold's own session has passed WAIT plus 4 × the clock's slack from when it began
+ * (clock-step.ts, distinguishableWait), after the hold answered. Never a sleep: load only makes it longer.
+ */
 const WAIT = 450;
 
 const reserve = (key: string, user: string, ttlMs = LONG): ProgramOp => ({
