@@ -1,5 +1,5 @@
 /**
- * `reservebench explore --strategy X [--seed S] [--budget 60s|N] [--cluster embedded]`: programs of the design's contract
+ * `reservebench explore --strategy X [--seed S] [--budget 60s|N] [--random N] [--cluster embedded]`: programs of the design's contract
  * against one design of any contract with an explorer side, until one fails or the budget is spent
  * (docs/explore.md); a finding is shrunk, written as a spec and replayed. Exit 0 when the verdict holds (a
  * safe design: nothing found; a negative control: found), 1 when not.
@@ -63,6 +63,11 @@ const OPTIONS = {
       read: readBudget,
     },
   ),
+  random: integer('random programs after the scope, at most (a time budget may end them first)', {
+    min: 0,
+    max: 1_000_000,
+    absent: `${EXPLORE_DEFAULTS.programs}; with a time --budget, as many as its time allows`,
+  }),
   replays: integer("how many times a finding's spec is replayed from its file", {
     min: 0,
     max: 100,
@@ -89,7 +94,8 @@ function majorOf(serverVersionNum: number | undefined): PostgresMajor {
 
 export async function exploreCommand(args: ExploreArgs, context: CommandContext): Promise<number> {
   if (args.strategy === undefined) throw Errors.badInput('explore takes exactly one --strategy, got 0');
-  const { seed, budget, replays } = args;
+  const { seed, replays } = args;
+  const budget = args.random === undefined ? args.budget : { ...args.budget, programs: args.random };
   const timeoutMs = args['timeout-ms'];
   const databaseUrl = databaseUrlFrom(args['database-url']);
   const contract = await contractOfDesign(args.strategy);
