@@ -29,7 +29,8 @@ import {
 } from './shared-options.ts';
 
 /**
- * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs), or
+ * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs, which
+ * `--random` overrides), or
  * `60s` / `5m` / `1500ms` of time for all three (then programs are not limited).
  */
 export function readBudget(text: string, label: string): { scope: number; programs: number; ms?: number } {
@@ -55,7 +56,7 @@ const OPTIONS = {
     default: EXPLORE_DEFAULTS.seed,
   }),
   budget: parsed(
-    `how long to explore: a number of programs of the exhaustive scope (the sweep before them, ${EXPLORE_DEFAULTS.programs} random programs after), or a time like 60s or 5m for all of it`,
+    `how long to explore: a number of programs of the exhaustive scope (the sweep before them, ${EXPLORE_DEFAULTS.programs} random programs after, or --random's), or a time like 60s or 5m for all of it`,
     {
       form: 'N|60s|5m',
       range: '1–10000000 programs, or 1 ms–24 h',
