@@ -3,13 +3,14 @@
  * side on one table set (a contract's language says which programs may share a batch and makes the batch
  * one program), so a program costs its own operations, not fresh tables, sessions and a final read of its
  * own. Batches grow: the first takes at most `firstBatchSize` programs, each later one at most as many as
- * ran before it, up to `batchSize` — so a bug among the first programs costs a small batch and its halving,
- * not a full one (QuickCheck grows its sizes the same way), while a budget run to its end costs a few more
- * batches of the same programs. A batch that passes passed every program in it. One that fails is halved while a half still fails
- * alone, down to the fewest programs that fail together — one, for all but a bug that needs programs side
- * by side (many holds due at once) — which is the finding. One that could not be judged (broken, or its
- * history past the checker's budget) is halved until every part is judged; a single program that cannot be
- * is counted broken. Generic: the contract gives the language, the caller runs a program.
+ * ran before it, up to `batchSize` — so a bug among the first programs costs a small batch and its
+ * halving, not a full one (QuickCheck grows its sizes the same way), while a budget run to its end costs a
+ * few more batches of the same programs. A batch that passes passed every program in it. One that fails is
+ * halved while a half still fails alone, down to the fewest programs that fail together — one, for all but
+ * a bug that needs programs side by side (many holds due at once) — which is the finding. One that could
+ * not be judged (broken, or its history past the checker's budget) is halved until every part is judged; a
+ * single program that cannot be is counted broken. Generic: the contract gives the language, the caller
+ * runs a program.
  */
 import type { ScopeLanguage } from '../contract/contract-explore.ts';
 

@@ -33,5 +33,5 @@ export const SCOPE_BATCH_SIZE = 400;
  * before it (exhaustive.ts), up to SCOPE_BATCH_SIZE.
  */
 export const SCOPE_FIRST_BATCH_SIZE = 16;
-/** Most sweep programs run one after another in one batch (all of a design's, today: its first is whole). */
+/** Most sweep programs run one after another in one batch (all of a design's, today; they do not grow). */
 export const SWEEP_BATCH_SIZE = 64;
