@@ -23,6 +23,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/contract-rules.test.ts',
   'test/crash-child.test.ts',
   'test/docs.test.ts',
+  'test/explore-batches.test.ts',
   'test/explore-program.test.ts',
   'test/explore-scope.test.ts',
   'test/fast-tier.test.ts',

@@ -16,7 +16,7 @@ import { RESERVATION_EXPLORE } from '../harness/contracts/reservation/explore/re
 import { runProgram } from '../harness/contracts/reservation/explore/run-program.ts';
 import { reservationScope } from '../harness/contracts/reservation/explore/scope-programs.ts';
 import type { RunDatabase } from '../harness/database/database.ts';
-import { SCOPE_BATCH_SIZE } from '../harness/explore/explore-defaults.ts';
+import { SCOPE_BATCH_SIZE, SCOPE_FIRST_BATCH_SIZE } from '../harness/explore/explore-defaults.ts';
 import { batchedPhase } from '../harness/explore/scope-phase.ts';
 import { PAUSING_OPERATIONS, type Strategy, type StrategyRef } from '../strategies/contract.ts';
 import { useRunDatabase } from './db-fixture.ts';
@@ -88,6 +88,7 @@ async function scoped(ref: StrategyRef): Promise<{ found: string[]; programs: nu
     programs: Number.POSITIVE_INFINITY,
     maxLength: SCOPE_LENGTH,
     batchSize: SCOPE_BATCH_SIZE,
+    firstBatchSize: SCOPE_FIRST_BATCH_SIZE,
     outOfTime: () => false,
   });
   const problems = (r: NonNullable<typeof outcome.found>['result']) =>

@@ -163,10 +163,22 @@ describe('the package, installed into an empty project', () => {
 
   it('explores the design with only the runtime dependencies installed (fast-check among them)', () => {
     const explored = npx(
-      ['reservebench', 'explore', '--strategy', './my-design.ts', '--budget', '3', '--replays', '1'],
+      [
+        'reservebench',
+        'explore',
+        '--strategy',
+        './my-design.ts',
+        '--budget',
+        '3',
+        '--random',
+        '3',
+        '--replays',
+        '1',
+      ],
       { DATABASE_URL: serverUrl },
     );
     expect(explored.status, explored.stderr).toBe(0);
-    expect(explored.stdout).toMatch(/my-design/);
+    // The case line wraps at the terminal's width: read it as one line.
+    expect(explored.stdout.replace(/\s+/g, ' ')).toMatch(/my-design.* 3 random, seed 2026/);
   });
 });

@@ -2,11 +2,15 @@
  * Running the exhaustive scope cheaply: its programs, shortest first, packed into batches that run side by
  * side on one table set (a contract's language says which programs may share a batch and makes the batch
  * one program), so a program costs its own operations, not fresh tables, sessions and a final read of its
- * own. A batch that passes passed every program in it. One that fails is halved while a half still fails
- * alone, down to the fewest programs that fail together — one, for all but a bug that needs programs side
- * by side (many holds due at once) — which is the finding. One that could not be judged (broken, or its
- * history past the checker's budget) is halved until every part is judged; a single program that cannot be
- * is counted broken. Generic: the contract gives the language, the caller runs a program.
+ * own. Batches grow: the first takes at most `firstBatchSize` programs, each later one at most as many as
+ * ran before it, up to `batchSize` — so a bug among the first programs costs a small batch and its
+ * halving, not a full one (QuickCheck grows its sizes the same way), while a budget run to its end costs a
+ * few more batches of the same programs. A batch that passes passed every program in it. One that fails is
+ * halved while a half still fails alone, down to the fewest programs that fail together — one, for all but
+ * a bug that needs programs side by side (many holds due at once) — which is the finding. One that could
+ * not be judged (broken, or its history past the checker's budget) is halved until every part is judged; a
+ * single program that cannot be is counted broken. Generic: the contract gives the language, the caller
+ * runs a program.
  */
 import type { ScopeLanguage } from '../contract/contract-explore.ts';
 
@@ -27,6 +31,8 @@ export interface ScopeTally {
 export interface ScopeOptions<P, R> {
   /** Most programs in one batch. */
   batchSize: number;
+  /** Most programs in the first batch; each later one takes at most as many as ran before it. */
+  firstBatchSize: number;
   /** Scope programs to run at most, shortest first. */
   budget: number;
   maxLength: number;
@@ -41,13 +47,29 @@ export interface ScopeFinding<V, R> {
   result: R;
 }
 
-/** How far the scope's programs were taken: per length, how many; and the length of the first left out. */
+/**
+ * How far the scope's programs were taken: per length, how many; the length of the first left out; the
+ * longest taken; whether taking ended (the budget or the scope ran out), and not a finding or the time.
+ */
 interface Taken {
   byLength: Map<number, number>;
   firstLeftOut: number;
+  longest: number;
+  ended: boolean;
 }
 
-/** The scope's programs, at most `budget`, in batches of one group and at most `size` each, in order. */
+/** Most programs the next batch of `group` takes, `yielded` programs having been batched before it. */
+function batchLimit<V>(
+  language: ScopeLanguage<V, unknown>,
+  options: ScopeOptions<unknown, unknown>,
+  group: string,
+  yielded: number,
+): number {
+  const grown = Math.max(options.firstBatchSize, yielded);
+  return Math.min(options.batchSize, grown, language.largestBatch?.(group) ?? options.batchSize);
+}
+
+/** The scope's programs, at most `budget`, in growing batches of one group each, in order. */
 function* batches<V>(
   language: ScopeLanguage<V, unknown>,
   options: ScopeOptions<unknown, unknown>,
@@ -55,6 +77,7 @@ function* batches<V>(
 ) {
   const open = new Map<string, V[]>();
   let count = 0;
+  let yielded = 0;
   for (const program of language.programs(options.maxLength)) {
     const length = language.length(program);
     if (count >= options.budget) {
@@ -63,15 +86,18 @@ function* batches<V>(
     }
     count += 1;
     taken.byLength.set(length, (taken.byLength.get(length) ?? 0) + 1);
+    taken.longest = length;
     const group = language.groupOf(program);
     const members = open.get(group) ?? [];
     members.push(program);
     open.set(group, members);
-    if (members.length >= Math.min(options.batchSize, language.largestBatch?.(group) ?? options.batchSize)) {
+    if (members.length >= batchLimit(language, options, group, yielded)) {
       open.delete(group);
+      yielded += members.length;
       yield members;
     }
   }
+  taken.ended = true;
   yield* open.values();
 }
 
@@ -131,11 +157,14 @@ class Exhaustion<V, P, R> {
   }
 }
 
-/** The longest length every program of which ran: all were taken, and every one taken ran. */
+/**
+ * The longest length every program of which ran: all were taken (a longer one was, or taking ended: a
+ * finding may stop it midway through a length), and every one taken ran.
+ */
 function completeLength(taken: Taken, ran: Map<number, number>): number {
   let complete = 0;
   for (let n = 1; n < taken.firstLeftOut && (taken.byLength.get(n) ?? 0) > 0; n++) {
-    if (ran.get(n) !== taken.byLength.get(n)) break;
+    if (ran.get(n) !== taken.byLength.get(n) || (n === taken.longest && !taken.ended)) break;
     complete = n;
   }
   return complete;
@@ -148,7 +177,12 @@ export async function exhaust<V, P, R>(
 ): Promise<{ tally: ScopeTally; found?: ScopeFinding<V, R> }> {
   const exhaustion = new Exhaustion(language, options);
   const ran = new Map<number, number>();
-  const taken: Taken = { byLength: new Map(), firstLeftOut: Number.POSITIVE_INFINITY };
+  const taken: Taken = {
+    byLength: new Map(),
+    firstLeftOut: Number.POSITIVE_INFINITY,
+    longest: 0,
+    ended: false,
+  };
   for (const members of batches(language, options, taken)) {
     if (options.outOfTime()) break;
     await exhaustion.settle(members);

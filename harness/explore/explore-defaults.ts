@@ -28,5 +28,10 @@ export const EXPLORE_DEFAULTS = {
 export const SCOPE_MAX_LENGTH = 3;
 /** Most programs of the exhaustive scope run side by side in one batch. */
 export const SCOPE_BATCH_SIZE = 400;
-/** Most sweep programs run one after another in one batch (all of a design's, today). */
+/**
+ * Most programs of the exhaustive scope's first batch; each later batch takes at most as many as ran
+ * before it (exhaustive.ts), up to SCOPE_BATCH_SIZE.
+ */
+export const SCOPE_FIRST_BATCH_SIZE = 16;
+/** Most sweep programs run one after another in one batch (all of a design's, today; they do not grow). */
 export const SWEEP_BATCH_SIZE = 64;

@@ -11,7 +11,12 @@
 import fc from 'fast-check';
 import type { ProgramRun, ScopeLanguage } from '../contract/contract-explore.ts';
 import type { CaseResultBase, ExplorationSummary } from '../verdict/case-result.ts';
-import { SCOPE_BATCH_SIZE, SCOPE_MAX_LENGTH, SWEEP_BATCH_SIZE } from './explore-defaults.ts';
+import {
+  SCOPE_BATCH_SIZE,
+  SCOPE_FIRST_BATCH_SIZE,
+  SCOPE_MAX_LENGTH,
+  SWEEP_BATCH_SIZE,
+} from './explore-defaults.ts';
 import {
   batchedPhase,
   dropKeptTables,
@@ -111,7 +116,12 @@ async function runBatched<V, R, C extends CaseResultBase, P>(
 /** The exhaustive scope, shortest programs first, as many as the budget says. */
 async function runScope<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   if (r.budget.scope <= 0) return;
-  const budget = { programs: r.budget.scope, maxLength: SCOPE_MAX_LENGTH, batchSize: SCOPE_BATCH_SIZE };
+  const budget = {
+    programs: r.budget.scope,
+    maxLength: SCOPE_MAX_LENGTH,
+    batchSize: SCOPE_BATCH_SIZE,
+    firstBatchSize: SCOPE_FIRST_BATCH_SIZE,
+  };
   const language = r.explore.scope(r.ref);
   const began = performance.now();
   const tally = await runBatched(r, 'the exhaustive scope', language, { ...budget, outOfTime: r.outOfTime });
@@ -122,7 +132,13 @@ async function runScope<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promis
 async function runSweep<R, C extends CaseResultBase, P>(r: Run<R, C, P>): Promise<void> {
   const language = r.explore.sweep?.(r.ref);
   if (!language) return;
-  const budget = { programs: Number.POSITIVE_INFINITY, maxLength: 2, batchSize: SWEEP_BATCH_SIZE };
+  // One whole batch: every design runs its sweep to its end, and most controls are found in it.
+  const budget = {
+    programs: Number.POSITIVE_INFINITY,
+    maxLength: 2,
+    batchSize: SWEEP_BATCH_SIZE,
+    firstBatchSize: SWEEP_BATCH_SIZE,
+  };
   const swept = await runBatched(r, 'the sweep', language, { ...budget, outOfTime: r.outOfTime });
   r.tally.programs += swept.programs;
   r.tally.swept += swept.programs;

@@ -15,6 +15,7 @@ export interface ScopeBudget {
   programs: number;
   maxLength: number;
   batchSize: number;
+  firstBatchSize: number;
   outOfTime(): boolean;
 }
 
@@ -56,6 +57,7 @@ export async function batchedPhase<V, R, C extends CaseResultBase, P>(
   const shown: { failing?: C; passed?: C; spec?: string; program?: P } = {};
   const { tally, found } = await exhaust(language, {
     batchSize: budget.batchSize,
+    firstBatchSize: budget.firstBatchSize,
     budget: budget.programs,
     maxLength: budget.maxLength,
     outOfTime: budget.outOfTime,

@@ -1,5 +1,5 @@
 /**
- * `reservebench explore --strategy X [--seed S] [--budget 60s|N] [--cluster embedded]`: programs of the design's contract
+ * `reservebench explore --strategy X [--seed S] [--budget 60s|N] [--random N] [--cluster embedded]`: programs of the design's contract
  * against one design of any contract with an explorer side, until one fails or the budget is spent
  * (docs/explore.md); a finding is shrunk, written as a spec and replayed. Exit 0 when the verdict holds (a
  * safe design: nothing found; a negative control: found), 1 when not.
@@ -29,7 +29,8 @@ import {
 } from './shared-options.ts';
 
 /**
- * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs), or
+ * `2000` programs of the exhaustive scope (then the sweep and the default number of random programs, which
+ * `--random` overrides), or
  * `60s` / `5m` / `1500ms` of time for all three (then programs are not limited).
  */
 export function readBudget(text: string, label: string): { scope: number; programs: number; ms?: number } {
@@ -55,7 +56,7 @@ const OPTIONS = {
     default: EXPLORE_DEFAULTS.seed,
   }),
   budget: parsed(
-    `how long to explore: a number of programs of the exhaustive scope (the sweep before them, ${EXPLORE_DEFAULTS.programs} random programs after), or a time like 60s or 5m for all of it`,
+    `how long to explore: a number of programs of the exhaustive scope (the sweep before them, ${EXPLORE_DEFAULTS.programs} random programs after, or --random's), or a time like 60s or 5m for all of it`,
     {
       form: 'N|60s|5m',
       range: '1–10000000 programs, or 1 ms–24 h',
@@ -63,6 +64,11 @@ const OPTIONS = {
       read: readBudget,
     },
   ),
+  random: integer('random programs after the scope, at most (a time budget may end them first)', {
+    min: 0,
+    max: 1_000_000,
+    absent: `${EXPLORE_DEFAULTS.programs}; with a time --budget, as many as its time allows`,
+  }),
   replays: integer("how many times a finding's spec is replayed from its file", {
     min: 0,
     max: 100,
@@ -89,7 +95,8 @@ function majorOf(serverVersionNum: number | undefined): PostgresMajor {
 
 export async function exploreCommand(args: ExploreArgs, context: CommandContext): Promise<number> {
   if (args.strategy === undefined) throw Errors.badInput('explore takes exactly one --strategy, got 0');
-  const { seed, budget, replays } = args;
+  const { seed, replays } = args;
+  const budget = args.random === undefined ? args.budget : { ...args.budget, programs: args.random };
   const timeoutMs = args['timeout-ms'];
   const databaseUrl = databaseUrlFrom(args['database-url']);
   const contract = await contractOfDesign(args.strategy);
