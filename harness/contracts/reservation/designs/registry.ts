@@ -9,12 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
 import { Errors } from '../../../errors.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
-import {
-  declaredContract,
-  importDesignModule,
-  importModulePath,
-  looksLikePath,
-} from '../../../registry/design-module.ts';
+import { declaredContract, importDesignModule, importModulePath } from '../../../registry/design-module.ts';
+import { looksLikePath } from '../../../registry/looks-like-path.ts';
 import { isSqlDesignUrl } from '../../../registry/sql-design-url.ts';
 import { strategyFromModule } from '../../../registry/strategy-module.ts';
 import { configured, splitVariantUrl } from '../../../registry/strategy-variants.ts';
