@@ -17,6 +17,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/charts.test.ts',
   'test/child-argv.test.ts',
   'test/cli-bundle.test.ts',
+  'test/cli-startup.test.ts',
   'test/cluster-example-docs.test.ts',
   'test/config-resolve.test.ts',
   'test/contract-names.test.ts',
