@@ -11,7 +11,8 @@
  */
 import pg from 'pg';
 import type { StockLine, Strategy, StrategyRef } from '../../../../strategies/contract.ts';
-import { openRunDatabase, redact } from '../../../database/database.ts';
+import { openRunDatabase } from '../../../database/database.ts';
+import { redact } from '../../../database/redact.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import type { PostgresMajor } from '../../../database/postgres-versions.ts';
 import { Errors, oneLine } from '../../../errors.ts';
