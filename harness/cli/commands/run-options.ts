@@ -7,7 +7,7 @@ import { ISOLATION_LEVELS } from '../../../strategies/contract.ts';
 import type { ScenarioBase } from '../../contract/contract.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
-import { DEFAULT_JOBS } from '../../suite/suite.ts';
+import { DEFAULT_JOBS } from '../../suite/default-jobs.ts';
 import { notWithTarget, TARGET_OPTIONS } from '../black-box-options.ts';
 import { MAX_CLIENTS, MAX_REPEAT, MAX_SEED, MAX_STOCK, shown } from '../cli-arguments.ts';
 import { CLUSTER_OPTIONS } from '../cluster-options.ts';
