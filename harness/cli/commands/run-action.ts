@@ -20,7 +20,7 @@ import { type CaseResultBase, failsTheRun, isCoverageGap } from '../../verdict/c
 import { type TargetChoice, targetArgs, targetChoice } from '../black-box-options.ts';
 import { publishResults } from '../ci-results.ts';
 import { databaseUrlFrom, junitFile, postgresMajorsFrom, reportsFolder } from '../cli-arguments.ts';
-import { clusterFrom } from '../cluster-options.ts';
+import { clusterFrom } from '../cluster-from.ts';
 import type { CommandContext } from '../command-definition.ts';
 import { chooseContracts, loadDesigns, type RunChoice } from '../contract-selection.ts';
 import { caseProgress } from '../progress.ts';
