@@ -20,6 +20,7 @@ export const FAST_TEST_FILES: readonly string[] = [
   'test/cli-startup.test.ts',
   'test/cluster-example-docs.test.ts',
   'test/config-resolve.test.ts',
+  'test/contract-catalog.test.ts',
   'test/contract-names.test.ts',
   'test/contract-rules.test.ts',
   'test/crash-child.test.ts',

@@ -4,8 +4,7 @@
  */
 
 import { ISOLATION_LEVELS } from '../../../strategies/contract.ts';
-import type { ScenarioBase } from '../../contract/contract.ts';
-import { CONTRACTS } from '../../contracts/index.ts';
+import { CATALOGS } from '../../contracts/catalogs.ts';
 import { EXPLORE_DEFAULTS } from '../../explore/explore-defaults.ts';
 import { DEFAULT_JOBS } from '../../suite/default-jobs.ts';
 import { notWithTarget, TARGET_OPTIONS } from '../black-box-options.ts';
@@ -29,13 +28,13 @@ const MAX_JOBS = 16;
 
 export const RUN_OPTIONS = {
   strategy: texts(
-    `design ids (${CONTRACTS.map((c) => `${c.id}: ${c.designs.builtInIds.join(', ')}`).join('; ')}) or module paths`,
+    `design ids (${CATALOGS.map((c) => `${c.id}: ${Object.keys(c.builtInDesigns).join(', ')}`).join('; ')}) or module paths`,
     { form: 'ID|PATH,…', absent: 'all, of every contract', ...notWithTarget('strategy') },
   ),
-  scenario: texts(
-    `scenario ids (${CONTRACTS.flatMap((c) => c.scenarios.all.map((s: ScenarioBase) => s.id)).join(', ')}), or explore`,
-    { form: 'ID,…', absent: 'all, then every design explored' },
-  ),
+  scenario: texts(`scenario ids (${CATALOGS.flatMap((c) => c.scenarioIds).join(', ')}), or explore`, {
+    form: 'ID,…',
+    absent: 'all, then every design explored',
+  }),
   spec: texts(
     'a spec to run as a scenario (a finding the explorer wrote) against the designs of the contract its steps drive',
     { form: 'FILE,…' },
