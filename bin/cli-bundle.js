@@ -1,11 +1,15 @@
 /**
- * The command line as one JavaScript file, so that node starts it without tsx. Through tsx every start
+ * The command line as plain JavaScript, so that node starts it without tsx. Through tsx every start
  * compiled or fetched from its cache some 600 modules through its loader thread, about a second of CPU —
  * and the tests start the command hundreds of times, a run starts it again for each child. The bundle is
  * built by esbuild (the compiler tsx itself runs) from the sources as they are, at the first start after
  * any of them changed: its name is a hash of every file under harness/, strategies/ and fixtures/ (and
- * of the builder's own files), so an edited source is never run stale. It is written under a temporary name and
- * renamed, so that starts at the same moment never read half a file.
+ * of the builder's own files), so an edited source is never run stale. It is a folder written under a
+ * temporary name and renamed, so that starts at the same moment never read half of it.
+ *
+ * It is split where the sources import a module when first needed (a command's work, a design): each
+ * such module is a file of its own, with the packages it imports, loaded only by a start that asks for
+ * it — `--help` or a mistyped option reads neither PostgreSQL's client nor the report renderers.
  *
  * The bundle is the same code: each module's `import.meta.url` stays its own source file's (designs read
  * their SQL beside them, worker threads start from their entry files), the packages stay in node_modules,
@@ -14,7 +18,7 @@
  * no esbuild — or when RESERVEBENCH_SOURCES is set, the command runs the sources through tsx as before.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ownImportMetaUrl } from './own-import-meta-url.js';
@@ -71,28 +75,36 @@ function entrySource() {
   ].join('\n');
 }
 
-async function buildBundle(outfile) {
+/** The bundle's entry in its folder; the other files there are the modules it imports when needed. */
+const ENTRY = 'cli.mjs';
+
+/** Builds the bundle into `folder`: written beside it first, then renamed into place whole. */
+async function buildBundle(folder) {
   const { build, transform } = await import('esbuild');
-  const { outputFiles } = await build({
+  const building = `${folder}.${process.pid}.tmp`;
+  await build({
     stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: 'cli-bundle-entry.js', loader: 'js' },
     bundle: true,
+    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    outfile,
+    outdir: building,
+    entryNames: 'cli',
+    outExtension: { '.js': '.mjs' },
     // Read only when asked for (RESERVEBENCH_DEBUG prints a stack in the .ts files).
     sourcemap: 'linked',
-    write: false,
     logLevel: 'silent',
     plugins: [ownImportMetaUrl(transform)],
   });
-  const suffix = `.${process.pid}.tmp`;
-  for (const file of outputFiles) writeFileSync(`${file.path}${suffix}`, file.contents);
-  // The map first: a start that finds the bundle finds its map too.
-  const maps = outputFiles.filter((file) => file.path.endsWith('.map'));
-  const code = outputFiles.filter((file) => !file.path.endsWith('.map'));
-  for (const file of [...maps, ...code]) renameSync(`${file.path}${suffix}`, file.path);
+  try {
+    renameSync(building, folder);
+  } catch (error) {
+    // A start beside this one put the same bundle in place first.
+    rmSync(building, { recursive: true, force: true });
+    if (!statSync(join(folder, ENTRY), { throwIfNoEntry: false })) throw error;
+  }
 }
 
 /** Removes the bundles of sources long since changed (one a start beside this one removed is gone). */
@@ -102,7 +114,7 @@ function removeStale(folder, current) {
     const path = join(folder, name);
     if (name.startsWith(current) || !name.startsWith('cli-')) continue;
     const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat && now - stat.mtimeMs > STALE_MS) rmSync(path, { force: true });
+    if (stat && now - stat.mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -112,15 +124,13 @@ export async function cliBundle() {
   try {
     const folder = join(ROOT, 'node_modules', '.cache', 'reservebench');
     const name = `cli-${sourceFingerprint()}`;
-    const outfile = join(folder, `${name}.mjs`);
-    try {
-      statSync(outfile);
-    } catch {
+    const entry = join(folder, name, ENTRY);
+    if (!statSync(entry, { throwIfNoEntry: false })) {
       mkdirSync(folder, { recursive: true });
-      await buildBundle(outfile);
+      await buildBundle(join(folder, name));
       removeStale(folder, name);
     }
-    return pathToFileURL(outfile).href;
+    return pathToFileURL(entry).href;
   } catch {
     return undefined;
   }

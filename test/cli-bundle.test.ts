@@ -78,7 +78,7 @@ describe('the command line bundle', () => {
   });
 
   it('lists what the sources list', async () => {
-    expect(await cliBundle()).toMatch(/node_modules\/\.cache\/reservebench\/cli-[0-9a-f]{16}\.mjs$/);
+    expect(await cliBundle()).toMatch(/node_modules\/\.cache\/reservebench\/cli-[0-9a-f]{16}\/cli\.mjs$/);
     const fromBundle = await execFileAsync(process.execPath, cliArgv(['list']));
     const fromSources = await execFileAsync(process.execPath, cliArgv(['list']), {
       env: { ...process.env, RESERVEBENCH_SOURCES: '1' },

@@ -3,7 +3,7 @@
  * (`ps`), so a database URL that carries a secret goes to the child in DATABASE_URL, never as
  * `--database-url`: an argv that carries one is refused before the child starts.
  */
-import { redact } from '../harness/database/database.ts';
+import { redact } from '../harness/database/redact.ts';
 
 const BIN = new URL('../bin/reservebench.js', import.meta.url).pathname;
 

@@ -13,7 +13,7 @@ import { readEveryCopy } from '../harness/cluster/copy-reads.ts';
 import { startEmbeddedCluster } from '../harness/cluster/embedded-cluster.ts';
 import { type ClusterManager, ManagedCluster } from '../harness/cluster/managed-cluster.ts';
 import { onMember } from '../harness/cluster/replication-state.ts';
-import { clusterUrl } from '../harness/database/member-connection.ts';
+import { clusterUrl } from '../harness/database/member-urls.ts';
 import { waitUntil } from '../harness/database/poll-until.ts';
 import { DEFAULT_POSTGRES } from '../harness/database/postgres-versions.ts';
 import { judge, notExercised } from '../harness/verdict/judgement.ts';

@@ -1,7 +1,7 @@
 /**
  * One harness, many contracts: no file of the shared harness names a contract. A contract's knowledge lives
  * in its own folder (harness/contracts/<id>/), and the shared harness reaches a contract only through the
- * Contract interface and the registry (harness/contracts/index.ts). So, outside those, a file must neither
+ * Contract interface and the registries (harness/contracts/index.ts, catalogs.ts). So, outside those, a file must neither
  * import from a contract's folder nor name a registered contract — its id as a word (`reservation`,
  * `payments`, `ReservationStatus`), a path into its folder, or "the <id> contract". And no contract's folder
  * imports another's: what two contracts share is the shared harness's, and a contract that truly needs
@@ -98,8 +98,10 @@ function harnessFiles(dir: string): string[] {
   });
 }
 
-const isShared = (file: string) =>
-  !/^harness\/contracts\/[^/]+\//.test(file) && file !== 'harness/contracts/index.ts';
+/** The registries, which list every contract by name: its object (index.ts) and its catalog. */
+const REGISTRIES = ['harness/contracts/index.ts', 'harness/contracts/catalogs.ts'];
+
+const isShared = (file: string) => !/^harness\/contracts\/[^/]+\//.test(file) && !REGISTRIES.includes(file);
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropOwnedDatabase, OWNED_MARKER, openRunDatabase } from '../harness/database/database.ts';
 import { withLibpqSslModes } from '../harness/database/libpq-ssl-modes.ts';
 import { HarnessError } from '../harness/errors.ts';
-import { DEFAULT_JOBS } from '../harness/suite/suite.ts';
+import { DEFAULT_JOBS } from '../harness/suite/default-jobs.ts';
 import { cliArgv } from './cli-child.ts';
 import { caseSchemasIn, dropKeptDatabases, keptDatabasesOf } from './kept-databases.ts';
 import { runCli, runJson } from './run-cli.ts';

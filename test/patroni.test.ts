@@ -10,7 +10,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectMember, memberUrls } from '../harness/database/member-connection.ts';
+import { connectMember } from '../harness/database/member-connection.ts';
+import { memberUrls } from '../harness/database/member-urls.ts';
 import { waitUntil } from '../harness/database/poll-until.ts';
 import { type PatroniCluster, patroniMissing, startPatroniCluster } from '../scripts/patroni-cluster.ts';
 import { runDatabasesLeft, runHandOvers } from './managed-cluster-run.ts';

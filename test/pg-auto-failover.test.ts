@@ -15,7 +15,8 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { takesWrites } from '../harness/cluster/replication-state.ts';
-import { connectMember, memberUrls, withDatabaseName } from '../harness/database/member-connection.ts';
+import { connectMember } from '../harness/database/member-connection.ts';
+import { memberUrls, withDatabaseName } from '../harness/database/member-urls.ts';
 import {
   type PgAutoFailoverCluster,
   pgAutoFailoverMissing,

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redact } from '../harness/database/database.ts';
 import { withLibpqSslModes } from '../harness/database/libpq-ssl-modes.ts';
+import { redact } from '../harness/database/redact.ts';
 
 describe('redact', () => {
   it.each([

@@ -27,7 +27,7 @@ import {
 
 /**
  * The design a burst's share sends holds to, loaded and checked by the first contract listed: the burst
- * drives that contract's designs only (bench-command.ts refuses any other).
+ * drives that contract's designs only (bench-action.ts refuses any other).
  */
 const burstDesign = async (moduleUrl: string) =>
   (await CONTRACTS[0].designs.importDesign(moduleUrl)) as Strategy;

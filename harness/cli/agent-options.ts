@@ -2,7 +2,7 @@
  * `bench --agents N [--agents-external]`: what the declarations cannot check, checked before anything
  * starts — agents on other hosts need a server they reach, and each agent needs a client (a series whose
  * clients share keys in pairs: a pair; a burst: a connection) of every series. A gate per agent process (N × LIMIT inside) is
- * refused by the declarations themselves (bench-command.ts).
+ * refused by the declarations themselves (bench-options.ts).
  */
 import type { AgentsSettings } from '../bench/agents/agent-session.ts';
 import { Errors } from '../errors.ts';

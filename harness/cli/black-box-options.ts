@@ -6,7 +6,7 @@
  */
 import type { ScenarioBase } from '../contract/contract.ts';
 import type { TargetGiven } from '../contract/contract-target.ts';
-import { CONTRACTS } from '../contracts/index.ts';
+import { CATALOGS } from '../contracts/catalogs.ts';
 import { Errors } from '../errors.ts';
 import type { AnyContract } from '../suite/suite.ts';
 import { shown } from './cli-arguments.ts';
@@ -57,8 +57,8 @@ interface CaughtBy {
   check: string;
 }
 
-/** The contracts `run --target` can drive a service of. */
-const withTarget = (CONTRACTS as readonly AnyContract[]).filter((c) => c.target !== undefined);
+/** The contracts `run --target` can drive a service of, by their catalogs. */
+const withTarget = CATALOGS.filter((c) => c.target !== undefined);
 
 /** A scenario:check pair: a scenario of a contract with a target, and one of that target's checks. */
 function readCaughtBy(item: string, label: string): CaughtBy {
@@ -68,9 +68,9 @@ function readCaughtBy(item: string, label: string): CaughtBy {
       `${label} takes scenario:check pairs (e.g. contention:oversold), got ${shown(item)}`,
     );
   }
-  const contract = withTarget.find((c) => c.scenarios.all.some((s: ScenarioBase) => s.id === scenario));
+  const contract = withTarget.find((c) => c.scenarioIds.includes(scenario));
   if (!contract) {
-    const ids = withTarget.flatMap((c) => c.scenarios.all.map((s: ScenarioBase) => s.id));
+    const ids = withTarget.flatMap((c) => c.scenarioIds);
     throw Errors.badInput(`${label} ${shown(item)}: unknown scenario; choose from: ${ids.join(', ')}`);
   }
   const checks = contract.target?.checks ?? [];

@@ -6,9 +6,9 @@
  */
 import { accessSync, constants, mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { redact } from '../database/database.ts';
 import { withLibpqSslModes } from '../database/libpq-ssl-modes.ts';
 import { POSTGRES_MAJORS, type PostgresMajor } from '../database/postgres-versions.ts';
+import { redact } from '../database/redact.ts';
 import { Errors, oneLine } from '../errors.ts';
 import { MAX_ADMISSION_LIMIT, MAX_ADMISSION_WAITING, parseAdmission } from '../gate/admission.ts';
 

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Errors, oneLine } from '../errors.ts';
-import { looksLikePath } from '../registry/design-module.ts';
+import { looksLikePath } from '../registry/looks-like-path.ts';
 import { shown } from './cli-arguments.ts';
 
 export interface ConfigFile {

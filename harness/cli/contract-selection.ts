@@ -14,7 +14,8 @@ import { CONTRACTS } from '../contracts/index.ts';
 import { Errors, HarnessError, oneLine } from '../errors.ts';
 import { firstStepOf, specContract, stepDrives } from '../interleaving/spec-contract.ts';
 import { parseSpec } from '../interleaving/spec-parser.ts';
-import { declaredContract, importModulePath, looksLikePath } from '../registry/design-module.ts';
+import { declaredContract, importModulePath } from '../registry/design-module.ts';
+import { looksLikePath } from '../registry/looks-like-path.ts';
 import type { AnyContract } from '../suite/suite.ts';
 import { shown } from './cli-arguments.ts';
 

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { Errors } from '../errors.ts';
-import { looksLikePath } from '../registry/design-module.ts';
+import { looksLikePath } from '../registry/looks-like-path.ts';
 import type { Configuration, ConfigurationValue } from '../report/configuration-schema.ts';
 import { listItems, onlyValue, shown } from './cli-arguments.ts';
 import type {

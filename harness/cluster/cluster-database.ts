@@ -8,8 +8,10 @@
 import pg from 'pg';
 import { type Capabilities, probeCapabilities } from '../database/capabilities.ts';
 import { dropOwnedDatabase, OWNED_MARKER, type RunDatabase } from '../database/database.ts';
-import { type Durability, databaseDurabilityStatement } from '../database/durability.ts';
-import { clusterUrl, connectMember, withDatabaseName } from '../database/member-connection.ts';
+import type { Durability } from '../database/durability.ts';
+import { databaseDurabilityStatement } from '../database/durability-statement.ts';
+import { connectMember } from '../database/member-connection.ts';
+import { clusterUrl, withDatabaseName } from '../database/member-urls.ts';
 import type { DatabaseCluster } from './cluster.ts';
 
 export interface ClusterRunDatabase extends RunDatabase {

@@ -6,7 +6,7 @@
  * passes. A copy never read by then is named with the reason (`unread`), for the case to fail as not
  * exercised: what only that copy holds would otherwise be lost without a count.
  */
-import { withDatabaseName } from '../database/member-connection.ts';
+import { withDatabaseName } from '../database/member-urls.ts';
 import { pollUntil } from '../database/poll-until.ts';
 import type { ClusterCopy } from './cluster.ts';
 import type { ClusterRunDatabase } from './cluster-database.ts';

@@ -9,12 +9,8 @@
  * beside the new one, promote a stale standby) makes the scenarios that need it n/a, with the reason.
  */
 import { setTimeout as nextLook } from 'node:timers/promises';
-import {
-  MEMBER_ROLE_SQL,
-  type MemberRoleRow,
-  memberRole,
-  memberUrls,
-} from '../database/member-connection.ts';
+import { MEMBER_ROLE_SQL, type MemberRoleRow, memberRole } from '../database/member-connection.ts';
+import { memberUrls } from '../database/member-urls.ts';
 import { waitUntil } from '../database/poll-until.ts';
 import type {
   ClusterBackend,

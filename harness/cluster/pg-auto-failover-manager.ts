@@ -34,11 +34,8 @@ import {
   startedAs,
 } from './local-process-tree.ts';
 import { type ClusterManager, hostOf } from './managed-cluster.ts';
+import type { PgAutoFailoverFault } from './pg-auto-failover-faults.ts';
 import { onMember } from './replication-state.ts';
-
-/** How a failover is caused: the monitor's promotion, or a crash of the primary's node (kill -9). */
-export const PG_AUTO_FAILOVER_FAULTS = ['promotion', 'kill'] as const;
-export type PgAutoFailoverFault = (typeof PG_AUTO_FAILOVER_FAULTS)[number];
 
 const FORMATION = 'default';
 const ASK_MS = 5_000;

@@ -1,7 +1,7 @@
 /**
  * Every business contract the harness judges, in the order a run drives them and its report lists them.
  * The first is the contract of a design module that names none (`contract` absent). A new contract adds
- * its folder (harness/contracts/<id>/, docs/contracts.md) and one entry here.
+ * its folder (harness/contracts/<id>/, docs/contracts.md), one entry here and one in catalogs.ts.
  */
 import { ORDER } from './order/contract.ts';
 import { PAYMENT } from './payment/contract.ts';

@@ -7,7 +7,8 @@ import { rmSync } from 'node:fs';
 import { setTimeout as nextLook } from 'node:timers/promises';
 import pg from 'pg';
 import { oneLine } from '../errors.ts';
-import { dropOwnedDatabase, redact } from './database.ts';
+import { dropOwnedDatabase } from './database.ts';
+import { redact } from './redact.ts';
 import {
   megabytes,
   postmasterPid,

@@ -9,9 +9,11 @@ import pg from 'pg';
 import { Errors, oneLine } from '../errors.ts';
 import { wasInterrupted } from '../interrupted.ts';
 import { type Capabilities, probeCapabilities } from './capabilities.ts';
-import { DEFAULT_DURABILITY, type Durability, databaseDurabilityStatement } from './durability.ts';
+import { DEFAULT_DURABILITY, type Durability } from './durability.ts';
+import { databaseDurabilityStatement } from './durability-statement.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import type { PostgresMajor } from './postgres-versions.ts';
+import { redact } from './redact.ts';
 import { megabytes, removeRunState, writeRunState } from './run-state.ts';
 
 export const OWNED_MARKER = 'created by reservebench; safe to drop';
@@ -59,46 +61,6 @@ export interface RunDatabase {
    * here. Its `close` stops that server. Absent for a server given by URL, where such a case runs alone.
    */
   ownServer?(): Promise<RunDatabase>;
-}
-
-/**
- * The connection parameters libpq takes a secret from: those its PQconninfoOptions show as a password
- * ("*") and the SCRAM keys it keeps out of sight ("D"). node-pg reads every query parameter, so a URL can
- * carry each of them.
- */
-const SECRET_PARAMETERS = new Set([
-  'password',
-  'sslpassword',
-  'oauth_client_secret',
-  'scram_client_key',
-  'scram_server_key',
-]);
-
-/** A query string with the value of every secret parameter masked; the rest exactly as written. */
-function maskedQuery(search: string): string {
-  if (search === '') return '';
-  const pairs = search.slice(1).split('&');
-  return `?${pairs
-    .map((pair) => {
-      // Named as the drivers read it (percent-decoded, as URLSearchParams does), in any letter case.
-      const name = [...new URLSearchParams(pair).keys()][0] ?? '';
-      return pair.includes('=') && SECRET_PARAMETERS.has(name.toLowerCase())
-        ? `${pair.slice(0, pair.indexOf('='))}=***`
-        : pair;
-    })
-    .join('&')}`;
-}
-
-/** A URL as every message shows it: its password and every secret query parameter masked. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    parsed.search = maskedQuery(parsed.search);
-    return parsed.toString();
-  } catch {
-    return '<unparsable url>';
-  }
 }
 
 export function withDatabase(url: string, database: string): string {

@@ -6,16 +6,9 @@
  * service, crash children, the final read) starts with it; a scenario that puts the setting under test
  * (db-crash-async) overrides it in its own sessions.
  */
-import pg from 'pg';
-
 export const DURABILITIES = ['on', 'off'] as const;
 export type Durability = (typeof DURABILITIES)[number];
 export const DEFAULT_DURABILITY: Durability = 'on';
-
-/** The statement that makes `durability` the database's default for every session that starts on it. */
-export function databaseDurabilityStatement(database: string, durability: Durability): string {
-  return `ALTER DATABASE ${pg.escapeIdentifier(database)} SET synchronous_commit = ${durability}`;
-}
 
 /** The line every report and table head carries, from the setting the run read back on its database. */
 export function commitsLine(settings: Readonly<Record<string, string>>): string {

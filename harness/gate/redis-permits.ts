@@ -8,7 +8,7 @@
  */
 import { Redis } from 'ioredis';
 import { Semaphore } from 'redis-semaphore';
-import { redact } from '../database/database.ts';
+import { redact } from '../database/redact.ts';
 import { newHolder, type Permit, type PermitStore } from './permit-store.ts';
 
 interface RedisPermit extends Permit {

@@ -61,10 +61,6 @@ function frameIn(error: unknown, file: string): string | undefined {
   return codeFrames(error instanceof Error ? (error.stack ?? '') : '').find((frame) => frame.url === url)?.at;
 }
 
-export function looksLikePath(name: string): boolean {
-  return name.includes('/') || /\.((c|m)?[jt]s|sql)$/.test(name);
-}
-
 /**
  * A user's module, probed in a worker first and then imported, or a one-line refusal saying where it
  * failed to load. What it exports is the caller's to check.

@@ -2,7 +2,7 @@
  * A contract's scenarios: every file in `fixtures/<contract>/scenarios/` is one, found when the harness
  * loads, each checked to be a scenario of that contract named by its file.
  */
-import { readdirSync } from 'node:fs';
+import { scenarioFolder, scenarioIds } from './scenario-ids.ts';
 import { importSource } from './source-import.ts';
 
 /** Every scenario in the contract's fixtures folder, by id, each with the file it came from. */
@@ -11,13 +11,9 @@ export async function loadScenarioFolder<S extends { contract: string; id: strin
   /** `an order scenario`: what the file must export, as the error says it. */
   described: string,
 ): Promise<S[]> {
-  const folder = new URL(`../../fixtures/${contract}/scenarios/`, import.meta.url);
-  const ids = readdirSync(folder)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => f.slice(0, -'.ts'.length))
-    .sort();
+  const folder = scenarioFolder(contract);
   return Promise.all(
-    ids.map(async (id) => {
+    scenarioIds(contract).map(async (id) => {
       const source = new URL(`${id}.ts`, folder).href;
       const module = (await importSource(source)) as { default?: S };
       const scenario = module.default;

@@ -1,5 +1,5 @@
 /**
- * Human output on the terminal: what needs attention while the run goes on (run-command.ts), then per
+ * Human output on the terminal: what needs attention while the run goes on (run-action.ts), then per
  * contract its matrix and its designs' boundary table, the cases that failed, and the verdict. Every table
  * holds one fact a cell and fits TERMINAL_COLUMNS; report.md and report.json hold every case.
  */

@@ -18,6 +18,7 @@ import type { SourceEntry } from '../registry/source-manifest.ts';
 import { unhandledErrorCount } from '../registry/unhandled-errors.ts';
 import { type CaseResultBase, failsTheRun } from '../verdict/case-result.ts';
 import { type Lanes, runInLanes } from './case-lanes.ts';
+import { DEFAULT_JOBS } from './default-jobs.ts';
 import { fatalCoverageGaps, runOk } from './run-ok.ts';
 import { runSources } from './run-sources.ts';
 
@@ -81,15 +82,6 @@ export interface SuiteResult {
   /** Errors nothing handled during the run (unhandled-errors.ts): any fails it. */
   unhandledErrors: number;
 }
-
-/**
- * Cases run side by side by default. A case mostly waits — on a barrier, a blocked session, a child process,
- * a WAL flush, an external call — so several share two cores well (with fewer, both cores sat idle for
- * stretches of a default run; with more, cases only queued); a fixed number, never the machine's core count,
- * so that which cases run beside which is the same on every machine (and a case's verdict is the same alone:
- * it is judged on its own tables, sessions and observed state).
- */
-export const DEFAULT_JOBS = 6;
 
 /** A lane cases run on: a run database of its own. */
 interface CaseLane {

@@ -3,9 +3,10 @@
  * the exchange opened, the agents started here or awaited from the user, each task's parts collected,
  * trouble (an agent gone, one that answered with an error) named, and the agents sent away at the end.
  */
-import { type RunDatabase, redact } from '../../database/database.ts';
+import type { RunDatabase } from '../../database/database.ts';
 import { pollUntil } from '../../database/poll-until.ts';
 import { checkConnectionRoom } from '../../database/preflight.ts';
+import { redact } from '../../database/redact.ts';
 import {
   agentsGone,
   type JoinedAgent,

@@ -11,6 +11,7 @@ import { renderBenchTerminal } from '../../report/bench/bench-terminal.ts';
 import type { Configuration } from '../../report/configuration-schema.ts';
 import { wholeNumber } from '../cli-arguments.ts';
 import { progressBar } from '../progress.ts';
+import { DEFAULT_BURST_STOCK, MAX_BURST } from './burst-limits.ts';
 
 /** The bench's options a burst reads, as resolved (bench-command.ts declares them all). */
 interface BurstArgs {
@@ -22,16 +23,6 @@ interface BurstArgs {
   threads: number | undefined;
   seed: number | undefined;
 }
-
-/** The must-show: 10,000 requests in one instant. */
-export const MAX_BURST = 10_000;
-/** The flash-sale lab's scale: 40 units. */
-export const DEFAULT_BURST_STOCK = 40;
-export const MAX_BURST_PROCESSES = 16;
-export const MAX_RETRIES = 1_000;
-
-/** Why the options of the closed loop and the open model are refused with --burst. */
-export const NOT_WITH_BURST = 'a burst is one instant, not a window';
 
 /**
  * The burst's settings from the options, each value checked as the burst reads it: one count of clients

@@ -1,19 +1,12 @@
 /** `reservebench clean [--dry-run]`: removes what killed runs left behind, and data runs kept. */
-import { clean } from '../../database/clean.ts';
-import { EXIT } from '../../errors.ts';
-import { defineCommand, flag, type ParsedOf } from '../command-definition.ts';
-
-const OPTIONS = { 'dry-run': flag('only list what would be removed') };
-
-export async function cleanCommand(args: ParsedOf<typeof OPTIONS>): Promise<number> {
-  for (const line of await clean({ dryRun: args['dry-run'] })) process.stdout.write(`${line}\n`);
-  return EXIT.ok;
-}
+import { defineCommand } from '../command-definition.ts';
+import { CLEAN_OPTIONS } from './clean-options.ts';
 
 export const CLEAN = defineCommand({
   name: 'clean',
   describe:
     'remove what killed runs left behind (embedded servers, data directories, run databases) and kept data',
-  options: OPTIONS,
-  run: cleanCommand,
+  options: CLEAN_OPTIONS,
+  // Its work, and the packages it does it with, load only when it runs: not for --help or a mistyped option.
+  run: async (args) => (await import('./clean-action.ts')).cleanCommand(args),
 });

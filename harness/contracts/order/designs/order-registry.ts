@@ -6,20 +6,16 @@
 import type { OrderDesign } from '../../../../strategies/order/contract.ts';
 import { type DesignRef, moduleDesigns } from '../../../contract/module-designs.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
+import { ORDER_CATALOG } from '../catalog.ts';
 import { orderDesignSchema } from './order-module.ts';
 
 export const ORDER_DESIGNS = moduleDesigns<OrderDesign>({
   contract: 'order',
   schema: orderDesignSchema,
-  builtIn: builtInModules(new URL('../../../../strategies/order/', import.meta.url), {
-    'order-sku-order': 'sku-order.ts',
-    'order-serializable': 'serializable.ts',
-    'order-frozen-ledger': 'frozen-ledger.ts',
-    'order-request-order': 'controls/request-order.ts',
-    'order-line-per-transaction': 'controls/line-per-transaction.ts',
-    'order-read-then-subtract': 'controls/read-then-subtract.ts',
-    'order-expire-off-the-books': 'controls/expire-off-the-books.ts',
-  }),
+  builtIn: builtInModules(
+    new URL('../../../../strategies/order/', import.meta.url),
+    ORDER_CATALOG.builtInDesigns,
+  ),
 });
 
 /** A loaded order design and the module it came from. */

@@ -7,22 +7,16 @@
 import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
 import { type DesignRef, moduleDesigns } from '../../../contract/module-designs.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
+import { PAYMENT_CATALOG } from '../catalog.ts';
 import { paymentDesignSchema } from './payment-module.ts';
 
 export const PAYMENT_DESIGNS = moduleDesigns<PaymentDesign>({
   contract: 'payment',
   schema: paymentDesignSchema,
-  builtIn: builtInModules(new URL('../../../../strategies/payment/', import.meta.url), {
-    'payment-on-conflict': 'on-conflict.ts',
-    'payment-advisory-lock': 'advisory-lock.ts',
-    'payment-serializable': 'serializable.ts',
-    'payment-external-call-inside': 'controls/external-call-inside.ts',
-    'payment-check-then-insert': 'controls/check-then-insert.ts',
-    'payment-no-fingerprint': 'controls/no-fingerprint.ts',
-    'payment-split-outbox': 'controls/split-outbox.ts',
-    'payment-attempt-id-unique': 'controls/attempt-id-unique.ts',
-    'payment-pending-cache': 'controls/pending-cache.ts',
-  }),
+  builtIn: builtInModules(
+    new URL('../../../../strategies/payment/', import.meta.url),
+    PAYMENT_CATALOG.builtInDesigns,
+  ),
 });
 
 /** A loaded payment design and the module it came from. */

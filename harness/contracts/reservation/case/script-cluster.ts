@@ -10,7 +10,8 @@
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
 import { clusterFaults } from '../../../cluster/cluster-faults.ts';
 import { onMember } from '../../../cluster/replication-state.ts';
-import { connectMember, withDatabaseName } from '../../../database/member-connection.ts';
+import { connectMember } from '../../../database/member-connection.ts';
+import { withDatabaseName } from '../../../database/member-urls.ts';
 import { sessionOptions } from '../../../driver/case-connection.ts';
 import type { ClusterContext } from './cluster-context.ts';
 import type { ScriptScope } from './script-scope.ts';

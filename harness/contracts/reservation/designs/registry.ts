@@ -9,47 +9,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Strategy, StrategyRef } from '../../../../strategies/contract.ts';
 import { Errors } from '../../../errors.ts';
 import { builtInModules } from '../../../registry/built-in-module.ts';
-import {
-  declaredContract,
-  importDesignModule,
-  importModulePath,
-  looksLikePath,
-} from '../../../registry/design-module.ts';
+import { declaredContract, importDesignModule, importModulePath } from '../../../registry/design-module.ts';
+import { looksLikePath } from '../../../registry/looks-like-path.ts';
 import { isSqlDesignUrl } from '../../../registry/sql-design-url.ts';
 import { strategyFromModule } from '../../../registry/strategy-module.ts';
 import { configured, splitVariantUrl } from '../../../registry/strategy-variants.ts';
+import { RESERVATION_CATALOG } from '../catalog.ts';
 import { sqlDesignAt } from './sql-design.ts';
 
 const STRATEGIES = new URL('../../../../strategies/', import.meta.url);
 
-/** Built-in strategies by id: the safe designs first, then the negative controls. */
-const BUILT_IN = builtInModules(STRATEGIES, {
-  'hot-row': 'hot-row.ts',
-  'skip-locked-slots': 'skip-locked-slots.ts',
-  'memory-quota': 'memory-quota.ts',
-  'row-lock-count': 'row-lock-count.ts',
-  'optimistic-cas': 'optimistic-cas.ts',
-  serializable: 'serializable.ts',
-  'frozen-ledger': 'frozen-ledger.ts',
-  bucketed: 'bucketed.ts',
-  coalesced: 'coalesced.ts',
-  'check-then-act': 'controls/check-then-act.ts',
-  'unconditional-expire': 'controls/unconditional-expire.ts',
-  'split-tx-release': 'controls/split-tx-release.ts',
-  'no-active-index': 'controls/no-active-index.ts',
-  'memory-quota-config-restart': 'controls/memory-quota-config-restart.ts',
-  'count-without-lock': 'controls/count-without-lock.ts',
-  'cas-without-version': 'controls/cas-without-version.ts',
-  'async-commit': 'controls/async-commit.ts',
-  'local-commit': 'controls/local-commit.ts',
-  'release-frozen-only': 'controls/release-frozen-only.ts',
-  'release-twice': 'controls/release-twice.ts',
-  'bucketed-no-fallback': 'controls/bucketed-no-fallback.ts',
-  'standby-stock-check': 'controls/standby-stock-check.ts',
-  'take-before-claim': 'controls/take-before-claim.ts',
-  'confirm-off-the-books': 'controls/confirm-off-the-books.ts',
-  'give-up-releases-claim': 'controls/give-up-releases-claim.ts',
-});
+/** Built-in strategies by id, in the catalog's order. */
+const BUILT_IN = builtInModules(STRATEGIES, RESERVATION_CATALOG.builtInDesigns);
 
 export const BUILT_IN_IDS = Object.keys(BUILT_IN);
 

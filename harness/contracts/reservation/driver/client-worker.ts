@@ -10,7 +10,8 @@ import type {
   Strategy,
 } from '../../../../strategies/contract.ts';
 import { sqlstateOf } from '../../../../strategies/support/sqlstate.ts';
-import { connectMember, memberUrls } from '../../../database/member-connection.ts';
+import { connectMember } from '../../../database/member-connection.ts';
+import { memberUrls } from '../../../database/member-urls.ts';
 import { SharedBarrier } from '../../../driver/barrier.ts';
 import { sessionOptions } from '../../../driver/case-connection.ts';
 import { RollbackAtPause } from '../../../driver/rollback-at-pause.ts';

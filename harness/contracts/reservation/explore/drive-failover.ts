@@ -13,7 +13,7 @@
 import pg from 'pg';
 import type { ClusterMember } from '../../../cluster/cluster.ts';
 import type { ClusterRunDatabase } from '../../../cluster/cluster-database.ts';
-import { withDatabaseName } from '../../../database/member-connection.ts';
+import { withDatabaseName } from '../../../database/member-urls.ts';
 import { pollUntil } from '../../../database/poll-until.ts';
 import { Errors } from '../../../errors.ts';
 import { InvalidPermutation, runPermutation } from '../../../interleaving/engine.ts';

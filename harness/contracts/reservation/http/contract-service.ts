@@ -4,13 +4,13 @@
  * (serve-instances.ts, which starts each as a `serve` of its own).
  */
 import type { ContractService } from '../../../contract/contract.ts';
+import { RESERVATION_CATALOG } from '../catalog.ts';
 import { loadStrategy } from '../designs/registry.ts';
 import { serve } from './serve.ts';
 import { serveInstances } from './serve-instances.ts';
-import { SCHEMA_NAME } from './service-tables.ts';
 
 export const RESERVATION_SERVICE: ContractService = {
-  schemaName: SCHEMA_NAME,
+  schemaName: RESERVATION_CATALOG.service.schemaName,
   serve: async ({ design, schema, ...settings }) =>
     serve({ ...settings, ref: await loadStrategy(design), ...(schema === undefined ? {} : { schema }) }),
   serveInstances,

@@ -11,14 +11,12 @@
  */
 import pg from 'pg';
 import type { StockLine, Strategy, StrategyRef } from '../../../../strategies/contract.ts';
-import { openRunDatabase, redact } from '../../../database/database.ts';
+import { openRunDatabase } from '../../../database/database.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import type { PostgresMajor } from '../../../database/postgres-versions.ts';
+import { redact } from '../../../database/redact.ts';
 import { Errors, oneLine } from '../../../errors.ts';
 import { checkSqlDesignsInstall } from '../designs/sql-design-check.ts';
-
-/** A schema name `serve --schema` accepts: an unquoted identifier, so it reads the same in every session. */
-export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The comment that marks a schema as made by `serve` for one strategy, so it may be reused and dropped. */
 export function schemaMarker(strategyId: string): string {
