@@ -21,6 +21,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchDesign } from '../harness/bench/bench-design.ts';
 import { type BenchEntry, runBench, type TrialSlot } from '../harness/bench/run-bench.ts';
 import { serverIsLocal } from '../harness/bench/saturation.ts';
 import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
@@ -101,7 +102,7 @@ async function interleavedTrials(rig: PgbenchRig, serverUrl: string): Promise<Ya
   };
   const suite = await runBench({
     contract: RESERVATION.id,
-    designs: [RESERVATION.bench.design(rig.hotRow)],
+    designs: [benchDesign(RESERVATION, rig.hotRow)],
     clients: settings.clients,
     warmupMs: settings.warmupMs,
     durationMs: settings.durationMs,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, inject, it } from 'vitest';
+import { benchDesign } from '../harness/bench/bench-design.ts';
 import { type BenchEntry, runBench } from '../harness/bench/run-bench.ts';
 import { CLIENT_BOUND_CORES } from '../harness/bench/saturation.ts';
 import { PAYMENT } from '../harness/contracts/payment/contract.ts';
@@ -370,7 +371,7 @@ describe('reservebench bench --json', () => {
     const result = await runBench({
       contract: PAYMENT.id,
       designs: [
-        PAYMENT.bench.design({
+        benchDesign(PAYMENT, {
           design: paymentOutboxUndercounted,
           moduleUrl: new URL('./fixtures/checks/payment-outbox-undercounted.ts', import.meta.url).href,
         }),

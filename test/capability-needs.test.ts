@@ -3,10 +3,11 @@
  * server-free: what designs, scenarios and isolation levels need, and the reason a refused one gives.
  */
 import { describe, expect, it } from 'vitest';
+import { benchDesign } from '../harness/bench/bench-design.ts';
 import { refuseUnbenchable } from '../harness/bench/benchable.ts';
 import { refusedNeed } from '../harness/case/applicability.ts';
-import { reservationBenchDesign } from '../harness/contracts/reservation/bench/bench-design.ts';
 import { caseNeeds, scenarioNeeds } from '../harness/contracts/reservation/case/capability-needs.ts';
+import { RESERVATION } from '../harness/contracts/reservation/contract.ts';
 import type { Capabilities } from '../harness/database/capabilities.ts';
 import { EXIT, HarnessError } from '../harness/errors.ts';
 import coalesced from '../strategies/coalesced.ts';
@@ -69,7 +70,10 @@ describe('capability needs', () => {
       strategies.map((strategy) => ({ strategy }) as StrategyRef);
     const refusal = (strategies: StrategyRef[], db: Parameters<typeof refuseUnbenchable>[1]) => {
       try {
-        refuseUnbenchable(strategies.map(reservationBenchDesign), db);
+        refuseUnbenchable(
+          strategies.map((ref) => benchDesign(RESERVATION, ref)),
+          db,
+        );
         return undefined;
       } catch (error: unknown) {
         return error instanceof HarnessError ? [error.exitCode, error.message] : error;

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { benchDesign } from '../harness/bench/bench-design.ts';
 import { runBench } from '../harness/bench/run-bench.ts';
 import { COMPARE } from '../harness/cli/commands/compare-command.ts';
 import { runWith } from '../harness/cli/main.ts';
@@ -65,7 +66,7 @@ async function badInput(args: { base: string; new: string; 'fail-on-regression'?
 beforeAll(async () => {
   const result = await runBench({
     contract: RESERVATION.id,
-    designs: [RESERVATION.bench.design(await loadStrategy('hot-row'))],
+    designs: [benchDesign(RESERVATION, await loadStrategy('hot-row'))],
     clients: [1, 4],
     trials: 3,
     warmupMs: 100,

@@ -45,11 +45,11 @@ export interface UncontendedEntry {
   samples: number;
 }
 
-/** One design's bench series, as its contract makes it (ContractBench.design). */
-export interface BenchDesign {
-  id: string;
-  /** How worker threads import it (a variant's knobs in the fragment). */
-  moduleUrl: string;
+/**
+ * A design's bench series as its contract makes it (ContractBench.design): what its clients send and count,
+ * its tables and the audit. Which design it is, the bench reads off the contract's catalog (BenchDesign).
+ */
+export interface DesignSeries {
   /** The answer throughput counts: a unit held, a key answered once. */
   counted: string;
   /** The module a worker thread imports for the clients' requests (its `sender`, a BenchSender). */
@@ -64,6 +64,13 @@ export interface BenchDesign {
   audit(db: ClientBase, stock: number, totals: BenchTotals): Promise<BenchAudit>;
   /** One client's uncontended cost, where the contract measures one. */
   uncontended?(db: RunDatabase, stock: number): Promise<UncontendedEntry>;
+}
+
+/** One design's bench series: its contract's part beside the design's id and module URL. */
+export interface BenchDesign extends DesignSeries {
+  id: string;
+  /** How worker threads import it (a variant's knobs in the fragment). */
+  moduleUrl: string;
 }
 
 /** The sku every bench series reserves from (a contract without stock ignores it). */

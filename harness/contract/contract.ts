@@ -18,7 +18,7 @@ import type { GateChoice } from '../gate/gate.ts';
 import type { SpecVerbs } from '../interleaving/spec-verbs.ts';
 import type { ParamSweep } from '../registry/strategy-variants.ts';
 import type { CaseResultBase } from '../verdict/case-result.ts';
-import type { BenchDesign } from './bench-series.ts';
+import type { DesignSeries } from './bench-series.ts';
 import type { DetailReading } from './case-matrix.ts';
 import type { CaseSettings, RunSettings } from './case-settings.ts';
 import type { ContractExplore } from './contract-explore.ts';
@@ -206,7 +206,7 @@ export interface ContractBench<R> {
   /** The verdict of a bench whose every series passed its audit. */
   readonly ok: string;
   /** The series of one design: its tables, what its clients send, the answer counted, the audit. */
-  design(ref: R): BenchDesign;
+  design(ref: R): DesignSeries;
   /** report.md's section of the contract's own counts (e.g. the keys it answered). */
   section?(series: readonly BenchSeriesCounts[]): MarkdownBlock[];
 }

@@ -104,6 +104,15 @@ export function givenOrder(
   return steps;
 }
 
+/** The program as a spec (specOfSteps): its steps in its schedule's order, each operation's by `stepsOf`. */
+export function programSpec<Op>(
+  program: ScheduledProgram<Op>,
+  stepsOf: (op: Op) => string[],
+  parts: { header: readonly string[]; setup?: string },
+): string {
+  return specOfSteps(scheduledSteps(program, stepsOf), program.sessions.length, parts);
+}
+
 const sessionName = (s: number) => `s${s + 1}`;
 
 /**

@@ -2,6 +2,7 @@
 
 import type { StrategyRef } from '../../../strategies/contract.ts';
 import { agentDrivers } from '../../bench/agents/agent-driver.ts';
+import { benchDesign } from '../../bench/bench-design.ts';
 import { DEFAULT_BURST_CONNECTIONS } from '../../bench/burst-plan.ts';
 import { type BenchSettings, runBench } from '../../bench/run-bench.ts';
 import type { BenchDesign } from '../../contract/bench-series.ts';
@@ -75,7 +76,11 @@ async function benchDesigns(args: BenchArgs, label: string): Promise<BenchDesign
     refs.map((r) => contract.designs.info(r).design.id),
   );
   const variants: unknown[] = contract.designs.withVariants(refs, sweep);
-  return { contract, refs: variants, series: variants.map((ref) => bench.design(ref)) };
+  return {
+    contract,
+    refs: variants,
+    series: variants.map((ref) => benchDesign({ designs: contract.designs, bench }, ref)),
+  };
 }
 
 /** The flash-sale burst and the open model drive the first contract's designs (CONTRACTS[0]) only. */

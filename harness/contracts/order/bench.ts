@@ -7,7 +7,7 @@
  * more than its stock.
  */
 import { refusedNeed } from '../../case/applicability.ts';
-import { BENCH_SKU, type BenchDesign } from '../../contract/bench-series.ts';
+import { BENCH_SKU, type DesignSeries } from '../../contract/bench-series.ts';
 import type { ContractBench } from '../../contract/contract.ts';
 import type { OrderDesignRef } from './designs/order-registry.ts';
 
@@ -16,15 +16,12 @@ const SENDER = new URL('./bench-sender.ts', import.meta.url).href;
 /** The bench's second sku, beside BENCH_SKU. */
 export const SECOND_BENCH_SKU = 'sku-bench-02';
 
-export function orderBenchDesign(ref: OrderDesignRef): BenchDesign {
-  const { design } = ref;
+function orderSeries({ design }: OrderDesignRef): DesignSeries {
   const stockOf = (stock: number) => [
     { sku: BENCH_SKU, total: stock },
     { sku: SECOND_BENCH_SKU, total: stock },
   ];
   return {
-    id: design.id,
-    moduleUrl: ref.moduleUrl,
     counted: 'HELD',
     sender: SENDER,
     refusal: (db) => refusedNeed(design.needs ?? [], db.capabilities),
@@ -58,5 +55,5 @@ export const ORDER_BENCH = {
     'the other; latency per request in ms (HDR histogram),',
   ],
   ok: 'every series ran, held whole carts only and oversold nothing',
-  design: orderBenchDesign,
+  design: orderSeries,
 } satisfies ContractBench<OrderDesignRef>;

@@ -7,7 +7,7 @@
  * CREATED answer, and the design's own count of payments and outbox rows is that number.
  */
 import { refusedNeed } from '../../case/applicability.ts';
-import type { BenchDesign } from '../../contract/bench-series.ts';
+import type { DesignSeries } from '../../contract/bench-series.ts';
 import type { BenchSeriesCounts, ContractBench, MarkdownBlock } from '../../contract/contract.ts';
 import type { PaymentDesignRef } from './designs/payment-registry.ts';
 
@@ -19,11 +19,8 @@ export const payingPair = (client: number) => Math.floor(client / 2);
 /** Key n of a pair's stream. */
 export const pairKey = (pair: number, n: number) => `bench-pay-${pair}-${n}`;
 
-export function paymentBenchDesign(ref: PaymentDesignRef): BenchDesign {
-  const { design } = ref;
+function paymentSeries({ design }: PaymentDesignRef): DesignSeries {
   return {
-    id: design.id,
-    moduleUrl: ref.moduleUrl,
     counted: 'CREATED',
     sender: SENDER,
     group: payingPair,
@@ -99,6 +96,6 @@ export const PAYMENT_BENCH = {
     '(HDR histogram),',
   ],
   ok: 'every series ran and paid each key once',
-  design: paymentBenchDesign,
+  design: paymentSeries,
   section: paymentSection,
 } satisfies ContractBench<PaymentDesignRef>;

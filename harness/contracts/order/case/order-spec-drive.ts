@@ -5,7 +5,7 @@
  * call's end from the RESUME step that ended it — never from the design's own account.
  */
 import type { OrderDesign, OrderPausePoint } from '../../../../strategies/order/contract.ts';
-import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
+import { runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
 import type { Permutation, StepRecord } from '../../../interleaving/permutation.ts';
@@ -44,7 +44,7 @@ export async function driveOrderSpec(
   run: SpecRun,
 ): Promise<OrderDriven> {
   const contract = { verbs: ORDER_SPEC_VERBS, design };
-  const steps = await runSpecOrder(connection, contract, scenario.explored === true, run);
+  const { steps, notExercised } = await runSpecOrder(connection, contract, scenario.explored === true, run);
   const { answered, answers } = orderCallsOf(run.permutation, steps);
   const keys = answered.flatMap((a) =>
     'requestKey' in a.call ? [a.call.requestKey] : a.call.op === 'order' ? [a.call.request.requestKey] : [],
@@ -55,8 +55,7 @@ export async function driveOrderSpec(
     listed: run.listed,
     steps,
     answers,
-    notExercised:
-      run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps, orderStepOf) : [],
+    notExercised,
   };
 }
 

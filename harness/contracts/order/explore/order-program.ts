@@ -7,12 +7,10 @@
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import {
-  type ProgramStep,
   pausedSteps,
+  programSpec,
   type ScheduledProgram,
   type StepPause,
-  scheduledSteps,
-  specOfSteps,
 } from '../../../explore/schedule.ts';
 
 /** Each sku's stock in a program: two carts of 1 want no more than it has, one of 2 leaves none. */
@@ -37,12 +35,8 @@ export function orderStepsOf(op: OrderOp): string[] {
   return pausedSteps(`ORDER ${op.key} ${op.user} ${op.cart}`, op.pause);
 }
 
-export function scheduledOrders(program: OrderProgram): ProgramStep[] {
-  return scheduledSteps(program, orderStepsOf);
-}
-
 /** The program as an order spec (`reservebench run --spec FILE --strategy ID`): its stock line first. */
 export function orderSpecText(program: OrderProgram, header: readonly string[] = []): string {
   const stock = `stock ${program.skus.map((sku) => `${sku}:${EXPLORED_STOCK}`).join(',')}`;
-  return specOfSteps(scheduledOrders(program), program.sessions.length, { header: [stock, ...header] });
+  return programSpec(program, orderStepsOf, { header: [stock, ...header] });
 }

@@ -11,10 +11,10 @@
  */
 import type { OrderPausePoint } from '../../../../strategies/order/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
-import type { Resume } from '../../../explore/schedule.ts';
+import { type Resume, scheduledSteps } from '../../../explore/schedule.ts';
 import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { OrderDesignRef } from '../designs/order-registry.ts';
-import { type OrderOp, type OrderProgram, orderStepsOf, scheduledOrders } from './order-program.ts';
+import { type OrderOp, type OrderProgram, orderStepsOf } from './order-program.ts';
 
 /** The longest programs of the order scope: two ORDERs already race at every pause point. */
 export const ORDER_SCOPE_LENGTH = 2;
@@ -98,7 +98,9 @@ function batchOf(programs: readonly OrderScopeProgram[]): OrderProgram {
 
 /** `s1: ORDER k1 u1 sku-a:1,sku-b:1 UNTIL after-read; s2: ORDER k2 u2 sku-a:2; s1: RESUME COMMIT`. */
 function described(p: OrderScopeProgram): string {
-  const steps = scheduledOrders(batchOf([p])).map((s) => `s${s.session + 1}: ${s.body.replaceAll('0.', '')}`);
+  const steps = scheduledSteps(batchOf([p]), orderStepsOf).map(
+    (s) => `s${s.session + 1}: ${s.body.replaceAll('0.', '')}`,
+  );
   return steps.join('; ');
 }
 

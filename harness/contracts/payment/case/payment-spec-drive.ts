@@ -10,7 +10,7 @@ import type {
   PaymentRequest,
   PaymentResult,
 } from '../../../../strategies/payment/contract.ts';
-import { pausesNotReached, runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
+import { runSpecOrder, type SpecRun } from '../../../case/spec-drive.ts';
 import { type SpecOrders, specOrders } from '../../../case/spec-orders.ts';
 import type { CaseConnection } from '../../../driver/case-connection.ts';
 import type { Permutation, StepRecord, StepResult } from '../../../interleaving/permutation.ts';
@@ -63,7 +63,7 @@ export async function drivePaymentSpec(
   run: SpecRun,
 ): Promise<PaymentDriven> {
   const contract = { verbs: PAYMENT_VERBS, design };
-  const steps = await runSpecOrder(connection, contract, scenario.explored === true, run);
+  const { steps, notExercised } = await runSpecOrder(connection, contract, scenario.explored === true, run);
   const answers = paymentAnswersOf(run.permutation, steps);
   return {
     answers,
@@ -72,7 +72,7 @@ export async function drivePaymentSpec(
     orderProblems: async () => [],
     listed: run.listed,
     steps,
-    notExercised: run.listed && !scenario.explored ? pausesNotReached(run.permutation, steps, payStepOf) : [],
+    notExercised,
     observe: (read) => scenario.observe?.({ steps, answers, counts: countsOf(read) }) ?? {},
   };
 }

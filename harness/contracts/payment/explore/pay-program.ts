@@ -7,12 +7,10 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import {
-  type ProgramStep,
   pausedSteps,
+  programSpec,
   type ScheduledProgram,
   type StepPause,
-  scheduledSteps,
-  specOfSteps,
 } from '../../../explore/schedule.ts';
 import type { PaymentPayload } from '../spec/order-payment-payload.ts';
 
@@ -56,11 +54,7 @@ export function payStepsOf(op: PayOp): string[] {
   return pausedSteps(`PAY ${op.key} ${op.paymentId}${fields.join('')}`, op.pause);
 }
 
-export function scheduledPays(program: PayProgram): ProgramStep[] {
-  return scheduledSteps(program, payStepsOf);
-}
-
 /** The program as a payment spec (`reservebench run --spec FILE --strategy ID`): no setup, the design's. */
 export function paySpecText(program: PayProgram, header: readonly string[] = []): string {
-  return specOfSteps(scheduledPays(program), program.sessions.length, { header });
+  return programSpec(program, payStepsOf, { header });
 }

@@ -11,10 +11,10 @@
  */
 import type { PaymentPausePoint } from '../../../../strategies/payment/contract.ts';
 import type { ScopeLanguage } from '../../../contract/contract-explore.ts';
-import type { Resume } from '../../../explore/schedule.ts';
+import { type Resume, scheduledSteps } from '../../../explore/schedule.ts';
 import { batched, batchTags, type TwoSessions, twoSessions } from '../../../explore/two-sessions.ts';
 import type { PaymentDesignRef } from '../designs/payment-registry.ts';
-import { type PayloadId, type PayOp, type PayProgram, payStepsOf, scheduledPays } from './pay-program.ts';
+import { type PayloadId, type PayOp, type PayProgram, payStepsOf } from './pay-program.ts';
 
 /** The longest programs of the payment scope: two PAYs already race at every pause point. */
 export const PAY_SCOPE_LENGTH = 2;
@@ -102,7 +102,7 @@ function batchOf(programs: readonly PayScopeProgram[]): PayProgram {
 
 /** `s1: PAY k1 pay-1 UNTIL before-commit; s2: PAY k1 pay-2 AMOUNT 9999; s1: RESUME KILL (keys plain)`. */
 function described(p: PayScopeProgram): string {
-  const steps = scheduledPays(batchOf([p])).map(
+  const steps = scheduledSteps(batchOf([p]), payStepsOf).map(
     (s) => `s${s.session + 1}: ${s.body.replace(/^PAY 0\./, 'PAY ')}`,
   );
   return `${steps.join('; ').replaceAll(' 0.pay-', ' pay-')} (keys ${p.shape.id})`;

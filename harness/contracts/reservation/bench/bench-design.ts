@@ -5,7 +5,7 @@
  */
 import type { StrategyRef } from '../../../../strategies/contract.ts';
 import { refusedNeed } from '../../../case/applicability.ts';
-import { BENCH_SKU, type BenchDesign } from '../../../contract/bench-series.ts';
+import { BENCH_SKU, type DesignSeries } from '../../../contract/bench-series.ts';
 import type { ContractBench } from '../../../contract/contract.ts';
 import { belowMinimum } from '../../../database/postgres-minimum.ts';
 import { caseNeeds } from '../case/capability-needs.ts';
@@ -15,11 +15,9 @@ import { measureUncontended } from './uncontended.ts';
 const SENDER = new URL('./bench-sender.ts', import.meta.url).href;
 
 /** A reservation strategy's series: every HELD answer against what the design says remains. */
-export function reservationBenchDesign(ref: StrategyRef): BenchDesign {
+function reservationSeries(ref: StrategyRef): DesignSeries {
   const { strategy } = ref;
   return {
-    id: strategy.id,
-    moduleUrl: ref.moduleUrl,
     counted: 'HELD',
     sender: SENDER,
     refusal: (db) =>
@@ -52,5 +50,5 @@ export const RESERVATION_BENCH = {
     'Throughput is HELD answers per second in the measured window; latency per request in ms (HDR histogram),',
   ],
   ok: 'every series ran and kept drift 0',
-  design: reservationBenchDesign,
+  design: reservationSeries,
 } satisfies ContractBench<StrategyRef>;
