@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ZodType } from 'zod';
 import { Errors } from '../errors.ts';
+import { builtInModules } from '../registry/built-in-module.ts';
 import { checkDesignAgainst } from '../registry/design-check.ts';
 import { declaredContract, importModulePath } from '../registry/design-module.ts';
 import { looksLikePath } from '../registry/looks-like-path.ts';
@@ -16,6 +17,7 @@ import { importSource } from '../registry/source-import.ts';
 import { isSqlDesignUrl } from '../registry/sql-design-url.ts';
 import { configured, type Knobbed, splitVariantUrl, variantsOf } from '../registry/strategy-variants.ts';
 import type { DesignBase, DesignCatalog } from './contract.ts';
+import type { ContractCatalog } from './contract-catalog.ts';
 
 /** A loaded design and the module it came from. */
 export interface DesignRef<D> {
@@ -93,4 +95,20 @@ export function moduleDesigns<D extends DesignBase & Knobbed<D>>(of: ModuleDesig
     info: (ref) => ({ design: ref.design, moduleUrl: ref.moduleUrl }),
     loadAll: () => Promise.all(builtInIds.map(load)),
   };
+}
+
+/**
+ * A contract's designs as its catalog lists them (contract-catalog.ts): the built-in ones are the catalog's
+ * files under `folder`, a user's module declares the catalog's id.
+ */
+export function catalogDesigns<D extends DesignBase & Knobbed<D>>(
+  catalog: ContractCatalog,
+  folder: URL,
+  schema: ZodType,
+): ModuleDesigns<D> {
+  return moduleDesigns<D>({
+    contract: catalog.id,
+    schema,
+    builtIn: builtInModules(folder, catalog.builtInDesigns),
+  });
 }

@@ -4,19 +4,15 @@
  * (contract/module-designs.ts).
  */
 import type { OrderDesign } from '../../../../strategies/order/contract.ts';
-import { type DesignRef, moduleDesigns } from '../../../contract/module-designs.ts';
-import { builtInModules } from '../../../registry/built-in-module.ts';
+import { catalogDesigns, type DesignRef } from '../../../contract/module-designs.ts';
 import { ORDER_CATALOG } from '../catalog.ts';
 import { orderDesignSchema } from './order-module.ts';
 
-export const ORDER_DESIGNS = moduleDesigns<OrderDesign>({
-  contract: 'order',
-  schema: orderDesignSchema,
-  builtIn: builtInModules(
-    new URL('../../../../strategies/order/', import.meta.url),
-    ORDER_CATALOG.builtInDesigns,
-  ),
-});
+export const ORDER_DESIGNS = catalogDesigns<OrderDesign>(
+  ORDER_CATALOG,
+  new URL('../../../../strategies/order/', import.meta.url),
+  orderDesignSchema,
+);
 
 /** A loaded order design and the module it came from. */
 export type OrderDesignRef = DesignRef<OrderDesign>;

@@ -5,19 +5,15 @@
  * scenarios with these.
  */
 import type { PaymentDesign } from '../../../../strategies/payment/contract.ts';
-import { type DesignRef, moduleDesigns } from '../../../contract/module-designs.ts';
-import { builtInModules } from '../../../registry/built-in-module.ts';
+import { catalogDesigns, type DesignRef } from '../../../contract/module-designs.ts';
 import { PAYMENT_CATALOG } from '../catalog.ts';
 import { paymentDesignSchema } from './payment-module.ts';
 
-export const PAYMENT_DESIGNS = moduleDesigns<PaymentDesign>({
-  contract: 'payment',
-  schema: paymentDesignSchema,
-  builtIn: builtInModules(
-    new URL('../../../../strategies/payment/', import.meta.url),
-    PAYMENT_CATALOG.builtInDesigns,
-  ),
-});
+export const PAYMENT_DESIGNS = catalogDesigns<PaymentDesign>(
+  PAYMENT_CATALOG,
+  new URL('../../../../strategies/payment/', import.meta.url),
+  paymentDesignSchema,
+);
 
 /** A loaded payment design and the module it came from. */
 export type PaymentDesignRef = DesignRef<PaymentDesign>;
